@@ -1,0 +1,357 @@
+// Shared helpers for the Playwright e2e suite (run with `node --test e2e/`).
+//
+// Typical test file:
+//
+//   import { test, before, after } from 'node:test';
+//   import assert from 'node:assert/strict';
+//   import { startServer, launchBrowser, newPage, openApp } from './harness.mjs';
+//
+//   let server, browser;
+//   before(async () => { server = await startServer(); browser = await launchBrowser(); });
+//   after(async () => { await browser?.close(); await server?.close(); });
+//
+//   test('loads', async () => {
+//     const { page, context, consoleLog } = await newPage(browser, { viewport: { width: 1280, height: 800 } });
+//     try {
+//       await openApp(page, 'seq=8&head=2');
+//       consoleLog.assertClean();
+//     } finally { await context.close(); }
+//   });
+//
+// Or let `useApp()` register the before/after hooks for you (see below).
+//
+// Environment overrides: E2E_DIST (directory to serve, default <repo>/dist),
+// CHROMIUM_PATH (default /usr/bin/chromium), E2E_HEADFUL=1 (show the browser).
+
+import { after, before } from 'node:test';
+import { createServer } from 'node:http';
+import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+export const E2E_DIR = path.dirname(fileURLToPath(import.meta.url));
+export const REPO_ROOT = path.resolve(E2E_DIR, '..');
+export const DIST_DIR = path.resolve(process.env.E2E_DIST || path.join(REPO_ROOT, 'dist'));
+/** Screenshots and saved downloads go here (git-ignored). */
+export const ARTIFACTS_DIR = path.join(E2E_DIR, 'artifacts');
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+
+/** Chromium flags: headless, no sandbox (root), no network chatter beyond 127.0.0.1. */
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
+];
+
+export const MIME_TYPES = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.json': 'application/json; charset=utf-8',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.svg': 'image/svg+xml',
+  '.ico': 'image/x-icon',
+  '.webp': 'image/webp',
+  '.woff': 'font/woff',
+  '.woff2': 'font/woff2',
+  '.ttf': 'font/ttf',
+  '.txt': 'text/plain; charset=utf-8',
+  '.csv': 'text/csv; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+  '.webmanifest': 'application/manifest+json',
+};
+
+// ---------------------------------------------------------------------------
+// Static file server
+// ---------------------------------------------------------------------------
+
+let lastServerUrl = null;
+
+/**
+ * Serve `dir` (default: <repo>/dist) on 127.0.0.1.  port 0 (default) = ephemeral.
+ * Resolves to { url, port, dir, server, close() }.  `url` has no trailing slash.
+ * The most recently started server becomes the default base URL for openApp().
+ */
+export async function startServer({ dir = DIST_DIR, port = 0, host = '127.0.0.1', quiet = true } = {}) {
+  const root = path.resolve(dir);
+  if (!existsSync(path.join(root, 'index.html'))) {
+    throw new Error(`${root}/index.html not found: build first (trunk build --release --offline)`);
+  }
+  const server = createServer(async (req, res) => {
+    try {
+      if (req.method !== 'GET' && req.method !== 'HEAD') {
+        res.writeHead(405, { Allow: 'GET, HEAD' }).end();
+        return;
+      }
+      const { pathname } = new URL(req.url, 'http://localhost');
+      let rel = decodeURIComponent(pathname);
+      if (rel.endsWith('/')) rel += 'index.html';
+      const file = path.resolve(root, '.' + rel);
+      if (file !== root && !file.startsWith(root + path.sep)) {
+        res.writeHead(403).end('forbidden');
+        return;
+      }
+      let st = await stat(file).catch(() => null);
+      let target = file;
+      if (st?.isDirectory()) {
+        target = path.join(file, 'index.html');
+        st = await stat(target).catch(() => null);
+      }
+      if (!st || !st.isFile()) {
+        // Chromium always asks for /favicon.ico; a 404 there would show up as a
+        // console error in every test, so answer "no content" instead.
+        if (rel === '/favicon.ico') {
+          res.writeHead(204).end();
+          return;
+        }
+        if (!quiet) console.error(`404 ${req.url}`);
+        res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('not found');
+        return;
+      }
+      const type = MIME_TYPES[path.extname(target).toLowerCase()] || 'application/octet-stream';
+      const body = await readFile(target);
+      res.writeHead(200, {
+        'Content-Type': type,
+        'Content-Length': body.length,
+        'Cache-Control': 'no-store',
+      });
+      res.end(req.method === 'HEAD' ? undefined : body);
+    } catch (err) {
+      res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' }).end(String(err));
+    }
+  });
+  await new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, resolve);
+  });
+  const actualPort = server.address().port;
+  const url = `http://${host}:${actualPort}`;
+  lastServerUrl = url;
+  return {
+    url,
+    port: actualPort,
+    dir: root,
+    server,
+    close: () =>
+      new Promise((resolve) => {
+        if (lastServerUrl === url) lastServerUrl = null;
+        server.closeAllConnections?.();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+// ---------------------------------------------------------------------------
+// Browser
+// ---------------------------------------------------------------------------
+
+/**
+ * Launch Debian's Chromium through playwright-core.  Playwright gives every
+ * launch a fresh temporary user-data-dir and removes it on close().
+ * Returns a Playwright Browser; create pages with newPage(browser, opts).
+ */
+export async function launchBrowser({ args = [], headless = process.env.E2E_HEADFUL !== '1' } = {}) {
+  if (!existsSync(CHROMIUM_PATH)) {
+    throw new Error(`Chromium not found at ${CHROMIUM_PATH}; run scripts/setup.sh`);
+  }
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    headless,
+    chromiumSandbox: false,
+    args: [...CHROMIUM_ARGS.filter((a) => headless || a !== '--headless'), ...args],
+    timeout: 60_000,
+  });
+}
+
+/**
+ * New isolated context + page.  Options: viewport {width,height} (default 1280x800),
+ * deviceScaleFactor (default 1), plus any Playwright context option.
+ * Downloads are always accepted.  A console collector is attached to the page.
+ * Resolves to { context, page, consoleLog }; close with `await context.close()`.
+ */
+export async function newPage(browser, { viewport = { width: 1280, height: 800 }, deviceScaleFactor = 1, ...rest } = {}) {
+  const context = await browser.newContext({
+    viewport,
+    deviceScaleFactor,
+    acceptDownloads: true,
+    ...rest,
+  });
+  context.setDefaultTimeout(30_000);
+  const page = await context.newPage();
+  const consoleLog = collectConsole(page);
+  return { context, page, consoleLog };
+}
+
+// ---------------------------------------------------------------------------
+// App navigation
+// ---------------------------------------------------------------------------
+
+export const READY_SELECTOR = 'canvas[data-ready="true"]';
+
+/** Build the app URL.  `query` may be 'a=1&b=2', '?a=1', or an object/URLSearchParams. */
+export function appUrl(query = '', baseUrl = lastServerUrl) {
+  if (!baseUrl) throw new Error('no server running: call startServer() first or pass baseUrl');
+  let qs;
+  if (typeof query === 'string') qs = query.replace(/^\?/, '');
+  else qs = new URLSearchParams(query).toString();
+  return `${baseUrl}/${qs ? `?${qs}` : ''}`;
+}
+
+/**
+ * Navigate to the app (on the last started server unless opts.baseUrl) and wait
+ * until the main heatmap canvas reports data-ready="true" (set after first draw).
+ */
+export async function openApp(page, query = '', { baseUrl = lastServerUrl, timeout = 30_000 } = {}) {
+  const url = appUrl(query, baseUrl);
+  const response = await page.goto(url, { waitUntil: 'load', timeout });
+  if (!response || !response.ok()) {
+    throw new Error(`GET ${url} -> ${response ? response.status() : 'no response'}`);
+  }
+  await waitForReady(page, { timeout });
+  return response;
+}
+
+/** Wait for the heatmap canvas to be (re)drawn and marked ready. */
+export async function waitForReady(page, { timeout = 30_000 } = {}) {
+  await page.waitForSelector(READY_SELECTOR, { state: 'attached', timeout });
+}
+
+// ---------------------------------------------------------------------------
+// Console / page error collection
+// ---------------------------------------------------------------------------
+
+/**
+ * Record console errors and warnings, uncaught page errors and crashes.
+ * Returns { errors, warnings, pageErrors, all(), clear(), assertClean({ allowWarnings, ignore }) }.
+ * `ignore` is a list of RegExp/strings matched against message text.
+ */
+export function collectConsole(page) {
+  const log = {
+    errors: [],
+    warnings: [],
+    pageErrors: [],
+    all() {
+      return [
+        ...this.pageErrors.map((t) => `pageerror: ${t}`),
+        ...this.errors.map((t) => `console.error: ${t}`),
+        ...this.warnings.map((t) => `console.warning: ${t}`),
+      ];
+    },
+    clear() {
+      this.errors.length = 0;
+      this.warnings.length = 0;
+      this.pageErrors.length = 0;
+    },
+    assertClean({ allowWarnings = false, ignore = [] } = {}) {
+      const ignored = (t) => ignore.some((p) => (p instanceof RegExp ? p.test(t) : t.includes(p)));
+      const bad = [
+        ...this.pageErrors.map((t) => `pageerror: ${t}`),
+        ...this.errors.map((t) => `console.error: ${t}`),
+        ...(allowWarnings ? [] : this.warnings.map((t) => `console.warning: ${t}`)),
+      ].filter((t) => !ignored(t));
+      if (bad.length) {
+        throw new Error(`unexpected browser console output:\n  ${bad.join('\n  ')}`);
+      }
+    },
+  };
+  page.on('console', (msg) => {
+    const type = msg.type();
+    if (type !== 'error' && type !== 'warning') return;
+    const loc = msg.location();
+    const where = loc?.url ? ` (${loc.url}:${loc.lineNumber})` : '';
+    (type === 'error' ? log.errors : log.warnings).push(`${msg.text()}${where}`);
+  });
+  page.on('pageerror', (err) => log.pageErrors.push(err?.stack || String(err)));
+  page.on('crash', () => log.pageErrors.push('page crashed'));
+  return log;
+}
+
+// ---------------------------------------------------------------------------
+// Downloads, screenshots
+// ---------------------------------------------------------------------------
+
+/**
+ * Run `trigger()` (e.g. () => page.click('#export-json')) and capture the download
+ * it starts.  The file is saved to e2e/artifacts/<suggestedFilename> (or saveAs).
+ * Resolves to { download, suggestedFilename, path, text }.
+ */
+export async function saveDownload(page, trigger, { saveAs, timeout = 30_000 } = {}) {
+  const [download] = await Promise.all([page.waitForEvent('download', { timeout }), trigger()]);
+  const failure = await download.failure();
+  if (failure) throw new Error(`download failed: ${failure}`);
+  const suggestedFilename = download.suggestedFilename();
+  const dest = saveAs || path.join(ARTIFACTS_DIR, suggestedFilename);
+  await mkdir(path.dirname(dest), { recursive: true });
+  await download.saveAs(dest);
+  const text = await readFile(dest, 'utf8');
+  return { download, suggestedFilename, path: dest, text };
+}
+
+/** Read a completed download's text without saving it anywhere permanent. */
+export async function downloadText(download) {
+  const p = await download.path();
+  return readFile(p, 'utf8');
+}
+
+/** Save a full-page screenshot to e2e/artifacts/<name>.png and return its path. */
+export async function screenshot(page, name, opts = {}) {
+  await mkdir(ARTIFACTS_DIR, { recursive: true });
+  const file = path.join(ARTIFACTS_DIR, `${name.replace(/[^\w.-]+/g, '_')}.png`);
+  await page.screenshot({ path: file, fullPage: true, ...opts });
+  return file;
+}
+
+/** Write any text artifact (e.g. a JSON dump) to e2e/artifacts/<name>. */
+export async function writeArtifact(name, text) {
+  await mkdir(ARTIFACTS_DIR, { recursive: true });
+  const file = path.join(ARTIFACTS_DIR, name);
+  await writeFile(file, text);
+  return file;
+}
+
+// ---------------------------------------------------------------------------
+// One-call suite setup
+// ---------------------------------------------------------------------------
+
+/**
+ * Register before/after hooks that start one server and one browser for the
+ * current test file.  Returns a handle whose fields are filled in by `before`:
+ *   const app = useApp();
+ *   test('x', async () => {
+ *     const { page, context, consoleLog } = await app.newPage({ deviceScaleFactor: 2 });
+ *     try { await app.open(page, 'seq=4'); ... } finally { await context.close(); }
+ *   });
+ */
+export function useApp(serverOpts = {}, browserOpts = {}) {
+  const handle = {
+    server: null,
+    browser: null,
+    get url() {
+      return handle.server?.url;
+    },
+    newPage: (opts) => newPage(handle.browser, opts),
+    open: (page, query = '', opts = {}) => openApp(page, query, { baseUrl: handle.server.url, ...opts }),
+  };
+  before(async () => {
+    handle.server = await startServer(serverOpts);
+    handle.browser = await launchBrowser(browserOpts);
+  });
+  after(async () => {
+    await handle.browser?.close().catch(() => {});
+    await handle.server?.close();
+  });
+  return handle;
+}

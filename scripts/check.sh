@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Quick static checks only: rustfmt + clippy (native and wasm32). No setup, no tests.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
+cd "$AE_ROOT"
+ae_log "cargo fmt --check"
+cargo fmt --all -- --check
+ae_log "cargo clippy (native)"
+cargo clippy --all-targets -- -D warnings
+ae_log "cargo clippy (wasm32)"
+cargo clippy --target wasm32-unknown-unknown --all-targets -- -D warnings
+ae_log "check OK"

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# THE one command that runs every check and test of Attention Explorer:
+#   setup, rustfmt, clippy (native + wasm32), native cargo test, wasm-bindgen-test
+#   in headless Chromium, trunk release build, Playwright e2e suite (node --test).
+# Exits non-zero on the first failure.
+# Env: AE_SKIP_SETUP=1 skips scripts/setup.sh (tools already installed).
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
+cd "$AE_ROOT"
+
+start_all=$SECONDS
+current=""
+done_steps=()
+on_exit() {
+  local rc=$?
+  if [ $rc -ne 0 ]; then
+    printf '\nFAILED: step "%s" (exit %d) after %ds; passed before it: %s\n' \
+      "$current" "$rc" "$((SECONDS - start_all))" "${done_steps[*]:-none}" >&2
+  fi
+}
+trap on_exit EXIT
+
+step() {
+  local name="$1"; shift
+  current="$name"
+  local t0=$SECONDS
+  printf '\n==> [%s] %s\n' "$name" "$*"
+  "$@"
+  printf '==> [%s] ok (%ds)\n' "$name" "$((SECONDS - t0))"
+  done_steps+=("$name")
+}
+
+if [ "${AE_SKIP_SETUP:-0}" != "1" ]; then
+  step setup bash scripts/setup.sh
+fi
+step fmt cargo fmt --all -- --check
+step clippy-native cargo clippy --all-targets -- -D warnings
+step clippy-wasm cargo clippy --target wasm32-unknown-unknown --all-targets -- -D warnings
+step test-native cargo test
+step test-wasm cargo test --target wasm32-unknown-unknown
+step trunk-build trunk build --release --offline
+[ -f dist/index.html ] || { echo "dist/index.html missing after trunk build" >&2; exit 1; }
+step e2e node --test e2e/*.test.mjs
+
+trap - EXIT
+printf '\nALL CHECKS OK: %s (%ds)\n' "${done_steps[*]}" "$((SECONDS - start_all))"

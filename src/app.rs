@@ -1,0 +1,257 @@
+//! The page: state signals, derived model results and the layout. Data flows one way:
+//! signals (what the learner chose) → memos (the model's answers) → components (drawing).
+
+use crate::charts::colors::Theme;
+use crate::components::browser;
+use crate::components::{
+    downloads::Downloads, explanation::Explanation, heatmap::Heatmap, inspector::RowInspector,
+    model_controls::ModelControls, notices::Notices, sentence::SentenceBox, steps::Lesson,
+    temperature::TemperatureSlider, thumbnails::HeadThumbnails,
+};
+use crate::model::attention::HeadAttention;
+use crate::model::explorer::{ModelConfig, Prepared};
+use crate::model::tokenizer::checked_tokens;
+use crate::model::url_state::{Step, ViewState, DEFAULT_SENTENCE};
+use leptos::prelude::*;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// A cheaply cloned, pointer-compared handle, so memos of big matrices compare in O(1).
+#[derive(Debug)]
+pub struct Shared<T>(pub Arc<T>);
+
+impl<T> Clone for Shared<T> {
+    fn clone(&self) -> Self {
+        Self(Arc::clone(&self.0))
+    }
+}
+
+impl<T> PartialEq for Shared<T> {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl<T> std::ops::Deref for Shared<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
+/// Everything the learner controls, plus the model results derived from it.
+#[derive(Clone, Copy)]
+pub struct AppState {
+    pub sentence: RwSignal<String>,
+    pub tau: RwSignal<f64>,
+    pub seed: RwSignal<u64>,
+    pub heads: RwSignal<usize>,
+    pub head: RwSignal<usize>,
+    pub row: RwSignal<usize>,
+    /// The keyboard-selected key column, when the heatmap is in cell mode.
+    pub col: RwSignal<Option<usize>>,
+    pub step: RwSignal<Step>,
+    pub lab_head_size: RwSignal<usize>,
+    pub positions: RwSignal<bool>,
+    pub max_tokens: RwSignal<usize>,
+    pub notices: RwSignal<Vec<String>>,
+    pub theme: RwSignal<Theme>,
+    /// Bumped on window resize so canvases re-measure.
+    pub viewport: RwSignal<u32>,
+    pub tokens: Memo<Vec<String>>,
+    pub prepared: Memo<Shared<Prepared>>,
+    pub attention: Memo<Shared<Vec<HeadAttention>>>,
+}
+
+impl AppState {
+    pub fn new(initial: ViewState, notices: Vec<String>) -> Self {
+        let sentence = RwSignal::new(initial.sentence);
+        let max_tokens = RwSignal::new(initial.max_tokens);
+        let seed = RwSignal::new(initial.seed);
+        let heads = RwSignal::new(initial.heads);
+        let positions = RwSignal::new(initial.positions);
+        let tau = RwSignal::new(initial.tau);
+        // Only sentences that passed the gate are ever stored, so this cannot fail; the fallback
+        // keeps the page alive even if that promise were broken.
+        let tokens = Memo::new(move |_| {
+            checked_tokens(&sentence.get(), max_tokens.get())
+                .or_else(|_| checked_tokens(DEFAULT_SENTENCE, max_tokens.get()))
+                .unwrap_or_default()
+        });
+        let prepared = Memo::new(move |_| {
+            Shared(Arc::new(Prepared::new(ModelConfig {
+                tokens: tokens.get(),
+                seed: seed.get(),
+                heads: heads.get(),
+                positions: positions.get(),
+            })))
+        });
+        let attention = Memo::new(move |_| {
+            let tau = tau.get();
+            Shared(Arc::new(prepared.with(|p| p.attend_all(tau))))
+        });
+        Self {
+            sentence,
+            tau,
+            seed,
+            heads,
+            head: RwSignal::new(initial.head),
+            row: RwSignal::new(initial.row),
+            col: RwSignal::new(None),
+            step: RwSignal::new(initial.step),
+            lab_head_size: RwSignal::new(initial.lab_head_size),
+            positions,
+            max_tokens,
+            notices: RwSignal::new(notices),
+            theme: RwSignal::new(Theme::for_dark_mode(browser::prefers_dark())),
+            viewport: RwSignal::new(0),
+            tokens,
+            prepared,
+            attention,
+        }
+    }
+
+    /// The link for the current view.
+    pub fn view_state(&self) -> ViewState {
+        ViewState {
+            sentence: self.sentence.get(),
+            tau: self.tau.get(),
+            seed: self.seed.get(),
+            heads: self.heads.get(),
+            head: self.head.get(),
+            row: self.row.get(),
+            step: self.step.get(),
+            lab_head_size: self.lab_head_size.get(),
+            positions: self.positions.get(),
+            max_tokens: self.max_tokens.get(),
+        }
+    }
+
+    /// Head size d of the current split.
+    pub fn head_size(&self) -> Memo<usize> {
+        let prepared = self.prepared;
+        Memo::new(move |_| prepared.with(|p| p.head_size()))
+    }
+
+    /// The main heatmap's weights (the selected head).
+    pub fn selected_weights(&self) -> Signal<Shared<nalgebra::DMatrix<f64>>> {
+        let (attention, head) = (self.attention, self.head);
+        Signal::derive(move || {
+            attention.with(|a| {
+                let h = head.get().min(a.len().saturating_sub(1));
+                Shared(Arc::new(a[h].weights.clone()))
+            })
+        })
+    }
+
+    /// Applies a new sentence (already checked), keeping the selected row in range.
+    pub fn apply_sentence(&self, sentence: String, token_count: usize) {
+        self.sentence.set(sentence);
+        self.col.set(None);
+        self.row
+            .update(|r| *r = (*r).min(token_count.saturating_sub(1)));
+    }
+
+    pub fn set_heads(&self, heads: usize) {
+        self.heads.set(heads);
+        self.head.update(|h| *h = (*h).min(heads - 1));
+    }
+}
+
+/// Keeps the address bar in step with the view. Updates are debounced: dragging the slider fires
+/// many inputs, and browsers throttle (and warn about) rapid `replaceState` calls.
+fn sync_url(state: AppState) {
+    let pending: StoredValue<Option<TimeoutHandle>, LocalStorage> = StoredValue::new_local(None);
+    Effect::new(move |_| {
+        let query = state.view_state().to_query();
+        if let Some(handle) = pending.get_value() {
+            handle.clear();
+        }
+        let handle = set_timeout_with_handle(
+            move || browser::replace_query(&query),
+            Duration::from_millis(200),
+        );
+        pending.set_value(handle.ok());
+    });
+}
+
+#[component]
+pub fn App() -> impl IntoView {
+    let (initial, notices) = ViewState::from_query(&browser::location_search());
+    let state = AppState::new(initial, notices.into_iter().map(|n| n.0).collect());
+    provide_context(state);
+    sync_url(state);
+    let _resize = window_event_listener(leptos::ev::resize, move |_| {
+        state.viewport.update(|v| *v = v.wrapping_add(1));
+        state
+            .theme
+            .set(Theme::for_dark_mode(browser::prefers_dark()));
+    });
+
+    let weights = state.selected_weights();
+    let heads_label = move || {
+        let n = state.heads.get();
+        if n == 1 {
+            "one head".to_string()
+        } else {
+            format!("head {} of {n}", state.head.get() + 1)
+        }
+    };
+
+    view! {
+        <header class="site-header">
+            <h1>"Attention Explorer"</h1>
+            <p class="tagline">
+                "Causal self-attention, computed exactly in your browser: "
+                <code>"softmax(QKᵀ / (√d · τ)) · V"</code>
+            </p>
+        </header>
+        <Notices />
+        <main class="layout">
+            <section class="panel controls" aria-label="Inputs">
+                <SentenceBox />
+                <TemperatureSlider />
+                <ModelControls />
+            </section>
+            <section class="panel main-view" aria-labelledby="heatmap-title">
+                <h2 id="heatmap-title">"Who attends to whom — " {heads_label}</h2>
+                <p class="hint" id="heatmap-keys">
+                    "Rows are queries (the token doing the looking), columns are keys. "
+                    "Hover for exact weights and click a row to inspect it. Keyboard: focus the map, ↑/↓ choose a row, ←/→ step through its cells, Home/End jump, Esc leaves the cell."
+                </p>
+                <Heatmap
+                    weights=weights
+                    tokens=state.tokens
+                    selected_row=Signal::derive(move || Some(state.row.get()))
+                    selected_col=state.col
+                    on_select=Callback::new(move |row: usize| {
+                        state.row.set(row);
+                    })
+                    on_select_col=Callback::new(move |col: Option<usize>| state.col.set(col))
+                    percent_labels=true
+                    ready_flag=true
+                    title="Causal attention heatmap"
+                />
+                <HeadThumbnails />
+                <Downloads />
+            </section>
+            <section class="panel inspector" aria-labelledby="inspector-title">
+                <RowInspector />
+            </section>
+        </main>
+        <Lesson />
+        <Explanation />
+        <footer class="site-footer">
+            <p>
+                "Every number on this page is computed by the app's Rust core (compiled to WebAssembly) "
+                "from seeded inputs; download the JSON to recompute it anywhere."
+            </p>
+        </footer>
+    }
+}
+
+/// Installs the panic banner and mounts the app.
+pub fn start() {
+    crate::components::panic_banner::install();
+    leptos::mount::mount_to_body(App);
+}

@@ -1,0 +1,73 @@
+//! Canvas plumbing shared by every chart: HiDPI sizing and plotters text styles.
+//!
+//! plotters-canvas draws in backing-store pixels and knows nothing of `devicePixelRatio`, so each
+//! canvas gets a backing store of `css size × dpr` and every coordinate and font size is multiplied
+//! by the same ratio before drawing. That keeps lines and text sharp on HiDPI screens.
+
+use super::colors::Rgb;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+use plotters_canvas::CanvasBackend;
+use wasm_bindgen::{JsCast, JsValue};
+use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
+
+pub type Area = DrawingArea<CanvasBackend, plotters::coord::Shift>;
+
+/// The device pixel ratio, at least 1 and at most 4 (a bound on backing-store memory).
+pub fn device_pixel_ratio() -> f64 {
+    web_sys::window()
+        .map(|w| w.device_pixel_ratio())
+        .filter(|r| r.is_finite())
+        .unwrap_or(1.0)
+        .clamp(1.0, 4.0)
+}
+
+/// Sizes `canvas` to `css_w × css_h` CSS pixels with a `dpr`-scaled backing store.
+pub fn size_canvas(canvas: &HtmlCanvasElement, css_w: f64, css_h: f64, dpr: f64) {
+    let (w, h) = (
+        (css_w * dpr).round().max(1.0) as u32,
+        (css_h * dpr).round().max(1.0) as u32,
+    );
+    if canvas.width() != w {
+        canvas.set_width(w);
+    }
+    if canvas.height() != h {
+        canvas.set_height(h);
+    }
+    let style = canvas.style();
+    let _ = style.set_property("width", &format!("{css_w}px"));
+    let _ = style.set_property("height", &format!("{css_h}px"));
+}
+
+/// A plotters drawing area covering the whole backing store.
+pub fn drawing_area(canvas: &HtmlCanvasElement) -> Result<Area, JsValue> {
+    CanvasBackend::with_canvas_object(canvas.clone())
+        .map(|b| b.into_drawing_area())
+        .ok_or_else(|| JsValue::from_str("canvas has no 2D context"))
+}
+
+pub fn context_2d(canvas: &HtmlCanvasElement) -> Result<CanvasRenderingContext2d, JsValue> {
+    canvas
+        .get_context("2d")?
+        .ok_or_else(|| JsValue::from_str("canvas has no 2D context"))?
+        .dyn_into::<CanvasRenderingContext2d>()
+        .map_err(|_| JsValue::from_str("not a 2D context"))
+}
+
+pub fn color(c: Rgb) -> RGBColor {
+    RGBColor(c.0, c.1, c.2)
+}
+
+/// Text in `c`, `px` device pixels tall, anchored at (`h`, `v`).
+pub fn text_style(px: f64, c: Rgb, h: HPos, v: VPos) -> TextStyle<'static> {
+    TextStyle {
+        font: ("sans-serif", px).into_font(),
+        color: color(c).to_backend_color(),
+        pos: Pos::new(h, v),
+    }
+}
+
+/// Maps plotters' error type (which is not `JsValue`) into one.
+pub fn js_err<E: std::fmt::Debug>(e: E) -> JsValue {
+    JsValue::from_str(&format!("{e:?}"))
+}

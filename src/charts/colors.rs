@@ -1,0 +1,129 @@
+//! Colours: viridis for weights (perceptually uniform, readable with every common colour-vision
+//! deficiency and in greyscale) and a neutral grey for the masked future, which no weight can map to.
+
+/// An sRGB colour.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Rgb(pub u8, pub u8, pub u8);
+
+impl Rgb {
+    pub fn css(self) -> String {
+        format!("rgb({},{},{})", self.0, self.1, self.2)
+    }
+}
+
+/// Matplotlib's viridis sampled at 0, 0.1, …, 1; intermediate values are interpolated linearly.
+const VIRIDIS_STOPS: [Rgb; 11] = [
+    Rgb(0x44, 0x01, 0x54),
+    Rgb(0x48, 0x24, 0x75),
+    Rgb(0x41, 0x44, 0x87),
+    Rgb(0x35, 0x5f, 0x8d),
+    Rgb(0x2a, 0x78, 0x8e),
+    Rgb(0x21, 0x91, 0x8c),
+    Rgb(0x22, 0xa8, 0x84),
+    Rgb(0x44, 0xbf, 0x70),
+    Rgb(0x7a, 0xd1, 0x51),
+    Rgb(0xbd, 0xdf, 0x26),
+    Rgb(0xfd, 0xe7, 0x25),
+];
+
+/// Colour of an attention weight in [0, 1] (values outside are clamped; NaN maps to 0).
+pub fn viridis(weight: f64) -> Rgb {
+    let w = if weight.is_nan() {
+        0.0
+    } else {
+        weight.clamp(0.0, 1.0)
+    };
+    let pos = w * 10.0;
+    let i = (pos.floor() as usize).min(9);
+    let f = pos - i as f64;
+    let (a, b) = (VIRIDIS_STOPS[i], VIRIDIS_STOPS[i + 1]);
+    let mix = |x: u8, y: u8| (f64::from(x) + (f64::from(y) - f64::from(x)) * f).round() as u8;
+    Rgb(mix(a.0, b.0), mix(a.1, b.1), mix(a.2, b.2))
+}
+
+/// Text colour that stays readable on top of `viridis(weight)`.
+pub fn label_on(weight: f64) -> Rgb {
+    if weight > 0.55 {
+        Rgb(0x11, 0x11, 0x11)
+    } else {
+        Rgb(0xff, 0xff, 0xff)
+    }
+}
+
+/// Colours that depend on the page theme (light or dark).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Theme {
+    pub background: Rgb,
+    pub text: Rgb,
+    pub muted: Rgb,
+    /// The masked future.
+    pub masked: Rgb,
+    /// Outline of the selected row.
+    pub highlight: Rgb,
+}
+
+impl Theme {
+    pub const LIGHT: Theme = Theme {
+        background: Rgb(0xff, 0xff, 0xff),
+        text: Rgb(0x1f, 0x23, 0x28),
+        muted: Rgb(0x5f, 0x66, 0x6d),
+        masked: Rgb(0xc8, 0xc8, 0xc8),
+        highlight: Rgb(0xd6, 0x27, 0x28),
+    };
+    pub const DARK: Theme = Theme {
+        background: Rgb(0x16, 0x1b, 0x22),
+        text: Rgb(0xe6, 0xed, 0xf3),
+        muted: Rgb(0x9d, 0xa7, 0xb1),
+        masked: Rgb(0x6e, 0x6e, 0x6e),
+        highlight: Rgb(0xff, 0x7b, 0x72),
+    };
+
+    pub fn for_dark_mode(dark: bool) -> Theme {
+        if dark {
+            Theme::DARK
+        } else {
+            Theme::LIGHT
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn endpoints_and_midpoint_are_viridis() {
+        assert_eq!(viridis(0.0), Rgb(0x44, 0x01, 0x54));
+        assert_eq!(viridis(1.0), Rgb(0xfd, 0xe7, 0x25));
+        assert_eq!(viridis(0.5), Rgb(0x21, 0x91, 0x8c));
+        assert_eq!(viridis(f64::NAN), viridis(0.0));
+        assert_eq!(viridis(7.0), viridis(1.0));
+    }
+
+    #[test]
+    fn lightness_rises_monotonically() {
+        let luma =
+            |c: Rgb| 0.2126 * f64::from(c.0) + 0.7152 * f64::from(c.1) + 0.0722 * f64::from(c.2);
+        let mut last = -1.0;
+        for i in 0..=100 {
+            let l = luma(viridis(f64::from(i) / 100.0));
+            assert!(l >= last, "at {i}");
+            last = l;
+        }
+    }
+
+    #[test]
+    fn masked_grey_is_no_weight_colour() {
+        for theme in [Theme::LIGHT, Theme::DARK] {
+            let g = theme.masked;
+            assert!(g.0 == g.1 && g.1 == g.2, "neutral");
+            for i in 0..=1000 {
+                let c = viridis(f64::from(i) / 1000.0);
+                let dist = (i32::from(c.0) - i32::from(g.0)).abs()
+                    + (i32::from(c.1) - i32::from(g.1)).abs()
+                    + (i32::from(c.2) - i32::from(g.2)).abs();
+                assert!(dist > 60, "weight {i}‰ too close to the masked grey");
+            }
+        }
+    }
+}

@@ -1,0 +1,266 @@
+//! The T × T heatmap: cells as one `ImageData` blit, labels, selection outline and legend via
+//! plotters. One blit instead of T² filled rectangles keeps a 256 × 256 grid inside one frame.
+
+use super::canvas::{color, context_2d, drawing_area, js_err, text_style};
+use super::colors::{label_on, viridis, Rgb, Theme};
+use super::layout::{short_label, HeatmapLayout};
+use nalgebra::DMatrix;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, VPos};
+use plotters::style::FontTransform;
+use wasm_bindgen::{Clamped, JsValue};
+use web_sys::{HtmlCanvasElement, ImageData};
+
+/// What to print inside cells when they are large enough.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CellText {
+    None,
+    /// "31%"
+    Percent,
+    /// "0.33", as the notebook prints its averaging matrix.
+    Decimal,
+}
+
+/// Everything one heatmap drawing needs.
+pub struct HeatmapSpec<'a> {
+    pub tokens: &'a [String],
+    /// T × T weights in [0, 1]; cells above the diagonal are drawn as masked.
+    pub weights: &'a DMatrix<f64>,
+    pub selected_row: Option<usize>,
+    pub selected_cell: Option<(usize, usize)>,
+    pub theme: Theme,
+    pub cell_text: CellText,
+    pub show_labels: bool,
+    pub show_legend: bool,
+}
+
+/// Pixel edges of cells along one axis: rounding each edge (not each size) keeps cells gap-free.
+fn edges(start: f64, cell: f64, n: usize, dpr: f64) -> Vec<i32> {
+    (0..=n)
+        .map(|i| ((start + cell * i as f64) * dpr).round() as i32)
+        .collect()
+}
+
+fn blit_cells(
+    canvas: &HtmlCanvasElement,
+    layout: &HeatmapLayout,
+    spec: &HeatmapSpec,
+    dpr: f64,
+) -> Result<(), JsValue> {
+    let n = layout.n;
+    let xs = edges(layout.grid_left, layout.cell, n, dpr);
+    let ys = edges(layout.grid_top, layout.cell, n, dpr);
+    let (x0, y0) = (xs[0], ys[0]);
+    let (w, h) = ((xs[n] - x0).max(1) as usize, (ys[n] - y0).max(1) as usize);
+    // A one-pixel gap between cells once they are big enough for it to read as a grid.
+    let gap = i32::from(layout.cell * dpr >= 8.0);
+    let mut rgba = vec![0u8; w * h * 4];
+    let bg = spec.theme.background;
+    let colors: Vec<Rgb> = (0..n * n)
+        .map(|k| {
+            let (i, j) = (k / n, k % n);
+            if j > i {
+                spec.theme.masked
+            } else {
+                viridis(spec.weights[(i, j)])
+            }
+        })
+        .collect();
+    // Column index of each pixel column (or None inside a gap).
+    let col_of: Vec<Option<usize>> = {
+        let mut v = Vec::with_capacity(w);
+        let mut j = 0;
+        for px in 0..w as i32 {
+            let x = x0 + px;
+            while j + 1 < n && x >= xs[j + 1] {
+                j += 1;
+            }
+            v.push(if x >= xs[j + 1] - gap { None } else { Some(j) });
+        }
+        v
+    };
+    let mut i = 0;
+    for py in 0..h {
+        let y = y0 + py as i32;
+        while i + 1 < n && y >= ys[i + 1] {
+            i += 1;
+        }
+        let in_gap = y >= ys[i + 1] - gap;
+        let line = &mut rgba[py * w * 4..(py + 1) * w * 4];
+        for (px, col) in col_of.iter().enumerate() {
+            let c = match col {
+                Some(j) if !in_gap => colors[i * n + j],
+                _ => bg,
+            };
+            line[px * 4..px * 4 + 4].copy_from_slice(&[c.0, c.1, c.2, 255]);
+        }
+    }
+    let image = ImageData::new_with_u8_clamped_array_and_sh(Clamped(&rgba), w as u32, h as u32)?;
+    context_2d(canvas)?.put_image_data(&image, f64::from(x0), f64::from(y0))
+}
+
+/// Draws the heatmap onto `canvas` (already sized to `layout.width × layout.height × dpr`).
+pub fn draw_heatmap(
+    canvas: &HtmlCanvasElement,
+    layout: &HeatmapLayout,
+    spec: &HeatmapSpec,
+    dpr: f64,
+) -> Result<(), JsValue> {
+    let root = drawing_area(canvas)?;
+    root.fill(&color(spec.theme.background)).map_err(js_err)?;
+    if layout.n == 0 {
+        return Ok(());
+    }
+    blit_cells(canvas, layout, spec, dpr)?;
+    let n = layout.n;
+    let s = |v: f64| (v * dpr).round() as i32;
+    let font = layout.font_px * dpr;
+
+    if layout.cell_text && spec.cell_text != CellText::None {
+        for i in 0..n {
+            for j in 0..=i {
+                let w = spec.weights[(i, j)];
+                let text = match spec.cell_text {
+                    CellText::Percent => format!("{:.0}%", w * 100.0),
+                    _ => format!("{w:.2}"),
+                };
+                let style = text_style(font * 0.85, label_on(w), HPos::Center, VPos::Center);
+                let at = (
+                    s(layout.col_x(j) + layout.cell / 2.0),
+                    s(layout.row_y(i) + layout.cell / 2.0),
+                );
+                root.draw_text(&text, &style, at).map_err(js_err)?;
+            }
+        }
+    }
+
+    if spec.show_labels && layout.font_px > 0.0 {
+        let row_style = text_style(font, spec.theme.text, HPos::Right, VPos::Center);
+        let stride = layout.label_stride;
+        for (i, token) in spec
+            .tokens
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| i % stride == 0)
+        {
+            let y = s(layout.row_y(i) + layout.cell / 2.0);
+            root.draw_text(
+                &short_label(token, 10),
+                &row_style,
+                (s(layout.grid_left - 6.0), y),
+            )
+            .map_err(js_err)?;
+        }
+        let below = layout.row_y(n) + 6.0;
+        for (j, token) in spec
+            .tokens
+            .iter()
+            .enumerate()
+            .filter(|(j, _)| j % stride == 0)
+        {
+            let x = s(layout.col_x(j) + layout.cell / 2.0);
+            let label = short_label(token, 10);
+            if layout.vertical_columns {
+                let style = text_style(font, spec.theme.text, HPos::Left, VPos::Center)
+                    .transform(FontTransform::Rotate90);
+                root.draw_text(&label, &style, (x, s(below)))
+                    .map_err(js_err)?;
+            } else {
+                let style = text_style(font, spec.theme.text, HPos::Center, VPos::Top);
+                root.draw_text(&label, &style, (x, s(below)))
+                    .map_err(js_err)?;
+            }
+        }
+    }
+
+    if let Some(row) = spec.selected_row.filter(|&r| r < n) {
+        let (top, bottom) = (s(layout.row_y(row)), s(layout.row_y(row + 1)));
+        let (left, right) = (s(layout.grid_left), s(layout.col_x(n)));
+        outline(&root, (left, top), (right, bottom), spec.theme, dpr)?;
+    }
+    if let Some((i, j)) = spec.selected_cell.filter(|&(i, j)| i < n && j < n) {
+        let (left, top) = (s(layout.col_x(j)), s(layout.row_y(i)));
+        let (right, bottom) = (s(layout.col_x(j + 1)), s(layout.row_y(i + 1)));
+        outline(&root, (left, top), (right, bottom), spec.theme, dpr)?;
+    }
+    if spec.show_legend {
+        draw_legend(&root, layout, spec.theme, dpr)?;
+    }
+    Ok(())
+}
+
+/// A two-tone outline (theme highlight outside, background inside) that shows on every cell colour.
+fn outline(
+    root: &super::canvas::Area,
+    a: (i32, i32),
+    b: (i32, i32),
+    theme: Theme,
+    dpr: f64,
+) -> Result<(), JsValue> {
+    let outer = (2.0 * dpr).round().max(2.0) as u32;
+    let inner = (1.0 * dpr).round().max(1.0) as i32;
+    root.draw(&Rectangle::new(
+        [a, b],
+        color(theme.highlight).stroke_width(outer),
+    ))
+    .map_err(js_err)?;
+    let shrink = outer as i32 / 2 + inner;
+    root.draw(&Rectangle::new(
+        [(a.0 + shrink, a.1 + shrink), (b.0 - shrink, b.1 - shrink)],
+        color(theme.background).stroke_width(inner as u32),
+    ))
+    .map_err(js_err)
+}
+
+fn draw_legend(
+    root: &super::canvas::Area,
+    layout: &HeatmapLayout,
+    theme: Theme,
+    dpr: f64,
+) -> Result<(), JsValue> {
+    let s = |v: f64| (v * dpr).round() as i32;
+    let font = 12.0 * dpr;
+    let left = 6.0;
+    let top = layout.legend_top + 4.0;
+    let bar_w = (layout.width - 150.0).clamp(60.0, 220.0);
+    let label = text_style(font, theme.text, HPos::Left, VPos::Center);
+    root.draw_text("less", &label, (s(left), s(top + 7.0)))
+        .map_err(js_err)?;
+    let bar_left = left + 34.0;
+    let steps = 64;
+    for k in 0..steps {
+        let x0 = bar_left + bar_w * k as f64 / steps as f64;
+        let x1 = bar_left + bar_w * (k + 1) as f64 / steps as f64;
+        let c = viridis((k as f64 + 0.5) / steps as f64);
+        root.draw(&Rectangle::new(
+            [(s(x0), s(top)), (s(x1) + 1, s(top + 14.0))],
+            color(c).filled(),
+        ))
+        .map_err(js_err)?;
+    }
+    root.draw_text(
+        "more attention",
+        &label,
+        (s(bar_left + bar_w + 6.0), s(top + 7.0)),
+    )
+    .map_err(js_err)?;
+    let swatch_left = bar_left + bar_w + 110.0;
+    if swatch_left + 100.0 <= layout.width {
+        root.draw(&Rectangle::new(
+            [
+                (s(swatch_left), s(top)),
+                (s(swatch_left + 14.0), s(top + 14.0)),
+            ],
+            color(theme.masked).filled(),
+        ))
+        .map_err(js_err)?;
+        let muted = text_style(font, theme.muted, HPos::Left, VPos::Center);
+        root.draw_text(
+            "future (masked)",
+            &muted,
+            (s(swatch_left + 20.0), s(top + 7.0)),
+        )
+        .map_err(js_err)?;
+    }
+    Ok(())
+}

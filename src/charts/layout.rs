@@ -1,0 +1,172 @@
+//! Where things are on a heatmap canvas, in CSS pixels. The same numbers serve drawing (scaled by
+//! the device pixel ratio) and hit-testing (mouse offsets), so a click lands on the cell it covers.
+
+/// Geometry of a square T × T heatmap with row labels on the left, column labels below and a
+/// colour legend under those.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct HeatmapLayout {
+    pub n: usize,
+    pub width: f64,
+    pub height: f64,
+    /// Top-left corner of cell (0, 0).
+    pub grid_left: f64,
+    pub grid_top: f64,
+    /// Side of one cell.
+    pub cell: f64,
+    pub font_px: f64,
+    /// Column labels are written vertically when cells are narrower than a label.
+    pub vertical_columns: bool,
+    /// Draw every `label_stride`-th label so labels never overlap.
+    pub label_stride: usize,
+    pub legend_top: f64,
+    /// Whether cells are large enough to print their weight inside.
+    pub cell_text: bool,
+}
+
+/// Average width of a label character relative to the font size (a conservative estimate).
+const CHAR_WIDTH: f64 = 0.62;
+const LEGEND_HEIGHT: f64 = 34.0;
+const PAD: f64 = 6.0;
+
+/// Label text as drawn: long tokens are cut so the margins stay sane.
+pub fn short_label(token: &str, max_chars: usize) -> String {
+    if token.chars().count() <= max_chars {
+        token.to_string()
+    } else {
+        let mut s: String = token.chars().take(max_chars.saturating_sub(1)).collect();
+        s.push('…');
+        s
+    }
+}
+
+impl HeatmapLayout {
+    /// Fit `n` rows into a canvas `width` CSS pixels wide; `longest_label` counts characters.
+    /// `show_legend` and `max_side` let thumbnails reuse the same geometry.
+    pub fn new(
+        width: f64,
+        n: usize,
+        longest_label: usize,
+        font_px: f64,
+        show_legend: bool,
+    ) -> Self {
+        let n_f = n.max(1) as f64;
+        let width = if width.is_finite() {
+            width.max(80.0)
+        } else {
+            320.0
+        };
+        let label_chars = longest_label.clamp(1, 10) as f64;
+        let label_w = if font_px > 0.0 {
+            label_chars * font_px * CHAR_WIDTH + PAD
+        } else {
+            0.0
+        };
+        let grid_left = (label_w + PAD).min(width * 0.35);
+        let available = width - grid_left - PAD;
+        let cell = (available / n_f).clamp(0.1, 72.0);
+        let vertical_columns = font_px > 0.0 && label_chars * font_px * CHAR_WIDTH > cell - 4.0;
+        let label_stride = if font_px > 0.0 {
+            ((font_px * 1.25) / cell).ceil().max(1.0) as usize
+        } else {
+            usize::MAX
+        };
+        let col_label_h = if font_px <= 0.0 {
+            0.0
+        } else if vertical_columns {
+            label_w + PAD
+        } else {
+            font_px + 2.0 * PAD
+        };
+        let grid_top = PAD;
+        let legend_top = grid_top + cell * n_f + col_label_h;
+        let height = legend_top + if show_legend { LEGEND_HEIGHT } else { PAD };
+        Self {
+            n,
+            width,
+            height,
+            grid_left,
+            grid_top,
+            cell,
+            font_px,
+            vertical_columns,
+            label_stride,
+            legend_top,
+            cell_text: font_px > 0.0 && cell >= font_px * 2.9,
+        }
+    }
+
+    /// Left (for columns) or top (for rows) edge of index `i`, `i = n` giving the far edge.
+    pub fn col_x(&self, i: usize) -> f64 {
+        self.grid_left + self.cell * i as f64
+    }
+
+    pub fn row_y(&self, i: usize) -> f64 {
+        self.grid_top + self.cell * i as f64
+    }
+
+    /// The (row, column) under a point, or `None` outside the grid.
+    pub fn cell_at(&self, x: f64, y: f64) -> Option<(usize, usize)> {
+        let row = self.row_at(y)?;
+        if !(x >= self.grid_left && x < self.col_x(self.n)) {
+            return None;
+        }
+        let col = (((x - self.grid_left) / self.cell) as usize).min(self.n - 1);
+        Some((row, col))
+    }
+
+    /// The row under height `y`, anywhere across the canvas (labels included), or `None`.
+    pub fn row_at(&self, y: f64) -> Option<usize> {
+        if self.n == 0 || !(y >= self.grid_top && y < self.row_y(self.n)) {
+            return None;
+        }
+        Some((((y - self.grid_top) / self.cell) as usize).min(self.n - 1))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_cell_centre_maps_back_to_its_cell() {
+        for n in [1, 7, 64, 256] {
+            for width in [300.0, 520.0, 1000.0] {
+                let l = HeatmapLayout::new(width, n, 5, 13.0, true);
+                assert!(l.col_x(n) <= width + 1e-9, "grid fits: n={n} width={width}");
+                for (i, j) in [(0, 0), (n - 1, 0), (n - 1, n - 1), (n / 2, n / 3)] {
+                    let x = l.col_x(j) + l.cell / 2.0;
+                    let y = l.row_y(i) + l.cell / 2.0;
+                    assert_eq!(l.cell_at(x, y), Some((i, j)));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn outside_the_grid_is_nothing_but_labels_still_pick_a_row() {
+        let l = HeatmapLayout::new(500.0, 7, 3, 13.0, true);
+        assert_eq!(l.cell_at(l.grid_left - 1.0, l.row_y(2) + 1.0), None);
+        assert_eq!(l.row_at(l.row_y(2) + 1.0), Some(2));
+        assert_eq!(l.cell_at(l.col_x(7) + 1.0, l.row_y(0) + 1.0), None);
+        assert_eq!(l.row_at(l.row_y(7) + 0.5), None);
+        assert_eq!(l.row_at(-5.0), None);
+        assert_eq!(l.cell_at(f64::NAN, f64::NAN), None);
+    }
+
+    #[test]
+    fn labels_thin_out_and_turn_on_crowded_grids() {
+        let small = HeatmapLayout::new(520.0, 7, 3, 13.0, true);
+        assert_eq!(small.label_stride, 1);
+        assert!(!small.vertical_columns && small.cell_text);
+        let big = HeatmapLayout::new(520.0, 256, 6, 13.0, true);
+        assert!(big.label_stride > 1 && big.vertical_columns && !big.cell_text);
+        assert!(big.cell * big.label_stride as f64 >= 13.0);
+    }
+
+    #[test]
+    fn long_labels_are_cut() {
+        assert_eq!(short_label("extraordinary", 6), "extra…");
+        assert_eq!(short_label("cat", 6), "cat");
+        assert_eq!(short_label("🐈🐈🐈", 2), "🐈…");
+    }
+}

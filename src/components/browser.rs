@@ -1,0 +1,57 @@
+//! Thin wrappers over browser APIs the components use (downloads, the URL, the theme, timing).
+
+use wasm_bindgen::{JsCast, JsValue};
+
+pub fn window() -> web_sys::Window {
+    web_sys::window().expect("a browser window")
+}
+
+/// Saves `text` as a file called `filename` through a temporary object URL.
+pub fn download_text(filename: &str, mime: &str, text: &str) -> Result<(), JsValue> {
+    let parts = js_sys::Array::of1(&JsValue::from_str(text));
+    let options = web_sys::BlobPropertyBag::new();
+    options.set_type(mime);
+    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options)?;
+    let url = web_sys::Url::create_object_url_with_blob(&blob)?;
+    let result = download_url(filename, &url);
+    web_sys::Url::revoke_object_url(&url)?;
+    result
+}
+
+/// Clicks a temporary `<a download>` pointing at `url`.
+pub fn download_url(filename: &str, url: &str) -> Result<(), JsValue> {
+    let document = window()
+        .document()
+        .ok_or_else(|| JsValue::from_str("no document"))?;
+    let anchor = document
+        .create_element("a")?
+        .dyn_into::<web_sys::HtmlAnchorElement>()?;
+    anchor.set_href(url);
+    anchor.set_download(filename);
+    anchor.click();
+    Ok(())
+}
+
+/// The page's query string, including the leading `?` (empty when there is none).
+pub fn location_search() -> String {
+    window().location().search().unwrap_or_default()
+}
+
+/// Rewrites the address bar without adding a history entry.
+pub fn replace_query(query: &str) {
+    if let Ok(history) = window().history() {
+        let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&format!("?{query}")));
+    }
+}
+
+pub fn prefers_dark() -> bool {
+    window()
+        .match_media("(prefers-color-scheme: dark)")
+        .ok()
+        .flatten()
+        .is_some_and(|m| m.matches())
+}
+
+pub fn now_ms() -> f64 {
+    window().performance().map(|p| p.now()).unwrap_or(0.0)
+}

@@ -1,0 +1,72 @@
+//! Download buttons: JSON (everything needed to recompute the view), CSV (the weights), PNG.
+
+use crate::app::AppState;
+use crate::components::browser::{download_text, download_url};
+use crate::model::export::{view_json, weights_csv};
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+
+#[component]
+pub fn Downloads() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let status = RwSignal::new(None::<String>);
+    let report = move |result: Result<(), wasm_bindgen::JsValue>, what: &str| {
+        status.set(
+            result
+                .err()
+                .map(|e| format!("Could not save the {what}: {e:?}")),
+        );
+    };
+    let json = move |_| {
+        let text = state.prepared.with_untracked(|p| {
+            state.attention.with_untracked(|a| {
+                view_json(
+                    &state.sentence.get_untracked(),
+                    p,
+                    state.tau.get_untracked(),
+                    a,
+                )
+            })
+        });
+        report(
+            download_text("attention.json", "application/json", &text),
+            "JSON",
+        );
+    };
+    let csv = move |_| {
+        let head = state.head.get_untracked();
+        let text = state.attention.with_untracked(|a| {
+            state
+                .tokens
+                .with_untracked(|t| weights_csv(t, &a[head.min(a.len() - 1)].weights))
+        });
+        report(
+            download_text(
+                &format!("attention-head{}.csv", head + 1),
+                "text/csv",
+                &text,
+            ),
+            "CSV",
+        );
+    };
+    let png = move |_| {
+        let result = (|| {
+            let canvas = crate::components::browser::window()
+                .document()
+                .and_then(|d| d.query_selector("canvas.heatmap").ok().flatten())
+                .ok_or_else(|| wasm_bindgen::JsValue::from_str("no heatmap"))?
+                .dyn_into::<web_sys::HtmlCanvasElement>()?;
+            let url = canvas.to_data_url_with_type("image/png")?;
+            download_url("attention.png", &url)
+        })();
+        report(result, "image");
+    };
+    view! {
+        <div class="downloads" role="group" aria-label="Downloads">
+            <button type="button" on:click=json>"Download JSON"</button>
+            <button type="button" on:click=csv>"Download CSV"</button>
+            <button type="button" on:click=png>"Download PNG"</button>
+            <p class="error" role="alert">{move || status.get()}</p>
+        </div>
+    }
+}

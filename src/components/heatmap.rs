@@ -1,0 +1,225 @@
+//! The clickable attention heatmap: hover for a tooltip, click a row to inspect it, or focus it
+//! and steer with the keyboard.
+
+use crate::app::{AppState, Shared};
+use crate::charts::canvas::{device_pixel_ratio, size_canvas};
+use crate::charts::heatmap::{draw_heatmap, CellText, HeatmapSpec};
+use crate::charts::layout::HeatmapLayout;
+use crate::components::format::{percent, quote};
+use leptos::html;
+use leptos::prelude::*;
+use nalgebra::DMatrix;
+
+/// The tooltip's text for cell (`i`, `j`).
+pub fn cell_description(tokens: &[String], weights: &DMatrix<f64>, i: usize, j: usize) -> String {
+    let (q, k) = (&tokens[i], &tokens[j]);
+    if j > i {
+        format!("{q} → {k}: masked (future)")
+    } else {
+        format!("{q} → {k}: {}", percent(weights[(i, j)]))
+    }
+}
+
+/// A sentence describing row `i`: its token and where it looks most.
+pub fn row_summary(tokens: &[String], weights: &DMatrix<f64>, i: usize) -> String {
+    let row: Vec<f64> = (0..=i).map(|j| weights[(i, j)]).collect();
+    let stats = crate::model::stats::row_stats(&row);
+    format!(
+        "Row {} {} attends most to {} ({}).",
+        i + 1,
+        quote(&tokens[i]),
+        quote(&tokens[stats.argmax]),
+        percent(stats.max_weight)
+    )
+}
+
+/// A heatmap canvas with its tooltip and keyboard handling.
+#[component]
+pub fn Heatmap(
+    /// T × T weights; cells above the diagonal are drawn as the masked future.
+    #[prop(into)]
+    weights: Signal<Shared<DMatrix<f64>>>,
+    /// Row and column labels.
+    #[prop(into)]
+    tokens: Signal<Vec<String>>,
+    /// The outlined row, if any.
+    #[prop(into)]
+    selected_row: Signal<Option<usize>>,
+    /// The outlined cell's column in keyboard cell mode.
+    #[prop(into, optional)]
+    selected_col: Option<Signal<Option<usize>>>,
+    /// Called with the row index when a row is clicked or chosen by keyboard.
+    on_select: Callback<usize>,
+    /// Called when the keyboard moves into (Some) or out of (None) cell mode.
+    #[prop(optional)]
+    on_select_col: Option<Callback<Option<usize>>>,
+    /// Print percentages in cells that are large enough.
+    #[prop(optional)]
+    percent_labels: bool,
+    /// Print decimals (0.33) instead, as the notebook's averaging matrix.
+    #[prop(optional)]
+    decimal_labels: bool,
+    /// Mark the canvas `data-ready="true"` after it first draws (tests wait for this).
+    #[prop(optional)]
+    ready_flag: bool,
+    /// What the chart is, for its accessible name.
+    #[prop(into)]
+    title: String,
+) -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let canvas_ref = NodeRef::<html::Canvas>::new();
+    let wrap_ref = NodeRef::<html::Div>::new();
+    let layout: StoredValue<Option<HeatmapLayout>> = StoredValue::new(None);
+    let hover = RwSignal::new(None::<(usize, usize, i32, i32)>);
+    let selected_col = selected_col.unwrap_or_else(|| Signal::derive(|| None));
+    let cell_text = if decimal_labels {
+        CellText::Decimal
+    } else if percent_labels {
+        CellText::Percent
+    } else {
+        CellText::None
+    };
+
+    Effect::new(move |_| {
+        let (Some(canvas), Some(wrap)) = (canvas_ref.get(), wrap_ref.get()) else {
+            return;
+        };
+        state.viewport.track();
+        let theme = state.theme.get();
+        let weights = weights.get();
+        tokens.with(|tokens| {
+            let n = tokens.len().min(weights.nrows());
+            let width = f64::from(wrap.client_width()).clamp(200.0, 720.0);
+            let longest = tokens.iter().map(|t| t.chars().count()).max().unwrap_or(1);
+            let l = HeatmapLayout::new(width, n, longest, 13.0, true);
+            let dpr = device_pixel_ratio();
+            size_canvas(&canvas, l.width, l.height, dpr);
+            let spec = HeatmapSpec {
+                tokens: &tokens[..n],
+                weights: &weights,
+                selected_row: selected_row.get(),
+                selected_cell: selected_row.get().zip(selected_col.get()),
+                theme,
+                cell_text,
+                show_labels: true,
+                show_legend: true,
+            };
+            if let Err(e) = draw_heatmap(&canvas, &l, &spec, dpr) {
+                leptos::logging::error!("heatmap drawing failed: {e:?}");
+            }
+            layout.set_value(Some(l));
+            if ready_flag {
+                let _ = canvas.set_attribute("data-ready", "true");
+            }
+        });
+    });
+
+    let on_move = move |ev: leptos::ev::MouseEvent| {
+        let cell = layout
+            .get_value()
+            .and_then(|l| l.cell_at(f64::from(ev.offset_x()), f64::from(ev.offset_y())));
+        hover.set(cell.map(|(i, j)| (i, j, ev.offset_x(), ev.offset_y())));
+    };
+    let on_click = move |ev: leptos::ev::MouseEvent| {
+        if let Some(row) = layout
+            .get_value()
+            .and_then(|l| l.row_at(f64::from(ev.offset_y())))
+        {
+            on_select.run(row);
+            if let Some(cb) = on_select_col {
+                cb.run(None);
+            }
+        }
+    };
+    let on_key = move |ev: leptos::ev::KeyboardEvent| {
+        let n = tokens.with(Vec::len);
+        if n == 0 {
+            return;
+        }
+        let row = selected_row.get_untracked().unwrap_or(0).min(n - 1);
+        let col = selected_col.get_untracked();
+        let mut new_row = row;
+        let mut new_col = col;
+        match ev.key().as_str() {
+            "ArrowDown" => new_row = (row + 1).min(n - 1),
+            "ArrowUp" => new_row = row.saturating_sub(1),
+            "Home" => new_row = 0,
+            "End" => new_row = n - 1,
+            "PageDown" => new_row = (row + 5).min(n - 1),
+            "PageUp" => new_row = row.saturating_sub(5),
+            "ArrowRight" if on_select_col.is_some() => {
+                new_col = Some(col.map_or(0, |c| (c + 1).min(n - 1)))
+            }
+            "ArrowLeft" if on_select_col.is_some() => {
+                new_col = Some(col.map_or(row, |c| c.saturating_sub(1)))
+            }
+            "Escape" if col.is_some() => new_col = None,
+            _ => return,
+        }
+        ev.prevent_default();
+        if new_row != row {
+            on_select.run(new_row);
+        }
+        if new_col != col {
+            if let Some(cb) = on_select_col {
+                cb.run(new_col);
+            }
+        }
+    };
+
+    let aria_label = move || {
+        let w = weights.get();
+        tokens.with(|t| {
+            let n = t.len().min(w.nrows());
+            let mut label = format!(
+                "{title}: {n} query tokens by {n} key tokens; colour shows attention weight, grey cells are the masked future."
+            );
+            if let Some(i) = selected_row.get().filter(|&i| i < n) {
+                label.push(' ');
+                label.push_str(&row_summary(t, &w, i));
+            }
+            label
+        })
+    };
+    let announcement = move || {
+        let w = weights.get();
+        tokens.with(|t| {
+            let n = t.len().min(w.nrows());
+            match (selected_row.get().filter(|&i| i < n), selected_col.get()) {
+                (Some(i), Some(j)) if j < n => cell_description(t, &w, i, j),
+                (Some(i), _) => row_summary(t, &w, i),
+                _ => String::new(),
+            }
+        })
+    };
+    let tooltip = move || {
+        hover.get().map(|(i, j, x, y)| {
+            let w = weights.get();
+            let text = tokens.with(|t| if i < t.len() && j < t.len() { cell_description(t, &w, i, j) } else { String::new() });
+            view! {
+                <div class="tooltip" role="tooltip" style=format!("left:{}px;top:{}px", x + 14, y + 14)>
+                    {text}
+                </div>
+            }
+        })
+    };
+
+    view! {
+        <div class="heatmap-wrap" node_ref=wrap_ref>
+            <canvas
+                node_ref=canvas_ref
+                class="heatmap"
+                role="img"
+                tabindex="0"
+                aria-label=aria_label
+                aria-describedby="heatmap-keys"
+                on:mousemove=on_move
+                on:mouseleave=move |_| hover.set(None)
+                on:click=on_click
+                on:keydown=on_key
+            ></canvas>
+            {tooltip}
+            <p class="visually-hidden" aria-live="polite">{announcement}</p>
+        </div>
+    }
+}

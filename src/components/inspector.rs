@@ -1,0 +1,145 @@
+//! The row inspector: how the selected token splits its attention, as bars and as a table.
+
+use crate::app::AppState;
+use crate::charts::bars::draw_row_bars;
+use crate::charts::canvas::{device_pixel_ratio, size_canvas};
+use crate::components::format::{percent, quote};
+use crate::model::stats::row_stats;
+use leptos::html;
+use leptos::prelude::*;
+
+/// One table line: key token and its weight, `None` for the masked future.
+#[derive(Clone, PartialEq)]
+struct KeyWeight {
+    index: usize,
+    token: String,
+    weight: Option<f64>,
+}
+
+#[component]
+pub fn RowInspector() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let weights = state.selected_weights();
+    let row = Memo::new(move |_| {
+        state
+            .row
+            .get()
+            .min(state.tokens.with(Vec::len).saturating_sub(1))
+    });
+    let row_weights = Memo::new(move |_| {
+        let (w, i) = (weights.get(), row.get());
+        (0..w.ncols()).map(|j| w[(i, j)]).collect::<Vec<f64>>()
+    });
+    let stats = Memo::new(move |_| {
+        let i = row.get();
+        row_weights.with(|w| row_stats(&w[..=i.min(w.len().saturating_sub(1))]))
+    });
+    let lines = Memo::new(move |_| {
+        let i = row.get();
+        let w = row_weights.get();
+        state.tokens.with(|t| {
+            t.iter()
+                .enumerate()
+                .map(|(j, tok)| KeyWeight {
+                    index: j,
+                    token: tok.clone(),
+                    weight: (j <= i).then(|| w[j]),
+                })
+                .collect::<Vec<_>>()
+        })
+    });
+    let token = move || {
+        state
+            .tokens
+            .with(|t| t.get(row.get()).cloned().unwrap_or_default())
+    };
+
+    let canvas_ref = NodeRef::<html::Canvas>::new();
+    let wrap_ref = NodeRef::<html::Div>::new();
+    Effect::new(move |_| {
+        let (Some(canvas), Some(wrap)) = (canvas_ref.get(), wrap_ref.get()) else {
+            return;
+        };
+        state.viewport.track();
+        let theme = state.theme.get();
+        let i = row.get();
+        let w = row_weights.get();
+        let width = f64::from(wrap.client_width()).clamp(200.0, 720.0);
+        let height = 180.0;
+        let dpr = device_pixel_ratio();
+        size_canvas(&canvas, width, height, dpr);
+        state.tokens.with(|t| {
+            if let Err(e) = draw_row_bars(&canvas, t, &w, i, theme, width, height, dpr) {
+                leptos::logging::error!("bar chart drawing failed: {e:?}");
+            }
+        });
+    });
+
+    let bar_label = move || {
+        let s = stats.get();
+        format!(
+            "Bar chart of the attention of {} (row {}) over every key token; the largest bar is {} at {}. The table below lists every value.",
+            quote(&token()),
+            row.get() + 1,
+            quote(&state.tokens.with(|t| t.get(s.argmax).cloned().unwrap_or_default())),
+            percent(s.max_weight)
+        )
+    };
+
+    view! {
+        <h2 id="inspector-title">"Row inspector"</h2>
+        <p class="hint">
+            "How " <strong class="token">{move || quote(&token())}</strong>
+            " (row " {move || row.get() + 1} ") splits its attention over the past. Grey keys are the future it may not see."
+        </p>
+        <div class="bars-wrap" node_ref=wrap_ref>
+            <canvas node_ref=canvas_ref class="bars" role="img" aria-label=bar_label></canvas>
+        </div>
+        <dl class="stats">
+            <div>
+                <dt>"Max weight"</dt>
+                <dd data-testid="max-weight">{move || percent(stats.get().max_weight)}</dd>
+            </div>
+            <div>
+                <dt>"Entropy"</dt>
+                <dd data-testid="entropy">{move || format!("{:.3} bits", stats.get().entropy_bits)}</dd>
+            </div>
+            <div>
+                <dt>"Effective tokens"</dt>
+                <dd data-testid="effective">
+                    {move || format!("{:.2} of {}", stats.get().effective_tokens, row.get() + 1)}
+                </dd>
+            </div>
+        </dl>
+        <div class="table-scroll">
+            <table class="weights" data-testid="inspector-table">
+                <caption>
+                    "Attention weights of " {move || quote(&token())} " (row " {move || row.get() + 1} ")"
+                </caption>
+                <thead>
+                    <tr>
+                        <th scope="col">"#"</th>
+                        <th scope="col">"Key token"</th>
+                        <th scope="col">"Weight"</th>
+                    </tr>
+                </thead>
+                <tbody>
+                    <For
+                        each=move || lines.get()
+                        key=|l| (l.index, l.token.clone(), l.weight.map(f64::to_bits))
+                        children=move |l| {
+                            let masked = l.weight.is_none();
+                            view! {
+                                <tr class:masked=masked>
+                                    <td>{l.index + 1}</td>
+                                    <th scope="row">{l.token}</th>
+                                    <td class="num">{l.weight.map_or_else(|| "masked".to_string(), percent)}</td>
+                                </tr>
+                            }
+                        }
+                    />
+                </tbody>
+            </table>
+        </div>
+    }
+}

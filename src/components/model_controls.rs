@@ -1,0 +1,91 @@
+//! Seed, head count and position codes: the settings that fix Q, K and V.
+
+use crate::app::AppState;
+use crate::model::rng::SeededRng;
+use crate::model::url_state::MAX_SEED;
+use crate::model::weights::HEAD_CHOICES;
+use leptos::prelude::*;
+
+/// The seed "New weights" moves to: derived from the current one, so the sequence of seeds a
+/// class clicks through is the same for everyone.
+pub fn next_seed(seed: u64) -> u64 {
+    SeededRng::stream(seed, "next-seed").next_u64() % (MAX_SEED + 1)
+}
+
+#[component]
+pub fn ModelControls() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let seed_error = RwSignal::new(None::<String>);
+    view! {
+        <fieldset class="field model">
+            <legend>"Model"</legend>
+            <div class="row">
+                <label for="seed">"Seed"</label>
+                <input
+                    id="seed"
+                    type="number"
+                    min="0"
+                    max=MAX_SEED
+                    step="1"
+                    inputmode="numeric"
+                    prop:value=move || state.seed.get().to_string()
+                    on:change:target=move |ev| {
+                        match ev.target().value().trim().parse::<u64>() {
+                            Ok(s) if s <= MAX_SEED => {
+                                seed_error.set(None);
+                                state.seed.set(s);
+                            }
+                            _ => seed_error.set(Some(format!("The seed must be a whole number from 0 to {MAX_SEED}."))),
+                        }
+                    }
+                />
+                <button type="button" on:click=move |_| state.seed.update(|s| *s = next_seed(*s))>
+                    "New weights"
+                </button>
+            </div>
+            <p class="error" role="alert">{move || seed_error.get()}</p>
+            <div class="row">
+                <label for="heads">"Heads"</label>
+                <select
+                    id="heads"
+                    on:change:target=move |ev| {
+                        if let Ok(h) = ev.target().value().parse::<usize>() {
+                            if HEAD_CHOICES.contains(&h) {
+                                state.set_heads(h);
+                            }
+                        }
+                    }
+                >
+                    {HEAD_CHOICES
+                        .iter()
+                        .map(|&h| {
+                            view! {
+                                <option value=h.to_string() selected=move || state.heads.get() == h>
+                                    {format!("{h} × d = {}", 32 / h)}
+                                </option>
+                            }
+                        })
+                        .collect_view()}
+                </select>
+            </div>
+            <div class="row">
+                <input
+                    id="positions"
+                    type="checkbox"
+                    prop:checked=move || state.positions.get()
+                    on:change:target=move |ev| state.positions.set(ev.target().checked())
+                />
+                <label for="positions">"Add sinusoidal position codes"</label>
+            </div>
+            <p class="help">
+                {move || {
+                    if state.positions.get() {
+                        "Each position adds its own sine–cosine pattern, so repeated words (“The” and “the”) now get different keys."
+                    } else {
+                        "Without positions, attention sees a bag of words: identical words (“The”, “the”) get identical queries and keys."
+                    }
+                }}
+            </p>
+        </fieldset>
+    }
+}

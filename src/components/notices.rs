@@ -1,0 +1,20 @@
+//! Messages about parts of a link that could not be used.
+
+use crate::app::AppState;
+use leptos::prelude::*;
+
+#[component]
+pub fn Notices() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    view! {
+        <Show when=move || state.notices.with(|n| !n.is_empty())>
+            <div class="notices" role="status" data-testid="notices">
+                <p>"Some settings in this link could not be used; the defaults are shown instead:"</p>
+                <ul>
+                    {move || state.notices.get().into_iter().map(|n| view! { <li>{n}</li> }).collect_view()}
+                </ul>
+                <button type="button" on:click=move |_| state.notices.set(Vec::new())>"Dismiss"</button>
+            </div>
+        </Show>
+    }
+}

@@ -1,0 +1,372 @@
+//! The notebook's steps as tabs: averaging the past (1–2), query/key/value attention traced for one
+//! row (3), and why scores are divided by √d (4).
+
+use crate::app::{AppState, Shared};
+use crate::charts::canvas::{device_pixel_ratio, size_canvas};
+use crate::charts::lab_chart::{draw_lab_chart, SCALED, UNSCALED};
+use crate::components::format::{percent, quote};
+use crate::components::heatmap::Heatmap;
+use crate::model::attention::{averaging_matrix, logit_scale, running_mean_loop};
+use crate::model::scaling_lab::{scaling_lab, DRAWS, HEAD_SIZES, KEYS, NOTEBOOK_DRAWS};
+use crate::model::url_state::Step;
+use leptos::html;
+use leptos::prelude::*;
+use std::sync::Arc;
+
+fn step_title(step: Step) -> &'static str {
+    match step {
+        Step::Averaging => "Steps 1–2 · Average the past",
+        Step::Attention => "Step 3 · Queries, keys, values",
+        Step::Scaling => "Step 4 · Why divide by √d",
+    }
+}
+
+#[component]
+pub fn Lesson() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let on_key = move |ev: leptos::ev::KeyboardEvent| {
+        let i = Step::ALL
+            .iter()
+            .position(|s| *s == state.step.get_untracked())
+            .unwrap_or(0);
+        let next = match ev.key().as_str() {
+            "ArrowRight" => (i + 1) % Step::ALL.len(),
+            "ArrowLeft" => (i + Step::ALL.len() - 1) % Step::ALL.len(),
+            _ => return,
+        };
+        ev.prevent_default();
+        state.step.set(Step::ALL[next]);
+        if let Some(el) = crate::components::browser::window()
+            .document()
+            .and_then(|d| d.get_element_by_id(&format!("tab-{}", Step::ALL[next].key())))
+        {
+            use wasm_bindgen::JsCast;
+            if let Ok(el) = el.dyn_into::<web_sys::HtmlElement>() {
+                let _ = el.focus();
+            }
+        }
+    };
+    view! {
+        <section class="panel lesson" aria-labelledby="lesson-title">
+            <h2 id="lesson-title">"From averaging to attention, step by step"</h2>
+            <div class="tabs" role="tablist" aria-label="Lesson steps" on:keydown=on_key>
+                {Step::ALL
+                    .into_iter()
+                    .map(|s| {
+                        let selected = move || state.step.get() == s;
+                        view! {
+                            <button
+                                type="button"
+                                role="tab"
+                                id=format!("tab-{}", s.key())
+                                aria-controls="lesson-panel"
+                                aria-selected=move || if selected() { "true" } else { "false" }
+                                tabindex=move || if selected() { "0" } else { "-1" }
+                                on:click=move |_| state.step.set(s)
+                            >
+                                {step_title(s)}
+                            </button>
+                        }
+                    })
+                    .collect_view()}
+            </div>
+            <div
+                id="lesson-panel"
+                role="tabpanel"
+                aria-labelledby=move || format!("tab-{}", state.step.get().key())
+                data-step=move || state.step.get().key()
+            >
+                {move || match state.step.get() {
+                    Step::Averaging => view! { <AveragingStep /> }.into_any(),
+                    Step::Attention => view! { <AttentionTrace /> }.into_any(),
+                    Step::Scaling => view! { <ScalingLab /> }.into_any(),
+                }}
+            </div>
+        </section>
+    }
+}
+
+/// Largest absolute difference between two equally sized matrices.
+fn max_abs_diff(a: &nalgebra::DMatrix<f64>, b: &nalgebra::DMatrix<f64>) -> f64 {
+    (a - b).abs().max()
+}
+
+#[component]
+fn AveragingStep() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let wei = Memo::new(move |_| Shared(Arc::new(averaging_matrix(state.tokens.with(Vec::len)))));
+    let check = Memo::new(move |_| {
+        state
+            .prepared
+            .with(|p| max_abs_diff(&(&*wei.get().0 * &p.x), &running_mean_loop(&p.x)))
+    });
+    view! {
+        <p>
+            "The simplest way for a token to use its context is to take the plain average of itself and every "
+            "earlier token. Written as a T × T table of shares, row t gives each of tokens 0…t an equal 1/(t+1) "
+            "and the future nothing, and gathering the context becomes one matrix product, "
+            <code>"wei · X"</code> "."
+        </p>
+        <Heatmap
+            weights=Signal::from(wei)
+            tokens=state.tokens
+            selected_row=Signal::derive(move || Some(state.row.get()))
+            on_select=Callback::new(move |row: usize| state.row.set(row))
+            decimal_labels=true
+            title="Averaging matrix (uniform causal attention)"
+        />
+        <p class="check" data-testid="averaging-check">
+            {move || {
+                let d = check.get();
+                let ok = d < 1e-12;
+                format!(
+                    "{} wei · X equals the running mean computed with a loop: largest difference {d:.1e}.",
+                    if ok { "✓" } else { "✗" }
+                )
+            }}
+        </p>
+        <p>
+            {move || {
+                let i = state.row.get();
+                state.tokens.with(|t| format!(
+                    "Row {} ({}) takes {} from each of its {} visible tokens. Attention keeps this triangle but lets the data choose the shares.",
+                    i + 1,
+                    quote(t.get(i).map(String::as_str).unwrap_or("")),
+                    percent(1.0 / (i + 1) as f64),
+                    i + 1
+                ))
+            }}
+        </p>
+    }
+}
+
+/// A vector as a strip of coloured squares (blue negative, orange positive; Okabe–Ito hues).
+fn vector_strip(values: Vec<f64>, label: String) -> impl IntoView {
+    let scale = values.iter().fold(1e-12f64, |m, v| m.max(v.abs()));
+    let cells = values
+        .into_iter()
+        .map(|v| {
+            let a = (v.abs() / scale).clamp(0.0, 1.0);
+            let rgb = if v >= 0.0 {
+                (230, 159, 0)
+            } else {
+                (0, 114, 178)
+            };
+            let style = format!("background:rgba({},{},{},{a:.3})", rgb.0, rgb.1, rgb.2);
+            view! { <span class="cell" style=style title=format!("{v:.4}")></span> }
+        })
+        .collect_view();
+    view! {
+        <div class="strip">
+            <span class="strip-label">{label}</span>
+            <span class="cells">{cells}</span>
+        </div>
+    }
+}
+
+#[component]
+fn AttentionTrace() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let trace = Memo::new(move |_| {
+        let t = state.row.get();
+        let tau = state.tau.get();
+        let head = state.head.get();
+        state.prepared.with(|p| {
+            state.attention.with(|a| {
+                let h = head.min(p.heads.len() - 1);
+                let proj = &p.heads[h];
+                let att = &a[h];
+                let t = t.min(p.len() - 1);
+                let d = proj.head_size();
+                let raw: Vec<f64> = (0..p.len()).map(|j| proj.scores[(t, j)]).collect();
+                let weights: Vec<f64> = (0..p.len()).map(|j| att.weights[(t, j)]).collect();
+                let blended: Vec<f64> = (0..d)
+                    .map(|c| (0..=t).map(|j| weights[j] * proj.v[(j, c)]).sum())
+                    .collect();
+                let out_row: Vec<f64> = (0..d).map(|c| att.output[(t, c)]).collect();
+                let diff = blended
+                    .iter()
+                    .zip(&out_row)
+                    .map(|(a, b)| (a - b).abs())
+                    .fold(0.0, f64::max);
+                (t, d, tau, raw, weights, blended, out_row, diff, h)
+            })
+        })
+    });
+    view! {
+        {move || {
+            let (t, d, tau, raw, weights, blended, out_row, diff, h) = trace.get();
+            let tokens = state.tokens.get();
+            let sqrt_d = (d as f64).sqrt();
+            let sum: f64 = weights.iter().sum();
+            let scale = logit_scale(d, tau);
+            let (q, k, v) = state.prepared.with(|p| {
+                let proj = &p.heads[h];
+                let row = |m: &nalgebra::DMatrix<f64>, i: usize| (0..m.ncols()).map(|c| m[(i, c)]).collect::<Vec<_>>();
+                (row(&proj.q, t), (0..=t).map(|j| row(&proj.k, j)).collect::<Vec<_>>(), (0..=t).map(|j| row(&proj.v, j)).collect::<Vec<_>>())
+            });
+            let rows = (0..tokens.len())
+                .map(|j| {
+                    let masked = j > t;
+                    let cell = |x: f64| if masked { "−∞".to_string() } else { format!("{x:.3}") };
+                    view! {
+                        <tr class:masked=masked>
+                            <th scope="row">{tokens[j].clone()}</th>
+                            <td class="num">{format!("{:.3}", raw[j])}</td>
+                            <td class="num">{format!("{:.3}", raw[j] / sqrt_d)}</td>
+                            <td class="num">{format!("{:.3}", raw[j] * scale)}</td>
+                            <td class="num">{cell(raw[j] * scale)}</td>
+                            <td class="num">{if masked { "0 (masked)".to_string() } else { format!("{:.4}", weights[j]) }}</td>
+                        </tr>
+                    }
+                })
+                .collect_view();
+            view! {
+                <p>
+                    "Follow one query through the whole mechanism. Row " {t + 1} " (" {quote(&tokens[t])}
+                    ") of head " {h + 1} " scores its query against every key, scales, masks the future and "
+                    "applies softmax; its output is the weighted sum of the value vectors. Click a row of the "
+                    "heatmap to trace another token."
+                </p>
+                <div class="table-scroll">
+                    <table class="trace" data-testid="trace-table">
+                        <caption>{format!("Trace of {} (row {}), head {}, d = {d}, τ = {tau:.3}", quote(&tokens[t]), t + 1, h + 1)}</caption>
+                        <thead>
+                            <tr>
+                                <th scope="col">"key"</th>
+                                <th scope="col">"q·k"</th>
+                                <th scope="col">{format!("÷ √d (= {sqrt_d:.2})")}</th>
+                                <th scope="col">"÷ τ"</th>
+                                <th scope="col">"mask"</th>
+                                <th scope="col">"softmax"</th>
+                            </tr>
+                        </thead>
+                        <tbody>{rows}</tbody>
+                        <tfoot>
+                            <tr>
+                                <th scope="row" colspan="5">"sum of weights"</th>
+                                <td class="num" data-testid="trace-sum">{format!("{sum:.12}")}</td>
+                            </tr>
+                        </tfoot>
+                    </table>
+                </div>
+                <p class="check" data-testid="trace-check">
+                    {format!(
+                        "{} Σ w·v equals row {} of A·V: largest difference {diff:.1e}.",
+                        if diff < 1e-12 { "✓" } else { "✗" },
+                        t + 1
+                    )}
+                </p>
+                <div class="qkv" aria-label="Query, keys and values of this row as coloured strips (orange positive, blue negative)">
+                    {vector_strip(q, format!("q {}", tokens[t]))}
+                    {k.into_iter().enumerate().map(|(j, kj)| vector_strip(kj, format!("k {}", tokens[j]))).collect_view()}
+                    {v.into_iter().enumerate().map(|(j, vj)| vector_strip(vj, format!("v {} × {:.3}", tokens[j], weights[j]))).collect_view()}
+                    {vector_strip(blended, "Σ w·v".to_string())}
+                    {vector_strip(out_row, format!("A·V row {}", t + 1))}
+                </div>
+            }
+        }}
+    }
+}
+
+#[component]
+fn ScalingLab() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let points = Memo::new(move |_| Shared(Arc::new(scaling_lab(DRAWS, 1337))));
+    let canvas_ref = NodeRef::<html::Canvas>::new();
+    let wrap_ref = NodeRef::<html::Div>::new();
+    Effect::new(move |_| {
+        let (Some(canvas), Some(wrap)) = (canvas_ref.get(), wrap_ref.get()) else {
+            return;
+        };
+        state.viewport.track();
+        let theme = state.theme.get();
+        let width = f64::from(wrap.client_width()).clamp(260.0, 720.0);
+        let height = (width * 0.6).clamp(220.0, 360.0);
+        let dpr = device_pixel_ratio();
+        size_canvas(&canvas, width, height, dpr);
+        let d = state.lab_head_size.get();
+        points.with(|p| {
+            if let Err(e) = draw_lab_chart(&canvas, p, d, theme, dpr) {
+                leptos::logging::error!("lab chart drawing failed: {e:?}");
+            }
+        });
+    });
+    let current = Memo::new(move |_| {
+        let d = state.lab_head_size.get();
+        points.with(|p| p.iter().find(|x| x.head_size == d).copied())
+    });
+    view! {
+        <p>
+            "A dot product adds up d products, so its typical size grows like √d. Below, one query is scored "
+            "against " {KEYS} " keys, all with independent unit-normal entries, " {DRAWS}
+            " seeded times per head size; the chart shows the largest softmax weight on average (line) and "
+            "between its 10th and 90th percentiles (band). Hollow rings are the notebook's single draws."
+        </p>
+        <div class="field">
+            <label for="lab-d">"Head size d"</label>
+            <select
+                id="lab-d"
+                on:change:target=move |ev| {
+                    if let Ok(d) = ev.target().value().parse::<usize>() {
+                        if HEAD_SIZES.contains(&d) {
+                            state.lab_head_size.set(d);
+                        }
+                    }
+                }
+            >
+                {HEAD_SIZES
+                    .iter()
+                    .map(|&d| view! { <option value=d.to_string() selected=move || state.lab_head_size.get() == d>{d}</option> })
+                    .collect_view()}
+            </select>
+        </div>
+        <p class="legend-line">
+            <span class="swatch" style=format!("background:{}", UNSCALED.css())></span> "unscaled softmax(q·k) "
+            <span class="swatch square" style=format!("background:{}", SCALED.css())></span> "scaled softmax(q·k/√d)"
+        </p>
+        <div class="lab-wrap" node_ref=wrap_ref>
+            <canvas
+                node_ref=canvas_ref
+                role="img"
+                aria-label="Line chart of the largest softmax weight against head size: unscaled rises toward 1, scaled stays near 0.36. The table below gives the values."
+            ></canvas>
+        </div>
+        <p data-testid="lab-readout">
+            {move || current.get().map(|p| format!(
+                "At d = {}: unscaled {:.2} (10–90 %: {:.2}–{:.2}), scaled {:.2} (10–90 %: {:.2}–{:.2}) over {DRAWS} draws.",
+                p.head_size, p.unscaled.mean, p.unscaled.p10, p.unscaled.p90, p.scaled.mean, p.scaled.p10, p.scaled.p90
+            ))}
+        </p>
+        <p>
+            {NOTEBOOK_DRAWS
+                .iter()
+                .map(|(d, u, s)| format!("The notebook's single draw at d = {d}: {u:.2} unscaled, {s:.2} scaled. "))
+                .collect::<String>()}
+        </p>
+        <div class="table-scroll">
+            <table class="lab" data-testid="lab-table">
+                <caption>"Largest softmax weight over 8 keys (mean, 10th–90th percentile)"</caption>
+                <thead>
+                    <tr>
+                        <th scope="col">"d"</th>
+                        <th scope="col">"unscaled"</th>
+                        <th scope="col">"scaled by 1/√d"</th>
+                    </tr>
+                </thead>
+                <tbody>
+                    {move || points.with(|p| p.iter().map(|x| {
+                        let selected = x.head_size == state.lab_head_size.get();
+                        view! {
+                            <tr class:selected=selected>
+                                <th scope="row">{x.head_size}</th>
+                                <td class="num">{format!("{:.3} ({:.2}–{:.2})", x.unscaled.mean, x.unscaled.p10, x.unscaled.p90)}</td>
+                                <td class="num">{format!("{:.3} ({:.2}–{:.2})", x.scaled.mean, x.scaled.p10, x.scaled.p90)}</td>
+                            </tr>
+                        }
+                    }).collect_view())}
+                </tbody>
+            </table>
+        </div>
+    }
+}

@@ -1,0 +1,14 @@
+//! Attention Explorer: causal self-attention you can poke at.
+//!
+//! Layers, with data flowing one way (state → model → charts):
+//! - [`model`]: tokenizer, seeded weights, attention, statistics, link state, exports (pure Rust).
+//! - [`charts`]: geometry shared by drawing and hit-testing, and (in the browser) the drawing itself.
+//! - `components` / `app` (browser only): signals, layout and events.
+
+pub mod charts;
+pub mod model;
+
+#[cfg(target_arch = "wasm32")]
+pub mod app;
+#[cfg(target_arch = "wasm32")]
+pub mod components;

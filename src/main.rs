@@ -1,0 +1,9 @@
+#[cfg(target_arch = "wasm32")]
+fn main() {
+    attention_explorer::app::start();
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn main() {
+    eprintln!("Attention Explorer runs in the browser: build it with `trunk build --release` (see README).");
+}

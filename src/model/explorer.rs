@@ -1,0 +1,137 @@
+//! Everything the page shows for one sentence, seed and head count, computed in two stages
+//! (τ-independent projections, then the τ-dependent softmax) so the slider stays cheap.
+
+use super::attention::{attend, HeadAttention, HeadProjections};
+use super::weights::{embed, sinusoidal_positions, Projections, D_MODEL};
+use nalgebra::DMatrix;
+
+/// The settings that fix Q, K and V.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ModelConfig {
+    pub tokens: Vec<String>,
+    pub seed: u64,
+    pub heads: usize,
+    /// Add sinusoidal position codes to the embeddings before attention.
+    pub positions: bool,
+}
+
+/// The τ-independent half: embeddings, weights and each head's Q, K, V and raw scores.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Prepared {
+    pub config: ModelConfig,
+    pub d_model: usize,
+    /// T × d_model input to attention (token embedding, plus position code when enabled).
+    pub x: DMatrix<f64>,
+    pub projections: Projections,
+    pub heads: Vec<HeadProjections>,
+}
+
+impl Prepared {
+    pub fn new(config: ModelConfig) -> Self {
+        Self::with_width(config, D_MODEL)
+    }
+
+    /// As [`Prepared::new`] with another model width (benchmarks and tests).
+    pub fn with_width(config: ModelConfig, d_model: usize) -> Self {
+        let heads = config.heads.clamp(1, d_model.max(1));
+        let mut x = embed(&config.tokens, config.seed, d_model);
+        if config.positions {
+            x += sinusoidal_positions(config.tokens.len(), d_model);
+        }
+        let projections = Projections::seeded(config.seed, d_model);
+        let head_list = (0..heads)
+            .map(|h| {
+                let (w_q, w_k, w_v) = projections.head_columns(heads, h);
+                HeadProjections::new(&x, &w_q, &w_k, &w_v)
+            })
+            .collect();
+        Self {
+            config: ModelConfig { heads, ..config },
+            d_model,
+            x,
+            projections,
+            heads: head_list,
+        }
+    }
+
+    pub fn head_size(&self) -> usize {
+        self.d_model / self.heads.len().max(1)
+    }
+
+    pub fn len(&self) -> usize {
+        self.config.tokens.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.config.tokens.is_empty()
+    }
+
+    /// Every head's weights and output at temperature `tau`.
+    pub fn attend_all(&self, tau: f64) -> Vec<HeadAttention> {
+        self.heads.iter().map(|h| attend(h, tau)).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::tokenizer::tokenize;
+
+    fn default_config() -> ModelConfig {
+        ModelConfig {
+            tokens: tokenize("The cat sat on the mat ."),
+            seed: 1337,
+            heads: 2,
+            positions: false,
+        }
+    }
+
+    #[test]
+    fn default_view_has_two_heads_of_sixteen() {
+        let p = Prepared::new(default_config());
+        assert_eq!((p.len(), p.head_size(), p.heads.len()), (7, 16, 2));
+        let att = p.attend_all(1.0);
+        for head in &att {
+            for i in 0..7 {
+                let sum: f64 = head.weights.row(i).iter().sum();
+                assert!((sum - 1.0).abs() < 1e-12);
+            }
+        }
+    }
+
+    #[test]
+    fn without_positions_identical_words_get_identical_keys() {
+        let p = Prepared::new(default_config());
+        // "The" (0) and "the" (4) share an embedding, hence a key.
+        assert_eq!(p.heads[0].k.row(0), p.heads[0].k.row(4));
+        let with = Prepared::new(ModelConfig {
+            positions: true,
+            ..default_config()
+        });
+        assert_ne!(with.heads[0].k.row(0), with.heads[0].k.row(4));
+    }
+
+    #[test]
+    fn heads_split_the_model_width() {
+        for heads in [1, 2, 4, 8] {
+            let p = Prepared::new(ModelConfig {
+                heads,
+                ..default_config()
+            });
+            assert_eq!(p.heads.len(), heads);
+            assert!(p.heads.iter().all(|h| h.q.ncols() == 32 / heads));
+        }
+        // One head's first 16 query columns equal head 0 of the two-head split.
+        let one = Prepared::new(ModelConfig {
+            heads: 1,
+            ..default_config()
+        });
+        let two = Prepared::new(default_config());
+        assert!(
+            (one.heads[0].q.columns(0, 16) - &two.heads[0].q)
+                .abs()
+                .max()
+                < 1e-12
+        );
+    }
+}

@@ -1,0 +1,198 @@
+//! The downloads: a JSON document that lets anyone recompute the view, and a CSV of the weights.
+//!
+//! JSON is written by hand (a few nested arrays) rather than through serde: the bundle stays small
+//! and the number format is under our control. Rust's `{}` for `f64` prints the shortest string that
+//! parses back to the same number, so NumPy reads back exactly the values the page used.
+
+use super::attention::HeadAttention;
+use super::explorer::Prepared;
+use nalgebra::DMatrix;
+use std::fmt::Write;
+
+fn json_string(out: &mut String, s: &str) {
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
+fn json_number(out: &mut String, x: f64) {
+    if x.is_finite() {
+        let _ = write!(out, "{x}");
+    } else {
+        // Not reachable from the model (everything is finite); JSON has no NaN, so say so plainly.
+        out.push_str("null");
+    }
+}
+
+fn json_matrix(out: &mut String, m: &DMatrix<f64>) {
+    out.push('[');
+    for i in 0..m.nrows() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push('[');
+        for j in 0..m.ncols() {
+            if j > 0 {
+                out.push(',');
+            }
+            json_number(out, m[(i, j)]);
+        }
+        out.push(']');
+    }
+    out.push(']');
+}
+
+/// The JSON document described in the README ("JSON format").
+pub fn view_json(
+    sentence: &str,
+    prepared: &Prepared,
+    tau: f64,
+    attention: &[HeadAttention],
+) -> String {
+    let mut out = String::with_capacity(64 * 1024);
+    out.push_str("{\n  \"sentence\": ");
+    json_string(&mut out, sentence);
+    out.push_str(",\n  \"tokens\": [");
+    for (i, t) in prepared.config.tokens.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        json_string(&mut out, t);
+    }
+    let _ = write!(
+        out,
+        "],\n  \"seed\": {},\n  \"d_model\": {},\n  \"head_size\": {},\n  \"n_heads\": {},\n  \"positions\": {},\n  \"temperature\": ",
+        prepared.config.seed,
+        prepared.d_model,
+        prepared.head_size(),
+        prepared.heads.len(),
+        prepared.config.positions
+    );
+    json_number(&mut out, tau);
+    out.push_str(",\n  \"embeddings\": ");
+    json_matrix(&mut out, &prepared.x);
+    out.push_str(",\n  \"heads\": [");
+    for (h, (proj, att)) in prepared.heads.iter().zip(attention).enumerate() {
+        let (w_q, w_k, w_v) = prepared.projections.head_columns(prepared.heads.len(), h);
+        out.push_str(if h == 0 { "\n    {" } else { ",\n    {" });
+        for (name, m) in [
+            ("w_q", &w_q),
+            ("w_k", &w_k),
+            ("w_v", &w_v),
+            ("scores", &proj.scores),
+            ("weights", &att.weights),
+            ("output", &att.output),
+        ] {
+            let _ = write!(out, "\"{name}\": ");
+            json_matrix(&mut out, m);
+            if name != "output" {
+                out.push_str(", ");
+            }
+        }
+        out.push('}');
+    }
+    out.push_str("\n  ]\n}\n");
+    out
+}
+
+fn csv_field(out: &mut String, s: &str) {
+    // Quote every token: tokens may be commas or quotes. A leading =, +, - or @ would be read as a
+    // formula by spreadsheets, so such a token gets a leading apostrophe.
+    out.push('"');
+    if s.starts_with(['=', '+', '-', '@']) {
+        out.push('\'');
+    }
+    out.push_str(&s.replace('"', "\"\""));
+    out.push('"');
+}
+
+/// One head's weights as CSV: a header row of key tokens, then one row per query token.
+/// Masked (future) cells are empty, so they cannot be mistaken for a weight of 0.
+pub fn weights_csv(tokens: &[String], weights: &DMatrix<f64>) -> String {
+    let mut out = String::from("\"query \\ key\"");
+    for t in tokens {
+        out.push(',');
+        csv_field(&mut out, t);
+    }
+    out.push('\n');
+    for (i, t) in tokens.iter().enumerate() {
+        csv_field(&mut out, t);
+        for j in 0..tokens.len() {
+            out.push(',');
+            if j <= i {
+                let _ = write!(out, "{}", weights[(i, j)]);
+            }
+        }
+        out.push('\n');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::explorer::ModelConfig;
+    use crate::model::tokenizer::tokenize;
+
+    #[test]
+    fn json_has_every_field_and_escapes_text() {
+        let sentence = "a \"b\" \\ c\n";
+        let p = Prepared::new(ModelConfig {
+            tokens: tokenize(sentence),
+            seed: 5,
+            heads: 2,
+            positions: false,
+        });
+        let json = view_json(sentence, &p, 0.5, &p.attend_all(0.5));
+        for key in [
+            "sentence",
+            "tokens",
+            "seed",
+            "d_model",
+            "head_size",
+            "temperature",
+            "embeddings",
+            "heads",
+        ] {
+            assert!(json.contains(&format!("\"{key}\": ")), "{key}");
+        }
+        for key in ["w_q", "w_k", "w_v", "scores", "weights", "output"] {
+            assert_eq!(json.matches(&format!("\"{key}\": ")).count(), 2, "{key}");
+        }
+        assert!(json.contains(r#""sentence": "a \"b\" \\ c\n""#));
+        assert!(json.contains("\"temperature\": 0.5"));
+    }
+
+    #[test]
+    fn numbers_round_trip_exactly() {
+        let mut out = String::new();
+        for x in [0.1 + 0.2, 1e-300, -123.456e7, std::f64::consts::PI] {
+            out.clear();
+            json_number(&mut out, x);
+            assert_eq!(out.parse::<f64>().unwrap(), x);
+        }
+    }
+
+    #[test]
+    fn csv_quotes_tokens_and_blanks_the_future() {
+        let tokens: Vec<String> = ["a", ",", "=1"].iter().map(|s| s.to_string()).collect();
+        let w = DMatrix::from_row_slice(3, 3, &[1.0, 0.0, 0.0, 0.5, 0.5, 0.0, 0.25, 0.25, 0.5]);
+        let csv = weights_csv(&tokens, &w);
+        let lines: Vec<&str> = csv.lines().collect();
+        assert_eq!(lines[0], "\"query \\ key\",\"a\",\",\",\"'=1\"");
+        assert_eq!(lines[1], "\"a\",1,,");
+        assert_eq!(lines[3], "\"'=1\",0.25,0.25,0.5");
+    }
+}

@@ -1,0 +1,11 @@
+//! The pure model layer: no web imports, everything tested natively with `cargo test`.
+
+pub mod attention;
+pub mod explorer;
+pub mod export;
+pub mod rng;
+pub mod scaling_lab;
+pub mod stats;
+pub mod tokenizer;
+pub mod url_state;
+pub mod weights;
