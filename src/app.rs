@@ -188,6 +188,13 @@ pub fn App() -> impl IntoView {
             .set(Theme::for_dark_mode(browser::prefers_dark()));
     });
 
+    if browser::location_search().contains("debug_panic=1") {
+        // Developer flag: proves the panic banner works (see README, "Reliability").
+        set_timeout(
+            || panic!("debug_panic=1: a deliberate panic to test the error banner"),
+            Duration::ZERO,
+        );
+    }
     let weights = state.selected_weights();
     let heads_label = move || {
         let n = state.heads.get();

@@ -55,3 +55,40 @@ pub fn prefers_dark() -> bool {
 pub fn now_ms() -> f64 {
     window().performance().map(|p| p.now()).unwrap_or(0.0)
 }
+
+/// Benchmark hook: `window.__aeTiming = { start, end, updates }`. Input handlers call
+/// [`mark_update_start`]; every canvas effect calls [`mark_drawn`] when it finishes, so after a
+/// frame `end - start` is the app's compute+draw time for that input (see BENCHMARKS.md).
+fn timing_object() -> Option<js_sys::Object> {
+    let w = window();
+    let key = JsValue::from_str("__aeTiming");
+    match js_sys::Reflect::get(&w, &key) {
+        Ok(v) if v.is_object() => v.dyn_into().ok(),
+        _ => {
+            let o = js_sys::Object::new();
+            js_sys::Reflect::set(&w, &key, &o).ok()?;
+            Some(o)
+        }
+    }
+}
+
+fn set_number(o: &js_sys::Object, key: &str, value: f64) {
+    let _ = js_sys::Reflect::set(o, &JsValue::from_str(key), &JsValue::from_f64(value));
+}
+
+pub fn mark_update_start() {
+    if let Some(o) = timing_object() {
+        set_number(&o, "start", now_ms());
+    }
+}
+
+pub fn mark_drawn() {
+    if let Some(o) = timing_object() {
+        let updates = js_sys::Reflect::get(&o, &JsValue::from_str("updates"))
+            .ok()
+            .and_then(|v| v.as_f64())
+            .unwrap_or(0.0);
+        set_number(&o, "end", now_ms());
+        set_number(&o, "updates", updates + 1.0);
+    }
+}

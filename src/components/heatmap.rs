@@ -108,6 +108,7 @@ pub fn Heatmap(
                 leptos::logging::error!("heatmap drawing failed: {e:?}");
             }
             layout.set_value(Some(l));
+            crate::components::browser::mark_drawn();
             if ready_flag {
                 let _ = canvas.set_attribute("data-ready", "true");
             }
@@ -125,6 +126,7 @@ pub fn Heatmap(
             .get_value()
             .and_then(|l| l.row_at(f64::from(ev.offset_y())))
         {
+            crate::components::browser::mark_update_start();
             on_select.run(row);
             if let Some(cb) = on_select_col {
                 cb.run(None);
@@ -157,6 +159,7 @@ pub fn Heatmap(
             _ => return,
         }
         ev.prevent_default();
+        crate::components::browser::mark_update_start();
         if new_row != row {
             on_select.run(new_row);
         }

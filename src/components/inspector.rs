@@ -73,6 +73,7 @@ pub fn RowInspector() -> impl IntoView {
                 leptos::logging::error!("bar chart drawing failed: {e:?}");
             }
         });
+        crate::components::browser::mark_drawn();
     });
 
     let bar_label = move || {

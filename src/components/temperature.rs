@@ -51,6 +51,7 @@ pub fn TemperatureSlider() -> impl IntoView {
     let unscaled_tau = Memo::new(move |_| 1.0 / (head_size.get() as f64).sqrt());
     let divisor = move || (head_size.get() as f64).sqrt() * state.tau.get();
     let on_input = move |ev: leptos::ev::Targeted<leptos::ev::Event, web_sys::HtmlInputElement>| {
+        crate::components::browser::mark_update_start();
         if let Ok(v) = ev.target().value().parse::<f64>() {
             if v.is_finite() {
                 state

@@ -43,6 +43,7 @@ fn Thumbnail(
                     leptos::logging::error!("thumbnail drawing failed: {e:?}");
                 }
             });
+            crate::components::browser::mark_drawn();
         });
     });
     view! {
