@@ -9,17 +9,28 @@ use plotters::style::FontTransform;
 use wasm_bindgen::JsValue;
 use web_sys::HtmlCanvasElement;
 
-/// Draws `weights` (one row; keys after `row` are the masked future) as bars, `css_w × css_h`.
+/// One row of attention to draw as bars.
+pub struct BarsSpec<'a> {
+    pub tokens: &'a [String],
+    /// The row's weights over every key; keys after `row` are the masked future.
+    pub weights: &'a [f64],
+    pub row: usize,
+    pub theme: Theme,
+}
+
+/// Draws the bars on a canvas of `css_w × css_h` CSS pixels.
 pub fn draw_row_bars(
     canvas: &HtmlCanvasElement,
-    tokens: &[String],
-    weights: &[f64],
-    row: usize,
-    theme: Theme,
-    css_w: f64,
-    css_h: f64,
+    spec: &BarsSpec,
+    (css_w, css_h): (f64, f64),
     dpr: f64,
 ) -> Result<(), JsValue> {
+    let BarsSpec {
+        tokens,
+        weights,
+        row,
+        theme,
+    } = *spec;
     let root = drawing_area(canvas)?;
     root.fill(&color(theme.background)).map_err(js_err)?;
     let n = tokens.len().min(weights.len());

@@ -1,7 +1,7 @@
 //! The row inspector: how the selected token splits its attention, as bars and as a table.
 
 use crate::app::AppState;
-use crate::charts::bars::draw_row_bars;
+use crate::charts::bars::{draw_row_bars, BarsSpec};
 use crate::charts::canvas::{device_pixel_ratio, size_canvas};
 use crate::components::format::{percent, quote};
 use crate::model::stats::row_stats;
@@ -69,7 +69,13 @@ pub fn RowInspector() -> impl IntoView {
         let dpr = device_pixel_ratio();
         size_canvas(&canvas, width, height, dpr);
         state.tokens.with(|t| {
-            if let Err(e) = draw_row_bars(&canvas, t, &w, i, theme, width, height, dpr) {
+            let spec = BarsSpec {
+                tokens: t,
+                weights: &w,
+                row: i,
+                theme,
+            };
+            if let Err(e) = draw_row_bars(&canvas, &spec, (width, height), dpr) {
                 leptos::logging::error!("bar chart drawing failed: {e:?}");
             }
         });

@@ -18,6 +18,21 @@ pub const MAX_SEED: u64 = u32::MAX as u64;
 pub const DEVELOPER_MAX_TOKENS: usize = 512;
 /// Longest notice text; a notice quotes at most this much of the offending value.
 pub const MAX_NOTICE_CHARS: usize = 240;
+/// Every parameter a link may carry (see [`ViewState::to_query`]).
+pub const PARAMS: [&str; 10] = [
+    "s",
+    "tau",
+    "seed",
+    "heads",
+    "head",
+    "row",
+    "step",
+    "lab_d",
+    "pos",
+    "max_tokens",
+];
+/// Tokens in [`DEFAULT_SENTENCE`].
+const DEFAULT_TOKENS: usize = 7;
 
 /// The lesson section on screen.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -83,8 +98,15 @@ impl Default for ViewState {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Notice(pub String);
 
+/// Invisible characters that would reorder or hide the text around them (bidi overrides and
+/// isolates, direction marks), besides the control characters.
+fn is_hidden(c: char) -> bool {
+    c.is_control()
+        || matches!(c, '\u{200E}' | '\u{200F}' | '\u{061C}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+}
+
 fn quoted(value: &str) -> String {
-    let mut short: String = value.chars().filter(|c| !c.is_control()).take(40).collect();
+    let mut short: String = value.chars().filter(|&c| !is_hidden(c)).take(40).collect();
     if value.chars().count() > 40 {
         short.push('…');
     }
@@ -101,27 +123,26 @@ impl ViewState {
         let query = query.strip_prefix('?').unwrap_or(query);
         let mut state = Self::default();
         let mut notices = Vec::new();
-        let mut seen: Vec<String> = Vec::new();
-        let mut pairs: Vec<(String, String)> = Vec::new();
+        // Only the known parameters are kept (first value wins), so the work and the number of
+        // notices stay bounded however long the link is; other keys are ignored.
+        let mut values: [Option<String>; PARAMS.len()] = Default::default();
+        let mut repeated = [false; PARAMS.len()];
         for (key, value) in form_urlencoded::parse(query.as_bytes()) {
-            if seen.iter().any(|k| *k == key) {
-                if seen.len() <= 16 && !notices.iter().any(|n: &Notice| n.0.contains(key.as_ref()))
-                {
-                    notices.push(notice(format!(
-                        "The link repeats “{}”; the first value was used.",
-                        key.chars().take(20).collect::<String>()
-                    )));
+            if let Some(i) = PARAMS.iter().position(|p| *p == key) {
+                match values[i] {
+                    Some(_) => repeated[i] = true,
+                    None => values[i] = Some(value.into_owned()),
                 }
-                continue;
             }
-            seen.push(key.to_string());
-            pairs.push((key.into_owned(), value.into_owned()));
+        }
+        for (name, _) in PARAMS.iter().zip(repeated).filter(|(_, r)| *r) {
+            notices.push(notice(format!(
+                "The link repeats “{name}”; the first value was used."
+            )));
         }
         let get = |name: &str| {
-            pairs
-                .iter()
-                .find(|(k, _)| k == name)
-                .map(|(_, v)| v.as_str())
+            let i = PARAMS.iter().position(|p| *p == name)?;
+            values[i].as_deref()
         };
 
         if let Some(v) = get("max_tokens") {
@@ -133,7 +154,7 @@ impl ViewState {
                 ))),
             }
         }
-        let mut token_count = 7;
+        let mut token_count = DEFAULT_TOKENS;
         if let Some(v) = get("s") {
             match checked_tokens(v, state.max_tokens) {
                 Ok(tokens) => {
@@ -145,6 +166,14 @@ impl ViewState {
                     e.message()
                 ))),
             }
+        }
+        if state.sentence == DEFAULT_SENTENCE && state.max_tokens < DEFAULT_TOKENS {
+            // The default sentence must fit, or the page would have no sentence to show.
+            notices.push(notice(format!(
+                "Ignored max_tokens={}: the default sentence has {DEFAULT_TOKENS} tokens.",
+                state.max_tokens
+            )));
+            state.max_tokens = MAX_TOKENS;
         }
         if let Some(v) = get("tau") {
             match v.parse::<f64>() {
@@ -258,6 +287,7 @@ pub fn tau_is_valid(tau: f64) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::tokenizer::tokenize;
 
     #[test]
     fn empty_query_is_the_default_view() {
@@ -313,6 +343,38 @@ mod tests {
         let (state, notices) = ViewState::from_query(&format!("max_tokens=256&s={long}"));
         assert_eq!((state.sentence.split(' ').count(), notices.len()), (65, 0));
         assert_eq!(state.row, 5);
+    }
+
+    #[test]
+    fn a_token_limit_below_the_default_sentence_is_refused() {
+        assert_eq!(tokenize(DEFAULT_SENTENCE).len(), DEFAULT_TOKENS);
+        let (state, notices) = ViewState::from_query("max_tokens=3");
+        assert_eq!((state.max_tokens, notices.len()), (MAX_TOKENS, 1));
+        assert!(checked_tokens(&state.sentence, state.max_tokens).is_ok());
+        let (state, notices) = ViewState::from_query("max_tokens=3&s=a+b");
+        assert_eq!((state.max_tokens, state.sentence.as_str()), (3, "a b"));
+        assert!(notices.is_empty());
+        assert_eq!(ViewState::from_query(&state.to_query()), (state, vec![]));
+    }
+
+    #[test]
+    fn unknown_and_repeated_keys_stay_cheap_and_bounded() {
+        // 200,000 distinct unknown keys and 200,000 repeats of a known one: linear work, and at
+        // most one notice per known parameter.
+        let mut query: String = (0..200_000).map(|i| format!("k{i}=1&")).collect();
+        query.push_str(&"seed=1&".repeat(200_000));
+        let (state, notices) = ViewState::from_query(&query);
+        assert_eq!(state.seed, 1);
+        assert_eq!(notices.len(), 1, "{notices:?}");
+        let (_, notices) = ViewState::from_query("zz=1&zz=2");
+        assert!(notices.is_empty());
+    }
+
+    #[test]
+    fn notices_strip_invisible_reordering_characters() {
+        let (_, notices) = ViewState::from_query("step=%E2%80%AEtxe%00t%E2%81%A6");
+        assert_eq!(notices.len(), 1);
+        assert!(notices[0].0.contains("“txet”"), "{notices:?}");
     }
 
     #[test]

@@ -1,0 +1,213 @@
+//! Component tests in a real browser (wasm-bindgen-test + headless Chromium): the app is mounted
+//! into a fresh element, then its DOM and canvas pixels are checked after the effects have run.
+#![cfg(target_arch = "wasm32")]
+
+use attention_explorer::app::App;
+use attention_explorer::charts::layout::HeatmapLayout;
+use attention_explorer::components::heatmap::{cell_description, row_summary};
+use nalgebra::DMatrix;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, HtmlElement, HtmlInputElement};
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+fn document() -> web_sys::Document {
+    web_sys::window().unwrap().document().unwrap()
+}
+
+/// Lets Leptos run its effects (they are scheduled as microtasks / timeouts).
+async fn settle() {
+    for _ in 0..3 {
+        let promise = js_sys::Promise::new(&mut |resolve, _| {
+            web_sys::window()
+                .unwrap()
+                .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 30)
+                .unwrap();
+        });
+        wasm_bindgen_futures::JsFuture::from(promise).await.unwrap();
+    }
+}
+
+/// Mounts the app into a new `<div>` 900 px wide; returns the container and the mount handle.
+fn mount() -> (HtmlElement, impl Drop) {
+    let div: HtmlElement = document()
+        .create_element("div")
+        .unwrap()
+        .dyn_into()
+        .unwrap();
+    div.style().set_property("width", "900px").unwrap();
+    document().body().unwrap().append_child(&div).unwrap();
+    let handle = leptos::mount::mount_to(div.clone(), App);
+    (div, handle)
+}
+
+fn text_of(root: &HtmlElement, selector: &str) -> String {
+    root.query_selector(selector)
+        .unwrap()
+        .unwrap_or_else(|| panic!("{selector} missing"))
+        .text_content()
+        .unwrap()
+}
+
+fn pixel(canvas: &HtmlCanvasElement, css_x: f64, css_y: f64) -> [u8; 3] {
+    let ctx: CanvasRenderingContext2d = canvas
+        .get_context("2d")
+        .unwrap()
+        .unwrap()
+        .dyn_into()
+        .unwrap();
+    let dpr = f64::from(canvas.width()) / canvas.get_bounding_client_rect().width();
+    let data = ctx
+        .get_image_data((css_x * dpr).round(), (css_y * dpr).round(), 1.0, 1.0)
+        .unwrap()
+        .data();
+    [data[0], data[1], data[2]]
+}
+
+#[wasm_bindgen_test]
+async fn the_default_view_renders_seven_tokens_and_a_labelled_heatmap() {
+    let (root, _handle) = mount();
+    settle().await;
+    let chips = root.query_selector_all(".chips .chip").unwrap();
+    assert_eq!(chips.length(), 7);
+    let canvas: HtmlCanvasElement = root
+        .query_selector("canvas.heatmap")
+        .unwrap()
+        .unwrap()
+        .dyn_into()
+        .unwrap();
+    assert_eq!(canvas.get_attribute("role").as_deref(), Some("img"));
+    assert!(canvas
+        .get_attribute("aria-label")
+        .unwrap()
+        .contains("attention"));
+    assert_eq!(canvas.get_attribute("data-ready").as_deref(), Some("true"));
+    let caption = text_of(&root, "[data-testid=inspector-table] caption");
+    assert!(
+        caption.contains("“mat”") && caption.contains("row 6"),
+        "{caption}"
+    );
+    // Percentages of the visible keys add up to 100 (one-decimal rounding).
+    let cells = root
+        .query_selector_all("[data-testid=inspector-table] tbody td.num")
+        .unwrap();
+    let mut total = 0.0_f64;
+    let mut masked = 0;
+    for i in 0..cells.length() {
+        let text = cells.item(i).unwrap().text_content().unwrap();
+        match text.strip_suffix('%') {
+            Some(p) => total += p.parse::<f64>().unwrap(),
+            None => {
+                assert_eq!(text, "masked");
+                masked += 1;
+            }
+        }
+    }
+    assert_eq!(masked, 1);
+    assert!((total - 100.0).abs() <= 0.5, "sum {total}");
+    root.remove();
+}
+
+#[wasm_bindgen_test]
+async fn masked_cells_are_grey_and_the_diagonal_is_coloured() {
+    let (root, _handle) = mount();
+    settle().await;
+    let canvas: HtmlCanvasElement = root
+        .query_selector("canvas.heatmap")
+        .unwrap()
+        .unwrap()
+        .dyn_into()
+        .unwrap();
+    let css_width = canvas.get_bounding_client_rect().width();
+    let layout = HeatmapLayout::new(css_width, 7, 3, 13.0, true);
+    let centre = |i: usize, j: usize| {
+        (
+            layout.col_x(j) + layout.cell / 2.0,
+            layout.row_y(i) + layout.cell / 4.0,
+        )
+    };
+    let (x, y) = centre(0, 6);
+    let grey = pixel(&canvas, x, y);
+    assert!(
+        grey == [200, 200, 200] || grey == [110, 110, 110],
+        "masked cell is {grey:?}"
+    );
+    let (x, y) = centre(3, 3);
+    let diagonal = pixel(&canvas, x, y);
+    assert!(
+        !(diagonal[0] == diagonal[1] && diagonal[1] == diagonal[2]),
+        "diagonal is {diagonal:?}"
+    );
+    root.remove();
+}
+
+#[wasm_bindgen_test]
+async fn clicking_a_chip_selects_its_row_and_the_slider_sharpens_it() {
+    let (root, _handle) = mount();
+    settle().await;
+    let chip: HtmlElement = root
+        .query_selector_all(".chips .chip")
+        .unwrap()
+        .item(2)
+        .unwrap()
+        .dyn_into()
+        .unwrap();
+    chip.click();
+    settle().await;
+    let caption = text_of(&root, "[data-testid=inspector-table] caption");
+    assert!(
+        caption.contains("“sat”") && caption.contains("row 3"),
+        "{caption}"
+    );
+    let before: f64 = text_of(&root, "[data-testid=max-weight]")
+        .trim_end_matches('%')
+        .parse()
+        .unwrap();
+
+    let slider: HtmlInputElement = root
+        .query_selector("#temperature")
+        .unwrap()
+        .unwrap()
+        .dyn_into()
+        .unwrap();
+    slider.set_value("-2");
+    slider
+        .dispatch_event(&web_sys::Event::new("input").unwrap())
+        .unwrap();
+    settle().await;
+    assert_eq!(text_of(&root, "[data-testid=tau]"), "0.010");
+    assert_eq!(text_of(&root, "[data-testid=divisor]"), "0.040");
+    let cold: f64 = text_of(&root, "[data-testid=max-weight]")
+        .trim_end_matches('%')
+        .parse()
+        .unwrap();
+    assert!(cold > before && cold > 99.0, "cold {cold}, before {before}");
+
+    slider.set_value("2");
+    slider
+        .dispatch_event(&web_sys::Event::new("input").unwrap())
+        .unwrap();
+    settle().await;
+    let hot: f64 = text_of(&root, "[data-testid=max-weight]")
+        .trim_end_matches('%')
+        .parse()
+        .unwrap();
+    assert!((hot - 100.0 / 3.0).abs() < 1.0, "hot {hot}");
+    root.remove();
+}
+
+#[wasm_bindgen_test]
+fn descriptions_name_tokens_and_weights() {
+    let tokens: Vec<String> = ["mat", "cat"].iter().map(|s| s.to_string()).collect();
+    let w = DMatrix::from_row_slice(2, 2, &[1.0, 0.0, 0.314, 0.686]);
+    assert_eq!(cell_description(&tokens, &w, 1, 0), "cat → mat: 31.4%");
+    assert_eq!(
+        cell_description(&tokens, &w, 0, 1),
+        "mat → cat: masked (future)"
+    );
+    assert_eq!(
+        row_summary(&tokens, &w, 1),
+        "Row 2 “cat” attends most to “cat” (68.6%)."
+    );
+}
