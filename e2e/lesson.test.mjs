@@ -11,6 +11,19 @@ const app = useApp();
 // Helpers
 // ---------------------------------------------------------------------------
 
+/** Retry `check` (which throws on failure) until it passes or `timeout` ms pass. */
+async function eventually(check, timeout = 5_000) {
+  const end = Date.now() + timeout;
+  for (;;) {
+    try {
+      return await check();
+    } catch (err) {
+      if (Date.now() > end) throw err;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  }
+}
+
 /** Download the JSON and parse it (read from Playwright's temp file: no shared artifact paths). */
 async function downloadJson(page) {
   const [download] = await Promise.all([
@@ -348,11 +361,10 @@ test('positions toggle: "The" and "the" share keys until positions are added', {
     assert.notDeepEqual(on.embeddings[0], on.embeddings[4]);
     // Same seed: the projections do not change, only the inputs.
     assert.deepEqual(on.heads[0].w_q, off.heads[0].w_q);
-    const linesOn = await inspectorLines(page);
-    assertInspectorMatches(linesOn, on.heads[0].weights, 5, 'with positions');
+    await eventually(async () => assertInspectorMatches(await inspectorLines(page), on.heads[0].weights, 5, 'with positions'));
 
     await page.uncheck('#positions');
-    assert.equal(await help.textContent(), helpOff);
+    await eventually(async () => assert.equal(await help.textContent(), helpOff));
     const again = await downloadJson(page);
     assert.deepEqual(again.heads[0].scores, off.heads[0].scores, 'toggling back restores the scores');
     consoleLog.assertClean();
@@ -387,7 +399,7 @@ test('heads: 1/2/4/8 thumbnails, JSON split, clicking a thumbnail switches head'
       if (n === 1) {
         assert.equal(await page.locator('.thumbs').count(), 0, 'no thumbnail list for one head');
         assert.match(await heading.textContent(), /one head$/);
-        assertInspectorMatches(await inspectorLines(page), json.heads[0].weights, 5, '1 head');
+        await eventually(async () => assertInspectorMatches(await inspectorLines(page), json.heads[0].weights, 5, '1 head'));
         continue;
       }
       await page.locator('.thumbs .thumb').nth(n - 1).waitFor();
@@ -395,10 +407,13 @@ test('heads: 1/2/4/8 thumbnails, JSON split, clicking a thumbnail switches head'
       assert.equal(await page.locator('.thumbs canvas').count(), n);
 
       await page.locator('.thumbs .thumb').nth(0).click();
-      assert.equal(await heading.textContent(), `Who attends to whom — head 1 of ${n}`);
-      assert.equal(await page.locator('.thumbs .thumb').nth(0).getAttribute('aria-pressed'), 'true');
-      const first = await inspectorLines(page);
-      assertInspectorMatches(first, json.heads[0].weights, 5, `${n} heads, head 1`);
+      const first = await eventually(async () => {
+        assert.equal(await heading.textContent(), `Who attends to whom — head 1 of ${n}`);
+        assert.equal(await page.locator('.thumbs .thumb').nth(0).getAttribute('aria-pressed'), 'true');
+        const lines = await inspectorLines(page);
+        assertInspectorMatches(lines, json.heads[0].weights, 5, `${n} heads, head 1`);
+        return lines;
+      });
 
       await page.locator('.thumbs .thumb').nth(1).click();
       await page.waitForFunction(
@@ -407,8 +422,11 @@ test('heads: 1/2/4/8 thumbnails, JSON split, clicking a thumbnail switches head'
       );
       assert.equal(await page.locator('.thumbs .thumb').nth(1).getAttribute('aria-pressed'), 'true');
       assert.equal(await page.locator('.thumbs .thumb[aria-pressed=true]').count(), 1);
-      const second = await inspectorLines(page);
-      assertInspectorMatches(second, json.heads[1].weights, 5, `${n} heads, head 2`);
+      const second = await eventually(async () => {
+        const lines = await inspectorLines(page);
+        assertInspectorMatches(lines, json.heads[1].weights, 5, `${n} heads, head 2`);
+        return lines;
+      });
       assert.notDeepEqual(json.heads[1].weights[5], json.heads[0].weights[5], 'heads differ');
       assert.notDeepEqual(second.map((l) => l.text), first.map((l) => l.text), 'inspector changed with the head');
       assert.match(await page.locator('[data-testid=trace-table] caption').textContent(), /head 2, d = /);

@@ -10,7 +10,7 @@ use crate::components::{
 };
 use crate::model::attention::HeadAttention;
 use crate::model::explorer::{ModelConfig, Prepared};
-use crate::model::tokenizer::checked_tokens;
+use crate::model::tokenizer::{checked_tokens, tokenize};
 use crate::model::url_state::{Step, ViewState, DEFAULT_SENTENCE};
 use leptos::prelude::*;
 use std::sync::Arc;
@@ -61,6 +61,8 @@ pub struct AppState {
     pub tokens: Memo<Vec<String>>,
     pub prepared: Memo<Shared<Prepared>>,
     pub attention: Memo<Shared<Vec<HeadAttention>>>,
+    /// The selected head's weights: what the main heatmap and the inspector show.
+    pub main_weights: Memo<Shared<nalgebra::DMatrix<f64>>>,
 }
 
 impl AppState {
@@ -72,11 +74,10 @@ impl AppState {
         let positions = RwSignal::new(initial.positions);
         let tau = RwSignal::new(initial.tau);
         // Only sentences that passed the gate are ever stored, so this cannot fail; the fallback
-        // keeps the page alive even if that promise were broken.
+        // (never empty, whatever the limit) keeps the page alive even if that promise were broken.
         let tokens = Memo::new(move |_| {
             checked_tokens(&sentence.get(), max_tokens.get())
-                .or_else(|_| checked_tokens(DEFAULT_SENTENCE, max_tokens.get()))
-                .unwrap_or_default()
+                .unwrap_or_else(|_| tokenize(DEFAULT_SENTENCE))
         });
         let prepared = Memo::new(move |_| {
             Shared(Arc::new(Prepared::new(ModelConfig {
@@ -90,12 +91,19 @@ impl AppState {
             let tau = tau.get();
             Shared(Arc::new(prepared.with(|p| p.attend_all(tau))))
         });
+        let head = RwSignal::new(initial.head);
+        let main_weights = Memo::new(move |_| {
+            attention.with(|a| {
+                let h = head.get().min(a.len().saturating_sub(1));
+                Shared(Arc::new(a[h].weights.clone()))
+            })
+        });
         Self {
             sentence,
             tau,
             seed,
             heads,
-            head: RwSignal::new(initial.head),
+            head,
             row: RwSignal::new(initial.row),
             col: RwSignal::new(None),
             step: RwSignal::new(initial.step),
@@ -108,6 +116,7 @@ impl AppState {
             tokens,
             prepared,
             attention,
+            main_weights,
         }
     }
 
@@ -131,17 +140,6 @@ impl AppState {
     pub fn head_size(&self) -> Memo<usize> {
         let prepared = self.prepared;
         Memo::new(move |_| prepared.with(|p| p.head_size()))
-    }
-
-    /// The main heatmap's weights (the selected head).
-    pub fn selected_weights(&self) -> Signal<Shared<nalgebra::DMatrix<f64>>> {
-        let (attention, head) = (self.attention, self.head);
-        Signal::derive(move || {
-            attention.with(|a| {
-                let h = head.get().min(a.len().saturating_sub(1));
-                Shared(Arc::new(a[h].weights.clone()))
-            })
-        })
     }
 
     /// Applies a new sentence (already checked), keeping the selected row in range.
@@ -195,7 +193,7 @@ pub fn App() -> impl IntoView {
             Duration::ZERO,
         );
     }
-    let weights = state.selected_weights();
+    let weights = state.main_weights;
     let heads_label = move || {
         let n = state.heads.get();
         if n == 1 {

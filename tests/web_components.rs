@@ -210,4 +210,9 @@ fn descriptions_name_tokens_and_weights() {
         row_summary(&tokens, &w, 1),
         "Row 2 “cat” attends most to “cat” (68.6%)."
     );
+    let even = DMatrix::from_row_slice(2, 2, &[1.0, 0.0, 0.5, 0.5]);
+    assert_eq!(
+        row_summary(&tokens, &even, 1),
+        "Row 2 “cat” spreads its attention evenly: 50.0% on each of its 2 tokens."
+    );
 }

@@ -24,6 +24,16 @@ pub fn cell_description(tokens: &[String], weights: &DMatrix<f64>, i: usize, j: 
 pub fn row_summary(tokens: &[String], weights: &DMatrix<f64>, i: usize) -> String {
     let row: Vec<f64> = (0..=i).map(|j| weights[(i, j)]).collect();
     let stats = crate::model::stats::row_stats(&row);
+    let min = row.iter().copied().fold(f64::INFINITY, f64::min);
+    if i > 0 && stats.max_weight - min < 1e-12 {
+        return format!(
+            "Row {} {} spreads its attention evenly: {} on each of its {} tokens.",
+            i + 1,
+            quote(&tokens[i]),
+            percent(stats.max_weight),
+            i + 1
+        );
+    }
     format!(
         "Row {} {} attends most to {} ({}).",
         i + 1,
@@ -215,7 +225,7 @@ pub fn Heatmap(
                 role="img"
                 tabindex="0"
                 aria-label=aria_label
-                aria-describedby="heatmap-keys"
+                aria-describedby=on_select_col.map(|_| "heatmap-keys")
                 on:mousemove=on_move
                 on:mouseleave=move |_| hover.set(None)
                 on:click=on_click

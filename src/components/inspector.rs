@@ -19,7 +19,7 @@ struct KeyWeight {
 #[component]
 pub fn RowInspector() -> impl IntoView {
     let state = expect_context::<AppState>();
-    let weights = state.selected_weights();
+    let weights = state.main_weights;
     let row = Memo::new(move |_| {
         state
             .row

@@ -35,7 +35,11 @@ pub fn ModelControls() -> impl IntoView {
                                 seed_error.set(None);
                                 state.seed.set(s);
                             }
-                            _ => seed_error.set(Some(format!("The seed must be a whole number from 0 to {MAX_SEED}."))),
+                            _ => {
+                                // Show the seed still in use, so the box never disagrees with the view.
+                                ev.target().set_value(&state.seed.get_untracked().to_string());
+                                seed_error.set(Some(format!("The seed must be a whole number from 0 to {MAX_SEED}; kept {}.", state.seed.get_untracked())));
+                            }
                         }
                     }
                 />

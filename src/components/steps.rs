@@ -32,6 +32,8 @@ pub fn Lesson() -> impl IntoView {
         let next = match ev.key().as_str() {
             "ArrowRight" => (i + 1) % Step::ALL.len(),
             "ArrowLeft" => (i + Step::ALL.len() - 1) % Step::ALL.len(),
+            "Home" => 0,
+            "End" => Step::ALL.len() - 1,
             _ => return,
         };
         ev.prevent_default();
