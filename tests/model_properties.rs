@@ -6,7 +6,9 @@ use attention_explorer::model::attention::{attend, causal_softmax, logit_scale, 
 use attention_explorer::model::explorer::{ModelConfig, Prepared};
 use attention_explorer::model::stats::row_stats;
 use attention_explorer::model::tokenizer::{checked_tokens, tokenize, MAX_TOKENS};
-use attention_explorer::model::url_state::{ViewState, SLIDER_MAX_TAU, SLIDER_MIN_TAU};
+use attention_explorer::model::url_state::{
+    ViewState, DEVELOPER_MAX_TOKENS, SLIDER_MAX_TAU, SLIDER_MIN_TAU,
+};
 use nalgebra::DMatrix;
 use proptest::prelude::*;
 
@@ -57,7 +59,7 @@ proptest! {
 
     #[test]
     fn weights_are_valid_for_any_view(
-        n in 1usize..=48,
+        n in 1usize..=MAX_TOKENS,
         seed in any::<u32>(),
         heads_index in 0usize..4,
         positions in any::<bool>(),
@@ -139,6 +141,47 @@ proptest! {
         let (again, more) = ViewState::from_query(&state.to_query());
         prop_assert_eq!(again, state);
         prop_assert!(more.is_empty());
+    }
+}
+
+/// Every one of the slider's 401 positions (log10 τ from -2 to 2 in steps of 0.01, turned into τ
+/// the way the slider handler does) at the token limit, for one head and for eight.
+#[test]
+fn every_slider_position_at_the_token_limit() {
+    let tokens = words(MAX_TOKENS);
+    for heads in [1, 8] {
+        let p = Prepared::new(ModelConfig {
+            tokens: tokens.clone(),
+            seed: 1337,
+            heads,
+            positions: heads == 8,
+        });
+        for k in -200i32..=200 {
+            let value: f64 = format!("{:.2}", f64::from(k) / 100.0).parse().unwrap();
+            let tau = 10f64.powf(value).clamp(SLIDER_MIN_TAU, SLIDER_MAX_TAU);
+            let all = p.attend_all(tau);
+            assert_eq!(all.len(), heads);
+            for att in all {
+                assert_valid_weights(&att.weights);
+                assert_eq!(att.weights.shape(), (MAX_TOKENS, MAX_TOKENS));
+            }
+        }
+    }
+}
+
+/// The developer limit (max_tokens=512) at the slider's ends and at τ = 1.
+#[test]
+fn developer_token_limit_stays_valid() {
+    let p = Prepared::new(ModelConfig {
+        tokens: words(DEVELOPER_MAX_TOKENS),
+        seed: 7,
+        heads: 8,
+        positions: true,
+    });
+    for tau in [SLIDER_MIN_TAU, 1.0, SLIDER_MAX_TAU] {
+        for att in p.attend_all(tau) {
+            assert_valid_weights(&att.weights);
+        }
     }
 }
 

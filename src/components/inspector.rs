@@ -131,20 +131,25 @@ pub fn RowInspector() -> impl IntoView {
                     </tr>
                 </thead>
                 <tbody>
-                    <For
-                        each=move || lines.get()
-                        key=|l| (l.index, l.token.clone(), l.weight.map(f64::to_bits))
-                        children=move |l| {
-                            let masked = l.weight.is_none();
-                            view! {
-                                <tr class:masked=masked>
-                                    <td>{l.index + 1}</td>
-                                    <th scope="row">{l.token}</th>
-                                    <td class="num">{l.weight.map_or_else(|| "masked".to_string(), percent)}</td>
-                                </tr>
-                            }
-                        }
-                    />
+                    // A plain re-rendered list, not <For>: every line changes with τ or the row
+                    // anyway, and <For> leaks a reactive-owner allocation (72 bytes) in its parent
+                    // for every keyed child it ever creates (leptos 0.8; see README, "Reliability").
+                    {move || {
+                        lines
+                            .get()
+                            .into_iter()
+                            .map(|l| {
+                                let masked = l.weight.is_none();
+                                view! {
+                                    <tr class:masked=masked>
+                                        <td>{l.index + 1}</td>
+                                        <th scope="row">{l.token}</th>
+                                        <td class="num">{l.weight.map_or_else(|| "masked".to_string(), percent)}</td>
+                                    </tr>
+                                }
+                            })
+                            .collect_view()
+                    }}
                 </tbody>
             </table>
         </div>

@@ -49,7 +49,11 @@ pub fn SentenceBox() -> impl IntoView {
                 {move || error.get()}
             </p>
             <ol class="chips" aria-label="Tokens">
+                // The selection is read here, not in a closure per chip: a per-chip effect would
+                // stay subscribed to `row` after its chip is gone (leptos 0.8 never unsubscribes a
+                // dropped effect), leaking 48 bytes per chip per sentence (see README, "Reliability").
                 {move || {
+                    let row = state.row.get();
                     state
                         .tokens
                         .get()
@@ -59,7 +63,7 @@ pub fn SentenceBox() -> impl IntoView {
                             view! {
                                 <li
                                     class="chip"
-                                    class:selected=move || state.row.get() == i
+                                    class:selected=row == i
                                     on:click=move |_| state.row.set(i)
                                 >
                                     {t}
