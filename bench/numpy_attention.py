@@ -10,7 +10,11 @@ little-endian f64, followed by the Rust weights and output), checks NumPy gets t
 times it like the Rust harness (warm-up, batches of calls, median per call) and writes
 numpy.json next to the inputs.
 
-Usage: python3 bench/numpy_attention.py DIR [--quick]
+Usage: python3 bench/numpy_attention.py DIR [--quick] [--tag NAME]   (writes DIR/numpy-NAME.json)
+
+scripts/bench.sh runs it twice: with OpenBLAS's default thread count and with
+OPENBLAS_NUM_THREADS=1 (the Rust kernel is single-threaded), both with OPENBLAS_CORETYPE and
+OPENBLAS_L2_SIZE unset (this machine may set them; they slow a current NumPy).
 """
 import json
 import os
@@ -78,11 +82,12 @@ def main():
         sys.exit(__doc__)
     out_dir = sys.argv[1]
     quick = "--quick" in sys.argv[2:]
+    tag = sys.argv[sys.argv.index("--tag") + 1] if "--tag" in sys.argv else "default"
     warm, budget = (0.1, 0.4) if quick else (0.5, 3.0)
     with open(os.path.join(out_dir, "kernel_rust.json")) as f:
         rust = json.load(f)
     results = []
-    print(f"NumPy {np.__version__} self_attention (seed text formula, without Wo)")
+    print(f"NumPy {np.__version__} self_attention (seed text formula, without Wo), run '{tag}'")
     print(f"{'T':>5} {'median/call':>14} {'p10':>14} {'p90':>14} {'calls':>10} {'max |A_np - A_rust|':>20}")
     for entry in rust:
         t, d, h = entry["T"], entry["d_model"], entry["head_size"]
@@ -106,13 +111,14 @@ def main():
             f"{timing['p90_ns'] / 1e3:>11.1f} µs {timing['calls']:>10} {diff:>20.2e}"
         )
     info = {
+        "tag": tag,
         "numpy": np.__version__,
         "blas": blas_info(),
         "env": {k: os.environ.get(k) for k in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE", "OPENBLAS_NUM_THREADS")},
         "results": results,
     }
     print(f"BLAS: {info['blas']}")
-    with open(os.path.join(out_dir, "numpy.json"), "w") as f:
+    with open(os.path.join(out_dir, f"numpy-{tag}.json"), "w") as f:
         json.dump(info, f, indent=1)
 
 

@@ -10,7 +10,9 @@
 //!   CARGO_PROFILE_BENCH_OPT_LEVEL=3 cargo bench --bench kernel -- --out target/bench
 //! Options: `--out DIR` (default target/bench), `--quick` (shorter runs), `--sizes 7,64`.
 
-use attention_explorer::model::attention::causal_attention;
+use attention_explorer::model::attention::{
+    causal_attention, causal_softmax, logit_scale, HeadProjections,
+};
 use attention_explorer::model::rng::SeededRng;
 use nalgebra::DMatrix;
 use std::fmt::Write as _;
@@ -118,6 +120,7 @@ fn main() {
     let w_v = seeded("bench:w_v", D_MODEL, HEAD_SIZE, w_std);
 
     let mut json = String::from("[\n");
+    let mut breakdown = Vec::new();
     println!("Rust causal_attention, d_model {D_MODEL}, one head of {HEAD_SIZE}, tau {TAU}");
     println!(
         "{:>5} {:>14} {:>14} {:>14} {:>10}",
@@ -153,17 +156,64 @@ fn main() {
             timing.p90_ns / 1e3,
             timing.calls
         );
-        let _ = write!(
+        // Where the time goes: the three stages of the call, timed alone (shorter runs).
+        let part_budget = budget / 3;
+        let proj = HeadProjections::new(&x, &w_q, &w_k, &w_v);
+        let scale = logit_scale(HEAD_SIZE, TAU);
+        let t_proj = time_it(
+            || {
+                black_box(HeadProjections::new(
+                    black_box(&x),
+                    black_box(&w_q),
+                    black_box(&w_k),
+                    black_box(&w_v),
+                ));
+            },
+            warm / 2,
+            part_budget,
+        );
+        let t_softmax = time_it(
+            || {
+                black_box(causal_softmax(black_box(&proj.scores), black_box(scale)));
+            },
+            warm / 2,
+            part_budget,
+        );
+        let t_av = time_it(
+            || {
+                black_box(black_box(&result.weights) * black_box(&proj.v));
+            },
+            warm / 2,
+            part_budget,
+        );
+        breakdown.push(format!(
+            "{t:>5} {:>16.1} {:>16.1} {:>16.1}",
+            t_proj.median_ns / 1e3,
+            t_softmax.median_ns / 1e3,
+            t_av.median_ns / 1e3
+        ));
+        let _ = writeln!(
             &mut json,
-            "  {{\"T\": {t}, \"d_model\": {D_MODEL}, \"head_size\": {HEAD_SIZE}, \"tau\": {TAU}, \"median_ns\": {:.1}, \"p10_ns\": {:.1}, \"p90_ns\": {:.1}, \"calls\": {}, \"file\": \"kernel_T{t}.f64\"}}{}\n",
+            "  {{\"T\": {t}, \"d_model\": {D_MODEL}, \"head_size\": {HEAD_SIZE}, \"tau\": {TAU}, \"median_ns\": {:.1}, \"p10_ns\": {:.1}, \"p90_ns\": {:.1}, \"calls\": {}, \"projections_qk_ns\": {:.1}, \"softmax_ns\": {:.1}, \"av_ns\": {:.1}, \"file\": \"kernel_T{t}.f64\"}}{}",
             timing.median_ns,
             timing.p10_ns,
             timing.p90_ns,
             timing.calls,
+            t_proj.median_ns,
+            t_softmax.median_ns,
+            t_av.median_ns,
             if k + 1 < sizes.len() { "," } else { "" }
         );
     }
     json.push_str("]\n");
+    println!("\nBreakdown (median µs per call of each stage alone):");
+    println!(
+        "{:>5} {:>16} {:>16} {:>16}",
+        "T", "X·W, Q·Kᵀ", "causal softmax", "A·V"
+    );
+    for line in &breakdown {
+        println!("{line}");
+    }
     write_file(&out_dir.join("kernel_rust.json"), json.as_bytes());
     let _ = std::io::stdout().flush();
 }

@@ -26,6 +26,18 @@ const VIRIDIS_STOPS: [Rgb; 11] = [
     Rgb(0xfd, 0xe7, 0x25),
 ];
 
+/// `x.round()` for `x >= 0`, without the libm call `round` becomes in WebAssembly (whose own
+/// rounding instruction rounds halves to even). Exact: `x - x.floor()` has no rounding error.
+/// Heatmaps colour up to 65 536 cells per canvas, so this is on the redraw path.
+fn round_half_up(x: f64) -> f64 {
+    let floor = x.floor();
+    if x - floor >= 0.5 {
+        floor + 1.0
+    } else {
+        floor
+    }
+}
+
 /// Colour of an attention weight in [0, 1] (values outside are clamped; NaN maps to 0).
 pub fn viridis(weight: f64) -> Rgb {
     let w = if weight.is_nan() {
@@ -37,7 +49,7 @@ pub fn viridis(weight: f64) -> Rgb {
     let i = (pos.floor() as usize).min(9);
     let f = pos - i as f64;
     let (a, b) = (VIRIDIS_STOPS[i], VIRIDIS_STOPS[i + 1]);
-    let mix = |x: u8, y: u8| (f64::from(x) + (f64::from(y) - f64::from(x)) * f).round() as u8;
+    let mix = |x: u8, y: u8| round_half_up(f64::from(x) + (f64::from(y) - f64::from(x)) * f) as u8;
     Rgb(mix(a.0, b.0), mix(a.1, b.1), mix(a.2, b.2))
 }
 
@@ -98,6 +110,25 @@ mod tests {
         assert_eq!(viridis(0.5), Rgb(0x21, 0x91, 0x8c));
         assert_eq!(viridis(f64::NAN), viridis(0.0));
         assert_eq!(viridis(7.0), viridis(1.0));
+    }
+
+    #[test]
+    fn fast_rounding_matches_round() {
+        for k in 0..=2_000_000u32 {
+            let x = f64::from(k) * (255.0 / 2_000_000.0);
+            assert_eq!(round_half_up(x), x.round(), "{x}");
+        }
+        for x in [
+            0.0,
+            0.5,
+            1.5,
+            2.5,
+            254.5,
+            0.499_999_999_999_999_94,
+            127.499_999_999_999_99,
+        ] {
+            assert_eq!(round_half_up(x), x.round(), "{x}");
+        }
     }
 
     #[test]

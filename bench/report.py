@@ -1,0 +1,278 @@
+#!/usr/bin/env python3
+"""Writes BENCHMARKS.md from the files scripts/bench.sh leaves in its work dir.
+
+Usage: python3 bench/report.py BENCH_DIR            (markdown on stdout)
+       python3 bench/report.py BENCH_DIR --summary  (targets only, for the terminal)
+"""
+import json
+import os
+import sys
+
+TARGETS = {
+    "default_p95_ms": 2.0,
+    "big_p95_ms": 16.0,
+    "nav_ms": 300.0,
+    "bundle_gzip_bytes": 200 * 1024,
+}
+
+
+def load(d, name, default=None):
+    p = os.path.join(d, name)
+    if not os.path.exists(p):
+        return default
+    with open(p) as f:
+        return f.read() if name.endswith(".txt") else json.load(f)
+
+
+def machine(d):
+    out = {}
+    for line in (load(d, "machine.txt", "") or "").splitlines():
+        if "=" in line:
+            k, v = line.split("=", 1)
+            out[k] = v
+    return out
+
+
+def us(ns):
+    return f"{ns / 1e3:,.1f} µs" if ns < 1e6 else f"{ns / 1e6:,.2f} ms"
+
+
+def kb(b):
+    return f"{b / 1024:,.1f} KB"
+
+
+def ms(v):
+    return "—" if v is None else f"{v:.2f}"
+
+
+def ok(flag):
+    return "**met**" if flag else "**missed**"
+
+
+def main():
+    d = sys.argv[1]
+    summary_only = "--summary" in sys.argv
+    m = machine(d)
+    rust = load(d, "kernel/kernel_rust.json", [])
+    np_default = load(d, "kernel/numpy-default.json", {})
+    np_one = load(d, "kernel/numpy-1thread.json", {})
+    bundle = load(d, "bundle.json", {})
+    browser = load(d, "browser.json", {})
+    size_profile = load(d, "wasm-size-profile.txt", "")
+    cpu_profile = load(d, "browser-profile.txt", "")
+
+    by_t = lambda res: {r["T"]: r for r in res.get("results", [])}
+    npd, np1 = by_t(np_default), by_t(np_one)
+    scen = {s["id"]: s for s in browser.get("scenarios", [])}
+    nav = (browser.get("navigation") or [{}])[0]
+    totals = {k: sum(f["gzip"] for f in v["files"]) for k, v in bundle.items()}
+    raw_totals = {k: sum(f["raw"] for f in v["files"]) for k, v in bundle.items()}
+
+    # ---- targets -----------------------------------------------------------------------------
+    rows = []
+    d1 = scen.get("default-1h")
+    if d1:
+        worst = max(d1["slider"]["p95"], d1["rows"]["p95"])
+        rows.append(("Default sentence, p95 compute+draw per update", "≤ 2 ms",
+                     f"slider {ms(d1['slider']['p95'])} ms, rows {ms(d1['rows']['p95'])} ms", worst <= TARGETS["default_p95_ms"], worst, TARGETS["default_p95_ms"], "ms"))
+    big = scen.get("256t-8h")
+    if big:
+        worst = max(big["slider"]["p95"], big["rows"]["p95"])
+        rows.append(("256 tokens × 8 heads, p95 compute+draw per update", "≤ 16 ms",
+                     f"slider {ms(big['slider']['p95'])} ms, rows {ms(big['rows']['p95'])} ms", worst <= TARGETS["big_p95_ms"], worst, TARGETS["big_p95_ms"], "ms"))
+    if nav:
+        rows.append(("Navigation → first heatmap (median)", "≤ 300 ms", f"{ms(nav['median'])} ms",
+                     nav["median"] <= TARGETS["nav_ms"], nav["median"], TARGETS["nav_ms"], "ms"))
+    for k in ("z", "s"):
+        if k in totals:
+            rows.append((f"Bundle gzip total, opt-level \"{k}\"", "≤ 200 KB", kb(totals[k]),
+                         totals[k] <= TARGETS["bundle_gzip_bytes"], totals[k] / 1024, 200.0, "KB"))
+    if 512 in npd and rust:
+        r512 = next(r for r in rust if r["T"] == 512)
+        ratio = npd[512]["median_ns"] / r512["median_ns"]
+        ratio1 = np1[512]["median_ns"] / r512["median_ns"] if 512 in np1 else None
+        rows.append(("Native kernel T = 512 faster than NumPy (ratio NumPy/Rust)", "> 1",
+                     f"{ratio:.2f}× (NumPy 1 thread: {ratio1:.2f}×)" if ratio1 else f"{ratio:.2f}×",
+                     ratio > 1 and (ratio1 is None or ratio1 > 1), min(ratio, ratio1 or ratio), 1.0, "×"))
+
+    if summary_only:
+        print("Targets:")
+        for name, target, measured, met, *_ in rows:
+            print(f"  {'MET   ' if met else 'MISSED'} {name}: {measured} (target {target})")
+        return
+
+    L = []
+    w = L.append
+    w("# Benchmarks")
+    w("")
+    w("Measured by one command, which builds what it needs, prints the tables and rewrites this file:")
+    w("")
+    w("```sh")
+    w(m.get("command", "scripts/bench.sh"))
+    w("```")
+    w("")
+    w(f"Run {m.get('date', '?')} on commit {m.get('git', '?')}. Numbers are from that one run; "
+      "re-run the command to refresh them. It is not part of `scripts/test.sh` (pass/fail tests must not depend on "
+      "machine speed); `e2e/scale.test.mjs` guards the *correctness* of the 256-token × 8-head view instead.")
+    w("")
+    w("## Machine")
+    w("")
+    w("| | |")
+    w("|---|---|")
+    for key, label in (("nproc", "cores (`nproc`)"), ("cpu", "CPU"), ("cpu_flags", "CPU SIMD flags"), ("memory", "memory"),
+                       ("os", "OS"), ("rustc", "rustc"), ("chromium", "Chromium"), ("node", "Node"), ("python", "Python"),
+                       ("numpy", "NumPy"), ("trunk", "Trunk"), ("wasm_opt", "wasm-opt"),
+                       ("load_before", "load average before the run (1/5/15 min)"), ("load_after", "load average after the run")):
+        if key in m:
+            w(f"| {label} | {m[key]} |")
+    w("")
+    def first_load(key):
+        try:
+            return float(m.get(key, "0").split()[0])
+        except ValueError:
+            return 0.0
+
+    if max(first_load("load_before"), first_load("load_after")) > 0.5 * float(m.get("nproc", "2") or 2):
+        w(f"> The machine was not idle during this run (1-minute load average {first_load('load_before')} before, "
+          f"{first_load('load_after')} after, on {m.get('nproc')} cores: other builds and browser tests were running). "
+          "Timings are inflated by that, p95 values and navigation most; treat them as upper bounds.")
+        w("")
+
+    w("## Targets (issue 4)")
+    w("")
+    w("| target | goal | measured | |")
+    w("|---|---|---|---|")
+    for name, target, measured, met, val, goal, unit in rows:
+        extra = ""
+        if not met and unit in ("ms", "KB"):
+            extra = f" (over by {val - goal:.1f} {unit}, {100 * (val - goal) / goal:.0f} %)"
+        w(f"| {name} | {target} | {measured} | {ok(met)}{extra} |")
+    w("")
+
+    # ---- kernel ------------------------------------------------------------------------------
+    w("## 1. Kernel: native Rust vs NumPy")
+    w("")
+    w("`attention_explorer::model::attention::causal_attention` (Q, K, V projections, QKᵀ, scale 1/(√d·τ), causal mask, "
+      "row softmax, A·V) on seeded inputs, d_model = 64, one head of size 64, τ = 1, one thread, built at opt-level 3 "
+      "(`benches/kernel.rs`, a small `Instant` harness: warm-up, then batches of calls, median per call). "
+      "NumPy runs the seed text's `self_attention` (`bench/numpy_attention.py`, the same code without the output "
+      "projection Wo, which the Rust kernel does not have) on the *same* inputs, read from the files the Rust bench "
+      "writes, and first checks it gets the same weights and outputs (max |difference| column).")
+    w("")
+    blas = np_default.get("blas")
+    blas1 = np_one.get("blas")
+    w("| T | Rust median | NumPy median (OpenBLAS default threads) | ratio NumPy/Rust | NumPy median (1 thread) | ratio NumPy/Rust | max abs diff |")
+    w("|---:|---:|---:|---:|---:|---:|---:|")
+    for r in rust:
+        t = r["T"]
+        a, b = npd.get(t), np1.get(t)
+        w(f"| {t} | {us(r['median_ns'])} | {us(a['median_ns']) if a else '—'} | {a['median_ns'] / r['median_ns']:.2f}× | "
+          f"{us(b['median_ns']) if b else '—'} | {(b['median_ns'] / r['median_ns']) if b else float('nan'):.2f}× | "
+          f"{a['max_abs_diff']:.1e} |" if a else f"| {t} | {us(r['median_ns'])} | — | — | — | — | — |")
+    w("")
+    if rust and "softmax_ns" in rust[0]:
+        w("Where the Rust time goes (each stage timed alone, median per call):")
+        w("")
+        w("| T | X·W_q, X·W_k, X·W_v and Q·Kᵀ | scale + mask + softmax | A·V |")
+        w("|---:|---:|---:|---:|")
+        for r in rust:
+            w(f"| {r['T']} | {us(r['projections_qk_ns'])} | {us(r['softmax_ns'])} | {us(r['av_ns'])} |")
+        w("")
+    w(f"NumPy {np_default.get('numpy', '?')}; BLAS as reported by threadpoolctl: default run `{blas}`, single-thread run `{blas1}`. "
+      "`OPENBLAS_CORETYPE` and `OPENBLAS_L2_SIZE` may be set on this kind of machine (older OpenBLAS builds need them); "
+      "they slow a current NumPy, so the bench unsets both, for the NumPy command only (`env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE`). "
+      "The single-thread column (`OPENBLAS_NUM_THREADS=1`) is the like-for-like comparison: the Rust kernel uses one core. "
+      "On a loaded 2-core machine OpenBLAS's default two threads can be much *slower* than one (its threads spin-wait "
+      "for a core).")
+    w("")
+
+    # ---- browser ------------------------------------------------------------------------------
+    w("## 2. Browser: compute + draw per update")
+    w("")
+    w(f"Release build (opt-level \"z\"), Chromium {browser.get('chromium', '?')} headless, 1280×800 viewport, device pixel "
+      "ratio 1, driven by Playwright with real mouse input (`e2e/bench.mjs`). The app exposes `window.__aeTiming = "
+      "{start, end, updates}`: the input handlers (slider `input`, heatmap `click`/keys) set `start = performance.now()`, "
+      "every canvas draw sets `end`. After each input the bench waits two animation frames and records `end − start`: "
+      "the model update, the DOM updates and every canvas redrawn (main heatmap, thumbnails, inspector bars). Inputs that "
+      "caused no redraw are not counted. Slider: mouse down on the thumb, then 2 px `mouse.move` steps back and forth; rows: "
+      "clicks on the main heatmap, a different row each time. `performance.now()` is coarsened by Chromium to 0.1 ms.")
+    w("")
+    w("| view | slider median | slider p95 | slider n | row click median | row click p95 | rows n |")
+    w("|---|---:|---:|---:|---:|---:|---:|")
+    for s in browser.get("scenarios", []):
+        a, b = s["slider"], s["rows"]
+        w(f"| {s['label']} | {ms(a['median'])} ms | {ms(a['p95'])} ms | {a['n']} | {ms(b['median'])} ms | {ms(b['p95'])} ms | {b['n']} |")
+    w("")
+    if any(s.get("churn") for s in browser.get("scenarios", [])):
+        w("DOM changes per update, by page section (a MutationObserver, in a separate untimed pass of 20 slider steps "
+          "and 20 row clicks): added + removed nodes, text changes, attribute changes.")
+        w("")
+        w("| view | elements on page | slider step | row click |")
+        w("|---|---:|---|---|")
+        show = lambda o: ", ".join(f"{k}: {v:.0f}" for k, v in sorted(o.items(), key=lambda kv: -kv[1]) if v >= 0.5) or "none"
+        for s in browser.get("scenarios", []):
+            c = s.get("churn")
+            if c:
+                w(f"| {s['label']} | {c['elements']} | {show(c['slider'])} | {show(c['rows'])} |")
+        w("")
+    w("Navigation → first heatmap: `performance.now()` (0 = navigation start) when `canvas[data-ready]` first appears, seen "
+      "by a MutationObserver installed with `addInitScript`; a fresh browser context per load (no cache; the test server "
+      "sends `Cache-Control: no-store`).")
+    w("")
+    w("| page | median | min | max | loads | HTML received (median) | wasm received (median) |")
+    w("|---|---:|---:|---:|---:|---:|---:|")
+    for n in browser.get("navigation", []):
+        w(f"| {n['label']} | {ms(n['median'])} ms | {ms(n['min'])} ms | {ms(n['max'])} ms | {n['n']} | {ms(n.get('medianResponseEnd'))} ms | {ms(n.get('medianWasmFetched'))} ms |")
+    w("")
+
+    # ---- bundle --------------------------------------------------------------------------------
+    w("## 3. Bundle")
+    w("")
+    w("`trunk build --release` (lto, codegen-units 1, panic abort, wasm-opt `-Oz` from npm binaryen 132), once with the "
+      "profile's opt-level \"z\" and once with `CARGO_PROFILE_RELEASE_OPT_LEVEL=s`. gzip = `gzip -9` size.")
+    w("")
+    w("| opt-level | file | raw | gzip |")
+    w("|---|---|---:|---:|")
+    for k, v in bundle.items():
+        for f in v["files"]:
+            w(f"| {k} | `{f['file']}` | {f['raw']:,} B | {f['gzip']:,} B |")
+        w(f"| {k} | **total** | **{raw_totals[k]:,} B ({kb(raw_totals[k])})** | **{totals[k]:,} B ({kb(totals[k])})** |")
+    w("")
+
+    # ---- notes on misses ------------------------------------------------------------------------
+    w("## Why targets are missed: notes and profiles")
+    w("")
+    notes = os.path.join(os.path.dirname(os.path.abspath(__file__)), "NOTES.md")
+    if os.path.exists(notes):
+        with open(notes) as f:
+            w(f.read().rstrip())
+        w("")
+    if size_profile:
+        w("### Where the wasm bytes go (size profile)")
+        w("")
+        w("`bench/wasm_size_profile.py` on the z build's wasm re-optimised with `wasm-opt -Oz -g` (same code, name section "
+          "kept). Function-body bytes per crate, then the largest functions:")
+        w("")
+        w("```")
+        w(size_profile.rstrip())
+        w("```")
+        w("")
+    if cpu_profile:
+        w("### Where the update time goes (CPU profile)")
+        w("")
+        w("V8 sampling profile (CDP `Profiler`, 100 µs interval) of the same slider drag and row clicks, on a copy of the "
+          "z build whose wasm keeps its function names (`scripts/bench.sh` makes it). Only samples whose call stack "
+          "contains app code (wasm or its JS glue) count, so idle time, painting and Playwright are left out. Self time: "
+          "the leaf function (browser built-ins such as `setAttribute`, or `clientWidth` = a forced synchronous layout, "
+          "appear as leaves; `exp`/`round` are libm calls inside wasm). Inclusive time: Rust functions on the stack "
+          "(generic wasm-bindgen/future wrappers left out). The profiler slows wasm down, so compare shares, not milliseconds.")
+        w("")
+        w("```")
+        w(cpu_profile.rstrip())
+        w("```")
+        w("")
+    print("\n".join(L))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,147 @@
+#!/usr/bin/env bash
+# Performance numbers for Attention Explorer (issue 4), in one command:
+#
+#   scripts/bench.sh            # full run (~10 min on 2 cores, most of it the two release builds)
+#   scripts/bench.sh --quick    # shorter timings (kernel 0.4 s per size, 100 updates, 5 loads)
+#   scripts/bench.sh --no-build # reuse the dist dirs of the previous run
+#
+# It builds what it needs and prints tables, then writes BENCHMARKS.md (repo root):
+#   1. kernel: native Rust `causal_attention` (benches/kernel.rs, opt-level 3) for T = 7, 64, 256,
+#      512 (d_model 64, one head of 64) next to NumPy running the course formula on the same inputs
+#      (bench/numpy_attention.py), with OpenBLAS's default threads and with one thread;
+#   2. bundle: trunk release builds with opt-level "z" and "s": raw and gzip bytes of .wasm/.js/.css,
+#      plus where the wasm bytes go (bench/wasm_size_profile.py on a copy that keeps names);
+#   3. browser: headless Chromium on the "z" build, real mouse input (e2e/bench.mjs): compute+draw
+#      time per update from window.__aeTiming while dragging the slider and clicking rows, and
+#      navigation → first heatmap; then a V8 CPU profile of the same interactions on a build whose
+#      wasm keeps function names.
+# Not part of scripts/test.sh: timings depend on the machine and on what else it is running
+# (the load average before and after is recorded).
+#
+# Env: BENCH_DIR (work files, default target/bench), BENCH_DIST_Z / BENCH_DIST_S (dist dirs,
+# default /tmp/dist-bench-z, /tmp/dist-bench-s), BENCH_TARGET_S (cargo target dir of the "s" build,
+# default target/bench-opt-s so it does not evict the normal release build), BENCH_MD (report path).
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
+cd "$AE_ROOT"
+
+QUICK=0
+BUILD=1
+for arg in "$@"; do
+  case "$arg" in
+    --quick) QUICK=1 ;;
+    --no-build) BUILD=0 ;;
+    -h|--help) sed -n '2,25p' "$0"; exit 0 ;;
+    *) ae_die "unknown option: $arg (see --help)" ;;
+  esac
+done
+
+BENCH_DIR="${BENCH_DIR:-$AE_ROOT/target/bench}"
+DIST_Z="${BENCH_DIST_Z:-/tmp/dist-bench-z}"
+DIST_S="${BENCH_DIST_S:-/tmp/dist-bench-s}"
+TARGET_S="${BENCH_TARGET_S:-$AE_ROOT/target/bench-opt-s}"
+BENCH_MD="${BENCH_MD:-$AE_ROOT/BENCHMARKS.md}"
+COMMAND="$(env | { grep -E '^BENCH_[A-Z_]+=' || true; } | sort | tr '\n' ' ')scripts/bench.sh${*:+ $*}"
+mkdir -p "$BENCH_DIR/kernel"
+
+if [ "$QUICK" = 1 ]; then
+  KERNEL_ARGS=(--quick); NUMPY_ARGS=(--quick); UPDATES=100; LOADS=5
+else
+  KERNEL_ARGS=(); NUMPY_ARGS=(); UPDATES=150; LOADS=9
+fi
+
+# --- The machine ------------------------------------------------------------------------------
+ae_log "machine"
+{
+  echo "nproc=$(nproc)"
+  echo "cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"
+  echo "cpu_flags=$(grep -m1 '^flags' /proc/cpuinfo | grep -o -w -E 'avx2|avx512f|fma' | sort -u | tr '\n' ' ')"
+  echo "memory=$(free -h | awk '/^Mem:/ {print $2}')"
+  echo "os=$(. /etc/os-release && echo "$PRETTY_NAME") ($(uname -r))"
+  echo "rustc=$(rustc --version)"
+  echo "chromium=$("${CHROMIUM_PATH}" --version 2>/dev/null | head -1)"
+  echo "node=$(node --version)"
+  echo "python=$(python3 --version 2>&1)"
+  echo "numpy=$(python3 -c 'import numpy; print(numpy.__version__)')"
+  echo "trunk=$(trunk --version)"
+  echo "wasm_opt=$(wasm-opt --version)"
+  echo "load_before=$(cut -d' ' -f1-3 /proc/loadavg)"
+  echo "date=$(date -u +%Y-%m-%dT%H:%MZ)"
+  echo "git=$(git rev-parse --short HEAD 2>/dev/null)$(git diff --quiet 2>/dev/null || echo ' (with uncommitted changes)')"
+  echo "command=$COMMAND"
+} > "$BENCH_DIR/machine.txt"
+cat "$BENCH_DIR/machine.txt"
+
+# --- 1. Kernel --------------------------------------------------------------------------------
+ae_log "kernel: Rust (cargo bench, opt-level 3)"
+# The release profile is opt-level "z" (small wasm); the native kernel is measured at opt-level 3,
+# what a native user of the crate would build with. The bench profile inherits lto/codegen-units.
+CARGO_PROFILE_BENCH_OPT_LEVEL=3 cargo bench --quiet --bench kernel -- --out "$BENCH_DIR/kernel" "${KERNEL_ARGS[@]}"
+ae_log "kernel: NumPy, same inputs (OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE unset for NumPy only)"
+env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE \
+  python3 bench/numpy_attention.py "$BENCH_DIR/kernel" --tag default "${NUMPY_ARGS[@]}"
+env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE OPENBLAS_NUM_THREADS=1 \
+  python3 bench/numpy_attention.py "$BENCH_DIR/kernel" --tag 1thread "${NUMPY_ARGS[@]}"
+
+# --- 2. Bundle --------------------------------------------------------------------------------
+if [ "$BUILD" = 1 ]; then
+  ae_log "trunk release build, opt-level z -> $DIST_Z"
+  trunk build --release --offline --dist "$DIST_Z"
+  ae_log "trunk release build, opt-level s -> $DIST_S (cargo target $TARGET_S)"
+  CARGO_TARGET_DIR="$TARGET_S" CARGO_PROFILE_RELEASE_OPT_LEVEL=s \
+    trunk build --release --offline --dist "$DIST_S"
+  # A copy of the z build whose wasm keeps its name section, for the size and CPU profiles:
+  # wasm-bindgen + `wasm-opt -Oz -g` on the same cargo output Trunk used.
+  ae_log "named (profiling) copy of the z build"
+  raw="$AE_ROOT/target/wasm32-unknown-unknown/release/attention-explorer.wasm"
+  rm -rf "$BENCH_DIR/named" "$BENCH_DIR/dist-prof"
+  wasm-bindgen --target web --no-typescript --out-dir "$BENCH_DIR/named" --out-name app "$raw"
+  wasm-opt -Oz -g "$BENCH_DIR/named/app_bg.wasm" -o "$BENCH_DIR/named/app_named.wasm"
+  cp -r "$DIST_Z" "$BENCH_DIR/dist-prof"
+  js=$(ls "$BENCH_DIR"/dist-prof/attention-explorer-*.js | grep -v '_bg' | head -1)
+  cp "$BENCH_DIR/named/app.js" "$js"
+  cp "$BENCH_DIR/named/app_named.wasm" "${js%.js}_bg.wasm"
+fi
+ae_log "bundle sizes"
+python3 - "$DIST_Z" "$DIST_S" > "$BENCH_DIR/bundle.json" <<'PY'
+import gzip, json, os, sys
+out = {}
+for label, d in zip(("z", "s"), sys.argv[1:]):
+    files = []
+    for name in sorted(os.listdir(d)):
+        ext = os.path.splitext(name)[1]
+        if ext in (".wasm", ".js", ".css"):
+            data = open(os.path.join(d, name), "rb").read()
+            files.append({"file": name, "ext": ext, "raw": len(data), "gzip": len(gzip.compress(data, 9, mtime=0)),
+                          "gzip6": len(gzip.compress(data, 6, mtime=0))})
+    out[label] = {"dist": d, "files": files}
+print(json.dumps(out, indent=1))
+PY
+python3 - "$BENCH_DIR/bundle.json" <<'PY'
+import json, sys
+b = json.load(open(sys.argv[1]))
+for label, v in b.items():
+    print(f"opt-level {label} ({v['dist']}):")
+    for f in v["files"]:
+        print(f"  {f['file']:<48} {f['raw']:>9} B raw {f['gzip']:>9} B gzip")
+    print(f"  {'total':<48} {sum(f['raw'] for f in v['files']):>9} B raw {sum(f['gzip'] for f in v['files']):>9} B gzip")
+PY
+if [ -f "$BENCH_DIR/named/app_named.wasm" ]; then
+  python3 bench/wasm_size_profile.py "$BENCH_DIR/named/app_named.wasm" --top 25 | tee "$BENCH_DIR/wasm-size-profile.txt"
+fi
+
+# --- 3. Browser -------------------------------------------------------------------------------
+ae_log "browser: headless Chromium, release build (opt-level z)"
+node e2e/bench.mjs --dist "$DIST_Z" --out "$BENCH_DIR/browser.json" --updates "$UPDATES" --loads "$LOADS"
+if [ -d "$BENCH_DIR/dist-prof" ]; then
+  ae_log "browser: CPU profile of the same interactions (named wasm)"
+  node e2e/bench.mjs --dist "$BENCH_DIR/dist-prof" --out "$BENCH_DIR/browser-profile.json" \
+    --updates 60 --loads 1 --only 'default-1h,256t-8h' --profile --profile-top 20 | tee "$BENCH_DIR/browser-profile.txt"
+fi
+
+echo "load_after=$(cut -d' ' -f1-3 /proc/loadavg)" >> "$BENCH_DIR/machine.txt"
+
+# --- Report -----------------------------------------------------------------------------------
+python3 bench/report.py "$BENCH_DIR" > "$BENCH_MD"
+ae_log "wrote $BENCH_MD"
+python3 bench/report.py "$BENCH_DIR" --summary
