@@ -8,11 +8,11 @@ use crate::components::{
     model_controls::ModelControls, notices::Notices, sentence::SentenceBox, steps::Lesson,
     temperature::TemperatureSlider, thumbnails::HeadThumbnails,
 };
-use crate::model::attention::HeadAttention;
 use crate::model::explorer::{ModelConfig, Prepared};
 use crate::model::tokenizer::{checked_tokens, tokenize};
 use crate::model::url_state::{Step, ViewState, DEFAULT_SENTENCE};
 use leptos::prelude::*;
+use nalgebra::DMatrix;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -56,13 +56,12 @@ pub struct AppState {
     pub max_tokens: RwSignal<usize>,
     pub notices: RwSignal<Vec<String>>,
     pub theme: RwSignal<Theme>,
-    /// Bumped on window resize so canvases re-measure.
-    pub viewport: RwSignal<u32>,
     pub tokens: Memo<Vec<String>>,
     pub prepared: Memo<Shared<Prepared>>,
-    pub attention: Memo<Shared<Vec<HeadAttention>>>,
+    /// Every head's attention weights at the current τ (outputs are computed where shown).
+    pub head_weights: Memo<Shared<Vec<Shared<DMatrix<f64>>>>>,
     /// The selected head's weights: what the main heatmap and the inspector show.
-    pub main_weights: Memo<Shared<nalgebra::DMatrix<f64>>>,
+    pub main_weights: Memo<Shared<DMatrix<f64>>>,
 }
 
 impl AppState {
@@ -87,16 +86,19 @@ impl AppState {
                 positions: positions.get(),
             })))
         });
-        let attention = Memo::new(move |_| {
+        let head_weights = Memo::new(move |_| {
             let tau = tau.get();
-            Shared(Arc::new(prepared.with(|p| p.attend_all(tau))))
+            let weights = prepared.with(|p| p.weights_all(tau));
+            Shared(Arc::new(
+                weights
+                    .into_iter()
+                    .map(|w| Shared(Arc::new(w)))
+                    .collect::<Vec<_>>(),
+            ))
         });
         let head = RwSignal::new(initial.head);
         let main_weights = Memo::new(move |_| {
-            attention.with(|a| {
-                let h = head.get().min(a.len().saturating_sub(1));
-                Shared(Arc::new(a[h].weights.clone()))
-            })
+            head_weights.with(|w| w[head.get().min(w.len().saturating_sub(1))].clone())
         });
         Self {
             sentence,
@@ -112,10 +114,9 @@ impl AppState {
             max_tokens,
             notices: RwSignal::new(notices),
             theme: RwSignal::new(Theme::for_dark_mode(browser::prefers_dark())),
-            viewport: RwSignal::new(0),
             tokens,
             prepared,
-            attention,
+            head_weights,
             main_weights,
         }
     }
@@ -179,12 +180,7 @@ pub fn App() -> impl IntoView {
     let state = AppState::new(initial, notices.into_iter().map(|n| n.0).collect());
     provide_context(state);
     sync_url(state);
-    let _resize = window_event_listener(leptos::ev::resize, move |_| {
-        state.viewport.update(|v| *v = v.wrapping_add(1));
-        state
-            .theme
-            .set(Theme::for_dark_mode(browser::prefers_dark()));
-    });
+    browser::on_color_scheme_change(move |dark| state.theme.set(Theme::for_dark_mode(dark)));
 
     if browser::location_search().contains("debug_panic=1") {
         // Developer flag: proves the panic banner works (see README, "Reliability").

@@ -92,3 +92,20 @@ pub fn mark_drawn() {
         set_number(&o, "updates", updates + 1.0);
     }
 }
+
+/// Calls `on_change(dark)` whenever the system colour scheme flips. The listener lives as long as
+/// the page (the app is mounted once).
+pub fn on_color_scheme_change(on_change: impl Fn(bool) + 'static) {
+    let Ok(Some(query)) = window().match_media("(prefers-color-scheme: dark)") else {
+        return;
+    };
+    let callback = wasm_bindgen::closure::Closure::<dyn Fn(web_sys::MediaQueryListEvent)>::new(
+        move |ev: web_sys::MediaQueryListEvent| on_change(ev.matches()),
+    );
+    if query
+        .add_event_listener_with_callback("change", callback.as_ref().unchecked_ref())
+        .is_ok()
+    {
+        callback.forget();
+    }
+}

@@ -18,15 +18,10 @@ pub fn Downloads() -> impl IntoView {
         );
     };
     let json = move |_| {
+        let tau = state.tau.get_untracked();
+        // The outputs are not kept between slider steps; compute the full attention for the file.
         let text = state.prepared.with_untracked(|p| {
-            state.attention.with_untracked(|a| {
-                view_json(
-                    &state.sentence.get_untracked(),
-                    p,
-                    state.tau.get_untracked(),
-                    a,
-                )
-            })
+            view_json(&state.sentence.get_untracked(), p, tau, &p.attend_all(tau))
         });
         report(
             download_text("attention.json", "application/json", &text),
@@ -35,11 +30,9 @@ pub fn Downloads() -> impl IntoView {
     };
     let csv = move |_| {
         let head = state.head.get_untracked();
-        let text = state.attention.with_untracked(|a| {
-            state
-                .tokens
-                .with_untracked(|t| weights_csv(t, &a[head.min(a.len() - 1)].weights))
-        });
+        let text = state
+            .main_weights
+            .with_untracked(|w| state.tokens.with_untracked(|t| weights_csv(t, w)));
         report(
             download_text(
                 &format!("attention-head{}.csv", head + 1),

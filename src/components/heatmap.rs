@@ -6,6 +6,7 @@ use crate::charts::canvas::{device_pixel_ratio, size_canvas};
 use crate::charts::heatmap::{draw_heatmap, CellText, HeatmapSpec};
 use crate::charts::layout::HeatmapLayout;
 use crate::components::format::{percent, quote};
+use crate::components::size::observed_width;
 use leptos::html;
 use leptos::prelude::*;
 use nalgebra::DMatrix;
@@ -90,16 +91,16 @@ pub fn Heatmap(
         CellText::None
     };
 
+    let wrap_width = observed_width(wrap_ref);
     Effect::new(move |_| {
-        let (Some(canvas), Some(wrap)) = (canvas_ref.get(), wrap_ref.get()) else {
+        let Some(canvas) = canvas_ref.get() else {
             return;
         };
-        state.viewport.track();
         let theme = state.theme.get();
         let weights = weights.get();
         tokens.with(|tokens| {
             let n = tokens.len().min(weights.nrows());
-            let width = f64::from(wrap.client_width()).clamp(200.0, 720.0);
+            let width = wrap_width.get().clamp(200.0, 720.0);
             let longest = tokens.iter().map(|t| t.chars().count()).max().unwrap_or(1);
             let l = HeatmapLayout::new(width, n, longest, 13.0, true);
             let dpr = device_pixel_ratio();

@@ -4,6 +4,7 @@ use crate::app::AppState;
 use crate::charts::bars::{draw_row_bars, BarsSpec};
 use crate::charts::canvas::{device_pixel_ratio, size_canvas};
 use crate::components::format::{percent, quote};
+use crate::components::size::observed_width;
 use crate::model::stats::row_stats;
 use leptos::html;
 use leptos::prelude::*;
@@ -56,15 +57,15 @@ pub fn RowInspector() -> impl IntoView {
 
     let canvas_ref = NodeRef::<html::Canvas>::new();
     let wrap_ref = NodeRef::<html::Div>::new();
+    let wrap_width = observed_width(wrap_ref);
     Effect::new(move |_| {
-        let (Some(canvas), Some(wrap)) = (canvas_ref.get(), wrap_ref.get()) else {
+        let Some(canvas) = canvas_ref.get() else {
             return;
         };
-        state.viewport.track();
         let theme = state.theme.get();
         let i = row.get();
         let w = row_weights.get();
-        let width = f64::from(wrap.client_width()).clamp(200.0, 720.0);
+        let width = wrap_width.get().clamp(200.0, 720.0);
         let height = 180.0;
         let dpr = device_pixel_ratio();
         size_canvas(&canvas, width, height, dpr);

@@ -11,6 +11,7 @@ pub mod model_controls;
 pub mod notices;
 pub mod panic_banner;
 pub mod sentence;
+pub mod size;
 pub mod steps;
 pub mod temperature;
 pub mod thumbnails;

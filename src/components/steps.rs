@@ -6,6 +6,7 @@ use crate::charts::canvas::{device_pixel_ratio, size_canvas};
 use crate::charts::lab_chart::{draw_lab_chart, SCALED, UNSCALED};
 use crate::components::format::{percent, quote};
 use crate::components::heatmap::Heatmap;
+use crate::components::size::{observed_visibility, observed_width};
 use crate::model::attention::{averaging_matrix, logit_scale, running_mean_loop};
 use crate::model::scaling_lab::{scaling_lab, DRAWS, HEAD_SIZES, KEYS, NOTEBOOK_DRAWS};
 use crate::model::url_state::Step;
@@ -166,47 +167,89 @@ fn vector_strip(values: Vec<f64>, label: String) -> impl IntoView {
     }
 }
 
+/// Everything the trace shows, captured together so a kept (off-screen) trace is consistent.
+#[derive(Clone, PartialEq)]
+struct TraceData {
+    /// Selected row t, head size d, τ and head index.
+    t: usize,
+    d: usize,
+    tau: f64,
+    head: usize,
+    tokens: Vec<String>,
+    /// Raw scores q_t · k_j and weights of row t, over every key.
+    raw: Vec<f64>,
+    weights: Vec<f64>,
+    /// Σ_j w_j v_j, row t of A·V and their largest difference.
+    blended: Vec<f64>,
+    out_row: Vec<f64>,
+    diff: f64,
+    /// q_t, and k_j, v_j for the visible keys.
+    q: Vec<f64>,
+    k: Vec<Vec<f64>>,
+    v: Vec<Vec<f64>>,
+}
+
 #[component]
 fn AttentionTrace() -> impl IntoView {
     let state = expect_context::<AppState>();
-    let trace = Memo::new(move |_| {
+    let trace_ref = NodeRef::<html::Div>::new();
+    let on_screen = observed_visibility(trace_ref);
+    let trace = Memo::new(move |previous: Option<&TraceData>| {
+        // Off screen, keep the last trace instead of rebuilding a table nobody sees on every
+        // slider step; the memo re-runs as soon as the trace scrolls into view.
+        if let (false, Some(previous)) = (on_screen.get(), previous) {
+            return previous.clone();
+        }
         let t = state.row.get();
         let tau = state.tau.get();
         let head = state.head.get();
         state.prepared.with(|p| {
-            state.attention.with(|a| {
+            state.head_weights.with(|a| {
                 let h = head.min(p.heads.len() - 1);
                 let proj = &p.heads[h];
-                let att = &a[h];
+                let w = &a[h];
                 let t = t.min(p.len() - 1);
                 let d = proj.head_size();
                 let raw: Vec<f64> = (0..p.len()).map(|j| proj.scores[(t, j)]).collect();
-                let weights: Vec<f64> = (0..p.len()).map(|j| att.weights[(t, j)]).collect();
+                let weights: Vec<f64> = (0..p.len()).map(|j| w[(t, j)]).collect();
                 let blended: Vec<f64> = (0..d)
                     .map(|c| (0..=t).map(|j| weights[j] * proj.v[(j, c)]).sum())
                     .collect();
-                let out_row: Vec<f64> = (0..d).map(|c| att.output[(t, c)]).collect();
+                let output = &**w * &proj.v;
+                let out_row: Vec<f64> = (0..d).map(|c| output[(t, c)]).collect();
                 let diff = blended
                     .iter()
                     .zip(&out_row)
                     .map(|(a, b)| (a - b).abs())
                     .fold(0.0, f64::max);
-                (t, d, tau, raw, weights, blended, out_row, diff, h)
+                let row = |m: &nalgebra::DMatrix<f64>, i: usize| {
+                    (0..m.ncols()).map(|c| m[(i, c)]).collect::<Vec<_>>()
+                };
+                TraceData {
+                    t,
+                    d,
+                    tau,
+                    head: h,
+                    tokens: p.config.tokens.clone(),
+                    raw,
+                    weights,
+                    blended,
+                    out_row,
+                    diff,
+                    q: row(&proj.q, t),
+                    k: (0..=t).map(|j| row(&proj.k, j)).collect(),
+                    v: (0..=t).map(|j| row(&proj.v, j)).collect(),
+                }
             })
         })
     });
     view! {
-        {move || {
-            let (t, d, tau, raw, weights, blended, out_row, diff, h) = trace.get();
-            let tokens = state.tokens.get();
+        <div node_ref=trace_ref>{move || {
+            let TraceData { t, d, tau, head: h, tokens, raw, weights, blended, out_row, diff, q, k, v } =
+                trace.get();
             let sqrt_d = (d as f64).sqrt();
             let sum: f64 = weights.iter().sum();
             let scale = logit_scale(d, tau);
-            let (q, k, v) = state.prepared.with(|p| {
-                let proj = &p.heads[h];
-                let row = |m: &nalgebra::DMatrix<f64>, i: usize| (0..m.ncols()).map(|c| m[(i, c)]).collect::<Vec<_>>();
-                (row(&proj.q, t), (0..=t).map(|j| row(&proj.k, j)).collect::<Vec<_>>(), (0..=t).map(|j| row(&proj.v, j)).collect::<Vec<_>>())
-            });
             let rows = (0..tokens.len())
                 .map(|j| {
                     let masked = j > t;
@@ -267,7 +310,7 @@ fn AttentionTrace() -> impl IntoView {
                     {vector_strip(out_row, format!("A·V row {}", t + 1))}
                 </div>
             }
-        }}
+        }}</div>
     }
 }
 
@@ -277,13 +320,13 @@ fn ScalingLab() -> impl IntoView {
     let points = Memo::new(move |_| Shared(Arc::new(scaling_lab(DRAWS, 1337))));
     let canvas_ref = NodeRef::<html::Canvas>::new();
     let wrap_ref = NodeRef::<html::Div>::new();
+    let wrap_width = observed_width(wrap_ref);
     Effect::new(move |_| {
-        let (Some(canvas), Some(wrap)) = (canvas_ref.get(), wrap_ref.get()) else {
+        let Some(canvas) = canvas_ref.get() else {
             return;
         };
-        state.viewport.track();
         let theme = state.theme.get();
-        let width = f64::from(wrap.client_width()).clamp(260.0, 720.0);
+        let width = wrap_width.get().clamp(260.0, 720.0);
         let height = (width * 0.6).clamp(220.0, 360.0);
         let dpr = device_pixel_ratio();
         size_canvas(&canvas, width, height, dpr);

@@ -22,16 +22,16 @@ fn Thumbnail(
             return;
         };
         let theme = state.theme.get();
-        state.attention.with(|a| {
-            let Some(att) = a.get(head) else { return };
-            let n = att.weights.nrows();
+        state.head_weights.with(|a| {
+            let Some(weights) = a.get(head) else { return };
+            let n = weights.nrows();
             let layout = HeatmapLayout::new(THUMB, n, 1, 0.0, false);
             let dpr = device_pixel_ratio();
             size_canvas(&canvas, layout.width, layout.height, dpr);
             state.tokens.with(|t| {
                 let spec = HeatmapSpec {
                     tokens: t,
-                    weights: &att.weights,
+                    weights,
                     selected_row: None,
                     selected_cell: None,
                     theme,

@@ -1,7 +1,7 @@
 //! Everything the page shows for one sentence, seed and head count, computed in two stages
 //! (τ-independent projections, then the τ-dependent softmax) so the slider stays cheap.
 
-use super::attention::{attend, HeadAttention, HeadProjections};
+use super::attention::{attend, causal_softmax, logit_scale, HeadAttention, HeadProjections};
 use super::weights::{embed, sinusoidal_positions, Projections, D_MODEL};
 use nalgebra::DMatrix;
 
@@ -70,6 +70,15 @@ impl Prepared {
     pub fn attend_all(&self, tau: f64) -> Vec<HeadAttention> {
         self.heads.iter().map(|h| attend(h, tau)).collect()
     }
+
+    /// Every head's weights only: what the heatmaps need on each slider step. The outputs
+    /// (`weights · V`) are left to the views that show them.
+    pub fn weights_all(&self, tau: f64) -> Vec<DMatrix<f64>> {
+        self.heads
+            .iter()
+            .map(|h| causal_softmax(&h.scores, logit_scale(h.head_size(), tau)))
+            .collect()
+    }
 }
 
 #[cfg(test)]
@@ -95,6 +104,22 @@ mod tests {
             for i in 0..7 {
                 let sum: f64 = head.weights.row(i).iter().sum();
                 assert!((sum - 1.0).abs() < 1e-12);
+            }
+        }
+    }
+
+    #[test]
+    fn weights_only_matches_full_attention() {
+        let p = Prepared::new(ModelConfig {
+            heads: 4,
+            ..default_config()
+        });
+        for tau in [0.01, 0.25, 1.0, 37.0] {
+            let full = p.attend_all(tau);
+            let only = p.weights_all(tau);
+            assert_eq!(only.len(), 4);
+            for (a, w) in full.iter().zip(&only) {
+                assert_eq!(&a.weights, w);
             }
         }
     }
