@@ -6,6 +6,7 @@
 //! - `components` / `app` (browser only): signals, layout and events.
 
 pub mod charts;
+pub mod format;
 pub mod model;
 
 #[cfg(target_arch = "wasm32")]

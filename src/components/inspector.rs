@@ -3,7 +3,7 @@
 use crate::app::AppState;
 use crate::charts::bars::{draw_row_bars, BarsSpec};
 use crate::charts::canvas::{device_pixel_ratio, size_canvas};
-use crate::components::format::{percent, quote};
+use crate::components::format::{fixed, percent, quote};
 use crate::components::size::observed_width;
 use crate::model::stats::row_stats;
 use leptos::html;
@@ -110,12 +110,12 @@ pub fn RowInspector() -> impl IntoView {
             </div>
             <div>
                 <dt>"Entropy"</dt>
-                <dd data-testid="entropy">{move || format!("{:.3} bits", stats.get().entropy_bits)}</dd>
+                <dd data-testid="entropy">{move || format!("{} bits", fixed(stats.get().entropy_bits, 3))}</dd>
             </div>
             <div>
                 <dt>"Effective tokens"</dt>
                 <dd data-testid="effective">
-                    {move || format!("{:.2} of {}", stats.get().effective_tokens, row.get() + 1)}
+                    {move || format!("{} of {}", fixed(stats.get().effective_tokens, 2), row.get() + 1)}
                 </dd>
             </div>
         </dl>

@@ -4,7 +4,7 @@
 use crate::app::{AppState, Shared};
 use crate::charts::canvas::{device_pixel_ratio, size_canvas};
 use crate::charts::lab_chart::{draw_lab_chart, SCALED, UNSCALED};
-use crate::components::format::{percent, quote};
+use crate::components::format::{fixed, percent, quote};
 use crate::components::heatmap::Heatmap;
 use crate::components::size::{observed_visibility, observed_width};
 use crate::model::attention::{averaging_matrix, logit_scale, running_mean_loop};
@@ -155,8 +155,14 @@ fn vector_strip(values: Vec<f64>, label: String) -> impl IntoView {
             } else {
                 (0, 114, 178)
             };
-            let style = format!("background:rgba({},{},{},{a:.3})", rgb.0, rgb.1, rgb.2);
-            view! { <span class="cell" style=style title=format!("{v:.4}")></span> }
+            let style = format!(
+                "background:rgba({},{},{},{})",
+                rgb.0,
+                rgb.1,
+                rgb.2,
+                fixed(a, 3)
+            );
+            view! { <span class="cell" style=style title=fixed(v, 4)></span> }
         })
         .collect_view();
     view! {
@@ -253,15 +259,15 @@ fn AttentionTrace() -> impl IntoView {
             let rows = (0..tokens.len())
                 .map(|j| {
                     let masked = j > t;
-                    let cell = |x: f64| if masked { "−∞".to_string() } else { format!("{x:.3}") };
+                    let cell = |x: f64| if masked { "−∞".to_string() } else { fixed(x, 3) };
                     view! {
                         <tr class:masked=masked>
                             <th scope="row">{tokens[j].clone()}</th>
-                            <td class="num">{format!("{:.3}", raw[j])}</td>
-                            <td class="num">{format!("{:.3}", raw[j] / sqrt_d)}</td>
-                            <td class="num">{format!("{:.3}", raw[j] * scale)}</td>
+                            <td class="num">{fixed(raw[j], 3)}</td>
+                            <td class="num">{fixed(raw[j] / sqrt_d, 3)}</td>
+                            <td class="num">{fixed(raw[j] * scale, 3)}</td>
                             <td class="num">{cell(raw[j] * scale)}</td>
-                            <td class="num">{if masked { "0 (masked)".to_string() } else { format!("{:.4}", weights[j]) }}</td>
+                            <td class="num">{if masked { "0 (masked)".to_string() } else { fixed(weights[j], 4) }}</td>
                         </tr>
                     }
                 })
@@ -305,7 +311,7 @@ fn AttentionTrace() -> impl IntoView {
                 <div class="qkv" aria-label="Query, keys and values of this row as coloured strips (orange positive, blue negative)">
                     {vector_strip(q, format!("q {}", tokens[t]))}
                     {k.into_iter().enumerate().map(|(j, kj)| vector_strip(kj, format!("k {}", tokens[j]))).collect_view()}
-                    {v.into_iter().enumerate().map(|(j, vj)| vector_strip(vj, format!("v {} × {:.3}", tokens[j], weights[j]))).collect_view()}
+                    {v.into_iter().enumerate().map(|(j, vj)| vector_strip(vj, format!("v {} × {}", tokens[j], fixed(weights[j], 3)))).collect_view()}
                     {vector_strip(blended, "Σ w·v".to_string())}
                     {vector_strip(out_row, format!("A·V row {}", t + 1))}
                 </div>

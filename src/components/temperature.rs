@@ -1,6 +1,7 @@
 //! The temperature slider: log-scaled τ with marks at the unscaled (1/√d) and scaled (1) regimes.
 
 use crate::app::AppState;
+use crate::format::fixed;
 use crate::model::url_state::{SLIDER_MAX_TAU, SLIDER_MIN_TAU};
 use leptos::prelude::*;
 
@@ -18,11 +19,11 @@ fn track_percent(tau: f64) -> f64 {
 /// A readable τ: three significant digits.
 pub fn format_tau(tau: f64) -> String {
     if tau >= 10.0 {
-        format!("{tau:.1}")
+        fixed(tau, 1)
     } else if tau >= 1.0 {
-        format!("{tau:.2}")
+        fixed(tau, 2)
     } else {
-        format!("{tau:.3}")
+        fixed(tau, 3)
     }
 }
 
@@ -102,7 +103,7 @@ pub fn TemperatureSlider() -> impl IntoView {
             <p id="temperature-readout" class="readout">
                 "τ = " <output data-testid="tau">{move || format_tau(state.tau.get())}</output>
                 " · logits divided by √d·τ = √" {move || head_size.get()} " × " {move || format_tau(state.tau.get())}
-                " = " <output data-testid="divisor">{move || format!("{:.3}", divisor())}</output>
+                " = " <output data-testid="divisor">{move || fixed(divisor(), 3)}</output>
             </p>
             <p id="temperature-regime" class="regime" aria-live="polite">
                 {move || regime_sentence(state.tau.get(), head_size.get())}
