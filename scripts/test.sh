@@ -40,7 +40,12 @@ step test-native cargo test
 step test-wasm cargo test --target wasm32-unknown-unknown
 step trunk-build trunk build --release --offline
 [ -f dist/index.html ] || { echo "dist/index.html missing after trunk build" >&2; exit 1; }
-step e2e node --test e2e/*.test.mjs
+e2e_log="$(mktemp)"
+run_e2e() { node --test e2e/*.test.mjs 2>&1 | tee "$e2e_log"; }
+step e2e run_e2e
 
 trap - EXIT
 printf '\nALL CHECKS OK: %s (%ds)\n' "${done_steps[*]}" "$((SECONDS - start_all))"
+count() { awk -v k="# $1" '$0 ~ "^"k" " { n = $3 } END { print n + 0 }' "$e2e_log"; }
+printf 'e2e: %d passed, %d failed, %d skipped\n' "$(count pass)" "$(count fail)" "$(count skipped)"
+rm -f "$e2e_log"
