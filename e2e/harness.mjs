@@ -355,3 +355,16 @@ export function useApp(serverOpts = {}, browserOpts = {}) {
   });
   return handle;
 }
+
+/** Retry `check` (which throws on failure) until it passes or `timeout` ms pass. */
+export async function eventually(check, timeout = 5_000) {
+  const end = Date.now() + timeout;
+  for (;;) {
+    try {
+      return await check();
+    } catch (err) {
+      if (Date.now() > end) throw err;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  }
+}

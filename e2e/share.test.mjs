@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { useApp, downloadText } from './harness.mjs';
+import { useApp, downloadText, eventually } from './harness.mjs';
 
 const app = useApp();
 
@@ -11,18 +11,6 @@ const app = useApp();
 // Helpers
 // ---------------------------------------------------------------------------
 
-/** Retry `check` (which throws on failure) until it passes or `timeout` ms pass. */
-async function eventually(check, timeout = 5_000) {
-  const end = Date.now() + timeout;
-  for (;;) {
-    try {
-      return await check();
-    } catch (err) {
-      if (Date.now() > end) throw err;
-      await new Promise((r) => setTimeout(r, 25));
-    }
-  }
-}
 
 /** Click a button and return the download it starts ({ download, name }). */
 async function download(page, buttonName) {
