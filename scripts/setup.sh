@@ -92,12 +92,13 @@ else
   fi
 fi
 
-# --- npm: playwright-core + binaryen (wasm-opt) for e2e and trunk ---------------
+# --- npm: playwright-core for e2e; binaryen (wasm-opt) and terser for trunk builds ---
 (
   cd e2e
   if [ -f node_modules/.package-lock.json ] && [ node_modules/.package-lock.json -nt package-lock.json ] \
      && [ node_modules/.package-lock.json -nt package.json ] \
-     && [ -x node_modules/.bin/wasm-opt ] && [ -d node_modules/playwright-core ]; then
+     && [ -x node_modules/.bin/wasm-opt ] && [ -d node_modules/playwright-core ] \
+     && [ -d node_modules/terser ]; then
     ae_log "npm: e2e/node_modules up to date"
   elif [ -f package-lock.json ]; then
     ae_log "npm ci (e2e/)"

@@ -2,7 +2,7 @@
 //! signals (what the learner chose) → memos (the model's answers) → components (drawing).
 
 use crate::charts::colors::Theme;
-use crate::components::browser;
+use crate::components::browser::{self, BrowserText};
 use crate::components::{
     downloads::Downloads, explanation::Explanation, heatmap::Heatmap, inspector::RowInspector,
     model_controls::ModelControls, notices::Notices, sentence::SentenceBox, steps::Lesson,
@@ -65,6 +65,13 @@ pub struct AppState {
 }
 
 impl AppState {
+    /// The state [`App`] provides to every component below it.
+    pub fn from_context() -> Self {
+        // Not `expect_context`: its panic message debug-prints the type name, and that one use
+        // of `str`'s Debug brings core's Unicode escaping tables into the wasm.
+        use_context::<AppState>().expect("AppState is provided by App")
+    }
+
     pub fn new(initial: ViewState, notices: Vec<String>) -> Self {
         let sentence = RwSignal::new(initial.sentence);
         let max_tokens = RwSignal::new(initial.max_tokens);
@@ -79,7 +86,7 @@ impl AppState {
                 .unwrap_or_else(|_| tokenize(DEFAULT_SENTENCE))
         });
         let prepared = Memo::new(move |_| {
-            Shared(Arc::new(Prepared::new(ModelConfig {
+            Shared(Arc::new(Prepared::new_with::<BrowserText>(ModelConfig {
                 tokens: tokens.get(),
                 seed: seed.get(),
                 heads: heads.get(),
@@ -176,7 +183,7 @@ fn sync_url(state: AppState) {
 
 #[component]
 pub fn App() -> impl IntoView {
-    let (initial, notices) = ViewState::from_query(&browser::location_search());
+    let (initial, notices) = ViewState::from_query_with::<BrowserText>(&browser::location_search());
     let state = AppState::new(initial, notices.into_iter().map(|n| n.0).collect());
     provide_context(state);
     sync_url(state);

@@ -5,15 +5,20 @@
 //! WebAssembly that showed up in profiles. Scaling, rounding and printing integers is exact enough
 //! for display and far cheaper.
 
-/// `x` with exactly `decimals` digits after the point (at most 9), rounded half away from zero.
+/// `x` with exactly `decimals` digits after the point (at most 15), rounded half away from zero.
 /// It matches `format!("{x:.decimals$}")` except on exact binary ties, and the sign of a value that
 /// rounds to zero, which is dropped.
 pub fn fixed(x: f64, decimals: u32) -> String {
-    let decimals = decimals.min(9);
+    let decimals = decimals.min(15);
     let scale = 10u64.pow(decimals);
     let scaled = x * scale as f64;
+    if x.is_nan() {
+        return "NaN".to_string();
+    }
     if !scaled.is_finite() || scaled.abs() >= 9.0e15 {
-        return format!("{x:.*}", decimals as usize);
+        // Too large for the integer path: never a weight or a score the page shows, so a short
+        // scientific form will do (and the wasm carries no second float formatter).
+        return scientific(x, decimals.min(3));
     }
     let n = scaled.round() as i64;
     let sign = if n < 0 { "-" } else { "" };
@@ -23,6 +28,52 @@ pub fn fixed(x: f64, decimals: u32) -> String {
         format!("{sign}{int}")
     } else {
         format!("{sign}{int}.{frac:0width$}", width = decimals as usize)
+    }
+}
+
+/// `x` as `d.ddde±n` with `decimals` digits after the point (at most 9), like
+/// `format!("{x:.decimals$e}")` away from exact binary ties; "NaN", "inf" and "-inf" as core prints them.
+pub fn scientific(x: f64, decimals: u32) -> String {
+    let decimals = decimals.min(9);
+    if x.is_nan() {
+        return "NaN".to_string();
+    }
+    let sign = if x < 0.0 { "-" } else { "" };
+    let a = x.abs();
+    if a.is_infinite() {
+        return format!("{sign}inf");
+    }
+    let scale = 10u64.pow(decimals);
+    let (mut digits, mut exponent) = (0u64, 0i32);
+    if a > 0.0 {
+        exponent = a.log10().floor() as i32;
+        // Two steps keep 10^-exponent finite for the smallest (subnormal) inputs.
+        let mantissa = |e: i32| {
+            let first = e.clamp(-300, 300);
+            a / 10f64.powi(first) / 10f64.powi(e - first)
+        };
+        let mut m = mantissa(exponent);
+        if m < 1.0 {
+            exponent -= 1;
+            m = mantissa(exponent);
+        } else if m >= 10.0 {
+            exponent += 1;
+            m = mantissa(exponent);
+        }
+        digits = (m * scale as f64).round() as u64;
+        if digits >= 10 * scale {
+            digits /= 10;
+            exponent += 1;
+        }
+    }
+    let (int, frac) = (digits / scale, digits % scale);
+    if decimals == 0 {
+        format!("{sign}{int}e{exponent}")
+    } else {
+        format!(
+            "{sign}{int}.{frac:0width$}e{exponent}",
+            width = decimals as usize
+        )
     }
 }
 
@@ -43,7 +94,7 @@ mod tests {
         let mut rng = SeededRng::stream(1, "format");
         for i in 0..200_000 {
             let x = rng.normal() * 10f64.powi(i % 7 - 3);
-            for decimals in 0..=6 {
+            for decimals in [0, 1, 2, 3, 4, 5, 6, 9, 12] {
                 let scaled = (x * 10f64.powi(decimals as i32)).abs();
                 if (scaled.fract() - 0.5).abs() < 1e-6 || scaled < 0.5 {
                     continue;
@@ -58,13 +109,49 @@ mod tests {
     }
 
     #[test]
+    fn scientific_matches_core_away_from_ties() {
+        let mut rng = SeededRng::stream(2, "scientific");
+        for i in 0..200_000 {
+            let x = rng.normal() * 10f64.powi(i % 640 - 320);
+            if x == 0.0 || !x.is_finite() {
+                continue;
+            }
+            for decimals in 0..=4 {
+                let expected = format!("{x:.*e}", decimals as usize);
+                // Skip inputs within a hair of a rounding tie, where the two may round apart.
+                let mantissa: f64 = expected.split('e').next().unwrap().parse().unwrap();
+                let back: f64 = format!("{x:.12e}")
+                    .split('e')
+                    .next()
+                    .unwrap()
+                    .parse()
+                    .unwrap();
+                let step = 10f64.powi(-(decimals as i32));
+                if ((back.abs() - mantissa.abs()).abs() / step - 0.5).abs() < 1e-6 {
+                    continue;
+                }
+                assert_eq!(scientific(x, decimals), expected, "{x:e} to {decimals}");
+            }
+        }
+    }
+
+    #[test]
     fn edge_cases() {
         assert_eq!(fixed(0.0, 3), "0.000");
         assert_eq!(fixed(-0.0004, 3), "0.000");
         assert_eq!(fixed(0.9996, 3), "1.000");
         assert_eq!(fixed(-2.5, 0), "-3");
         assert_eq!(fixed(f64::NAN, 2), "NaN");
-        assert_eq!(fixed(1e300, 1), format!("{:.1}", 1e300));
+        assert_eq!(fixed(1e300, 1), "1.0e300");
+        assert_eq!(fixed(-2e16, 3), "-2.000e16");
+        assert_eq!(fixed(f64::INFINITY, 2), "inf");
+        assert_eq!(scientific(0.0, 1), "0.0e0");
+        assert_eq!(scientific(f64::NEG_INFINITY, 1), "-inf");
+        assert_eq!(scientific(f64::NAN, 1), "NaN");
+        assert_eq!(scientific(9.96, 1), "1.0e1");
+        assert_eq!(scientific(2.220446049250313e-16, 1), "2.2e-16");
+        assert_eq!(scientific(5e-324, 1), "4.9e-324");
+        assert_eq!(scientific(f64::MAX, 2), "1.80e308");
         assert_eq!(percent(0.314), "31.4%");
         assert_eq!(percent(1.0), "100.0%");
         assert_eq!(percent(0.0), "0.0%");

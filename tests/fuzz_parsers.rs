@@ -14,6 +14,7 @@
 //! valid; state → link → state is the identity for every valid state.
 #![cfg(not(target_arch = "wasm32"))]
 
+use attention_explorer::model::host::is_decimal_literal;
 use attention_explorer::model::scaling_lab::HEAD_SIZES;
 use attention_explorer::model::tokenizer::{
     checked_tokens, is_punctuation, tokenize, SentenceError, MAX_SENTENCE_CHARS, MAX_TOKENS,
@@ -514,6 +515,21 @@ proptest! {
         prop_assert_eq!(again.to_query(), link.clone());
         // The leading '?' a browser adds changes nothing.
         prop_assert_eq!(ViewState::from_query(&format!("?{link}")).0, state);
+    }
+
+    /// The number syntax the link parser accepts (and hands to the browser's `parseFloat`) is
+    /// exactly what Rust parses, minus the words (inf, NaN): nothing lenient gets through.
+    #[test]
+    fn decimal_literals_are_exactly_rusts_numbers_without_words(
+        s in prop_oneof![
+            "[-+]?[0-9]{0,20}(\\.[0-9]{0,20})?([eE][-+]?[0-9]{0,4})?",
+            "[ +\\-.0-9eEinfINFaAxX_,]{0,12}",
+            unicode_text(12),
+        ]
+    ) {
+        let rust = s.parse::<f64>();
+        let is_word = s.trim_start_matches(['+', '-']).chars().any(|c| c.is_ascii_alphabetic() && !"eE".contains(c));
+        prop_assert_eq!(is_decimal_literal(&s), rust.is_ok() && !is_word, "{:?}", s);
     }
 }
 

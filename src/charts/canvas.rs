@@ -61,7 +61,9 @@ pub fn color(c: Rgb) -> RGBColor {
 /// Text in `c`, `px` device pixels tall, anchored at (`h`, `v`).
 pub fn text_style(px: f64, c: Rgb, h: HPos, v: VPos) -> TextStyle<'static> {
     TextStyle {
-        font: ("sans-serif", px).into_font(),
+        // The enum, not the string "sans-serif": plotters lower-cases font names given as text,
+        // which would pull Unicode case tables into the wasm for nothing.
+        font: (FontFamily::SansSerif, px).into_font(),
         color: color(c).to_backend_color(),
         pos: Pos::new(h, v),
     }

@@ -4,6 +4,7 @@
 use super::canvas::{color, context_2d, drawing_area, js_err, text_style};
 use super::colors::{label_on, viridis, Theme};
 use super::layout::{short_label, HeatmapLayout};
+use crate::format::fixed;
 use nalgebra::DMatrix;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, VPos};
@@ -138,8 +139,8 @@ pub fn draw_heatmap(
             for j in 0..=i {
                 let w = spec.weights[(i, j)];
                 let text = match spec.cell_text {
-                    CellText::Percent => format!("{:.0}%", w * 100.0),
-                    _ => format!("{w:.2}"),
+                    CellText::Percent => format!("{}%", fixed(w * 100.0, 0)),
+                    _ => fixed(w, 2),
                 };
                 let style = text_style(font * 0.85, label_on(w), HPos::Center, VPos::Center);
                 let at = (

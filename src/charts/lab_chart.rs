@@ -3,6 +3,7 @@
 
 use super::canvas::{color, drawing_area, js_err};
 use super::colors::{Rgb, Theme};
+use crate::format::fixed;
 use crate::model::scaling_lab::{LabPoint, Spread, NOTEBOOK_DRAWS};
 use plotters::prelude::*;
 use wasm_bindgen::JsValue;
@@ -33,7 +34,7 @@ pub fn draw_lab_chart(
         .y_label_area_size(px(44.0))
         .build_cartesian_2d(-0.2f64..x_max + 0.2, 0.0f64..1.0)
         .map_err(js_err)?;
-    let font = ("sans-serif", 12.0 * dpr)
+    let font = (FontFamily::SansSerif, 12.0 * dpr)
         .into_font()
         .color(&color(theme.text));
     let sizes: Vec<usize> = points.iter().map(|p| p.head_size).collect();
@@ -59,7 +60,7 @@ pub fn draw_lab_chart(
                 String::new()
             }
         })
-        .y_label_formatter(&|y| format!("{y:.1}"))
+        .y_label_formatter(&|y| fixed(*y, 1))
         .draw()
         .map_err(js_err)?;
 

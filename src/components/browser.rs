@@ -1,6 +1,26 @@
 //! Thin wrappers over browser APIs the components use (downloads, the URL, the theme, timing).
 
+use crate::model::host::{is_decimal_literal, TextHost};
 use wasm_bindgen::{JsCast, JsValue};
+
+/// The model's text services from JavaScript's `Number` and `String` (see `model::host` for why).
+pub struct BrowserText;
+
+impl TextHost for BrowserText {
+    fn lowercase(s: &str) -> String {
+        js_sys::JsString::from(s).to_lower_case().into()
+    }
+
+    fn parse_decimal(s: &str) -> Option<f64> {
+        // `parseFloat` is correctly rounded; the syntax check keeps out what it is lenient about
+        // (whitespace, trailing junk, "Infinity"), so it reads exactly what `str::parse` would.
+        if is_decimal_literal(s) {
+            Some(js_sys::Number::parse_float(s))
+        } else {
+            None
+        }
+    }
+}
 
 pub fn window() -> web_sys::Window {
     web_sys::window().expect("a browser window")

@@ -8,7 +8,7 @@ use wasm_bindgen::JsCast;
 
 #[component]
 pub fn Downloads() -> impl IntoView {
-    let state = expect_context::<AppState>();
+    let state = AppState::from_context();
     let status = RwSignal::new(None::<String>);
     let report = move |result: Result<(), wasm_bindgen::JsValue>, what: &str| {
         status.set(

@@ -77,7 +77,7 @@ pub fn Heatmap(
     #[prop(into)]
     title: String,
 ) -> impl IntoView {
-    let state = expect_context::<AppState>();
+    let state = AppState::from_context();
     let canvas_ref = NodeRef::<html::Canvas>::new();
     let wrap_ref = NodeRef::<html::Div>::new();
     let layout: StoredValue<Option<HeatmapLayout>> = StoredValue::new(None);

@@ -19,7 +19,7 @@ struct KeyWeight {
 
 #[component]
 pub fn RowInspector() -> impl IntoView {
-    let state = expect_context::<AppState>();
+    let state = AppState::from_context();
     let weights = state.main_weights;
     let row = Memo::new(move |_| {
         state

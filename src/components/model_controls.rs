@@ -14,7 +14,7 @@ pub fn next_seed(seed: u64) -> u64 {
 
 #[component]
 pub fn ModelControls() -> impl IntoView {
-    let state = expect_context::<AppState>();
+    let state = AppState::from_context();
     let seed_error = RwSignal::new(None::<String>);
     view! {
         <fieldset class="field model">

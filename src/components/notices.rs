@@ -5,7 +5,7 @@ use leptos::prelude::*;
 
 #[component]
 pub fn Notices() -> impl IntoView {
-    let state = expect_context::<AppState>();
+    let state = AppState::from_context();
     view! {
         <Show when=move || state.notices.with(|n| !n.is_empty())>
             <div class="notices" role="status" data-testid="notices">

@@ -6,7 +6,7 @@ use leptos::prelude::*;
 
 #[component]
 pub fn SentenceBox() -> impl IntoView {
-    let state = expect_context::<AppState>();
+    let state = AppState::from_context();
     let draft = RwSignal::new(state.sentence.get_untracked());
     let error = RwSignal::new(None::<String>);
     let apply = move || {

@@ -4,11 +4,11 @@
 use crate::app::{AppState, Shared};
 use crate::charts::canvas::{device_pixel_ratio, size_canvas};
 use crate::charts::lab_chart::{draw_lab_chart, SCALED, UNSCALED};
-use crate::components::format::{fixed, percent, quote};
+use crate::components::format::{fixed, percent, quote, scientific};
 use crate::components::heatmap::Heatmap;
 use crate::components::size::{observed_visibility, observed_width};
 use crate::model::attention::{averaging_matrix, logit_scale, running_mean_loop};
-use crate::model::scaling_lab::{scaling_lab, DRAWS, HEAD_SIZES, KEYS, NOTEBOOK_DRAWS};
+use crate::model::scaling_lab::{scaling_lab, Spread, DRAWS, HEAD_SIZES, KEYS, NOTEBOOK_DRAWS};
 use crate::model::url_state::Step;
 use leptos::html;
 use leptos::prelude::*;
@@ -24,7 +24,7 @@ fn step_title(step: Step) -> &'static str {
 
 #[component]
 pub fn Lesson() -> impl IntoView {
-    let state = expect_context::<AppState>();
+    let state = AppState::from_context();
     let on_key = move |ev: leptos::ev::KeyboardEvent| {
         let i = Step::ALL
             .iter()
@@ -96,7 +96,7 @@ fn max_abs_diff(a: &nalgebra::DMatrix<f64>, b: &nalgebra::DMatrix<f64>) -> f64 {
 
 #[component]
 fn AveragingStep() -> impl IntoView {
-    let state = expect_context::<AppState>();
+    let state = AppState::from_context();
     let wei = Memo::new(move |_| Shared(Arc::new(averaging_matrix(state.tokens.with(Vec::len)))));
     let check = Memo::new(move |_| {
         state
@@ -123,8 +123,9 @@ fn AveragingStep() -> impl IntoView {
                 let d = check.get();
                 let ok = d < 1e-12;
                 format!(
-                    "{} wei · X equals the running mean computed with a loop: largest difference {d:.1e}.",
-                    if ok { "✓" } else { "✗" }
+                    "{} wei · X equals the running mean computed with a loop: largest difference {}.",
+                    if ok { "✓" } else { "✗" },
+                    scientific(d, 1)
                 )
             }}
         </p>
@@ -197,7 +198,7 @@ struct TraceData {
 
 #[component]
 fn AttentionTrace() -> impl IntoView {
-    let state = expect_context::<AppState>();
+    let state = AppState::from_context();
     let trace_ref = NodeRef::<html::Div>::new();
     let on_screen = observed_visibility(trace_ref);
     let trace = Memo::new(move |previous: Option<&TraceData>| {
@@ -281,12 +282,12 @@ fn AttentionTrace() -> impl IntoView {
                 </p>
                 <div class="table-scroll">
                     <table class="trace" data-testid="trace-table">
-                        <caption>{format!("Trace of {} (row {}), head {}, d = {d}, τ = {tau:.3}", quote(&tokens[t]), t + 1, h + 1)}</caption>
+                        <caption>{format!("Trace of {} (row {}), head {}, d = {d}, τ = {}", quote(&tokens[t]), t + 1, h + 1, fixed(tau, 3))}</caption>
                         <thead>
                             <tr>
                                 <th scope="col">"key"</th>
                                 <th scope="col">"q·k"</th>
-                                <th scope="col">{format!("÷ √d (= {sqrt_d:.2})")}</th>
+                                <th scope="col">{format!("÷ √d (= {})", fixed(sqrt_d, 2))}</th>
                                 <th scope="col">"÷ τ"</th>
                                 <th scope="col">"mask"</th>
                                 <th scope="col">"softmax"</th>
@@ -296,16 +297,17 @@ fn AttentionTrace() -> impl IntoView {
                         <tfoot>
                             <tr>
                                 <th scope="row" colspan="5">"sum of weights"</th>
-                                <td class="num" data-testid="trace-sum">{format!("{sum:.12}")}</td>
+                                <td class="num" data-testid="trace-sum">{fixed(sum, 12)}</td>
                             </tr>
                         </tfoot>
                     </table>
                 </div>
                 <p class="check" data-testid="trace-check">
                     {format!(
-                        "{} Σ w·v equals row {} of A·V: largest difference {diff:.1e}.",
+                        "{} Σ w·v equals row {} of A·V: largest difference {}.",
                         if diff < 1e-12 { "✓" } else { "✗" },
-                        t + 1
+                        t + 1,
+                        scientific(diff, 1)
                     )}
                 </p>
                 <div class="qkv" aria-label="Query, keys and values of this row as coloured strips (orange positive, blue negative)">
@@ -320,9 +322,19 @@ fn AttentionTrace() -> impl IntoView {
     }
 }
 
+/// A lab table cell: mean to 3 decimals, then the 10th–90th percentile band.
+fn lab_cell(spread: &Spread) -> String {
+    format!(
+        "{} ({}–{})",
+        fixed(spread.mean, 3),
+        fixed(spread.p10, 2),
+        fixed(spread.p90, 2)
+    )
+}
+
 #[component]
 fn ScalingLab() -> impl IntoView {
-    let state = expect_context::<AppState>();
+    let state = AppState::from_context();
     let points = Memo::new(move |_| Shared(Arc::new(scaling_lab(DRAWS, 1337))));
     let canvas_ref = NodeRef::<html::Canvas>::new();
     let wrap_ref = NodeRef::<html::Div>::new();
@@ -385,14 +397,24 @@ fn ScalingLab() -> impl IntoView {
         </div>
         <p data-testid="lab-readout">
             {move || current.get().map(|p| format!(
-                "At d = {}: unscaled {:.2} (10–90 %: {:.2}–{:.2}), scaled {:.2} (10–90 %: {:.2}–{:.2}) over {DRAWS} draws.",
-                p.head_size, p.unscaled.mean, p.unscaled.p10, p.unscaled.p90, p.scaled.mean, p.scaled.p10, p.scaled.p90
+                "At d = {}: unscaled {} (10–90 %: {}–{}), scaled {} (10–90 %: {}–{}) over {DRAWS} draws.",
+                p.head_size,
+                fixed(p.unscaled.mean, 2),
+                fixed(p.unscaled.p10, 2),
+                fixed(p.unscaled.p90, 2),
+                fixed(p.scaled.mean, 2),
+                fixed(p.scaled.p10, 2),
+                fixed(p.scaled.p90, 2)
             ))}
         </p>
         <p>
             {NOTEBOOK_DRAWS
                 .iter()
-                .map(|(d, u, s)| format!("The notebook's single draw at d = {d}: {u:.2} unscaled, {s:.2} scaled. "))
+                .map(|(d, u, s)| format!(
+                    "The notebook's single draw at d = {d}: {} unscaled, {} scaled. ",
+                    fixed(*u, 2),
+                    fixed(*s, 2)
+                ))
                 .collect::<String>()}
         </p>
         <div class="table-scroll">
@@ -411,8 +433,8 @@ fn ScalingLab() -> impl IntoView {
                         view! {
                             <tr class:selected=selected>
                                 <th scope="row">{x.head_size}</th>
-                                <td class="num">{format!("{:.3} ({:.2}–{:.2})", x.unscaled.mean, x.unscaled.p10, x.unscaled.p90)}</td>
-                                <td class="num">{format!("{:.3} ({:.2}–{:.2})", x.scaled.mean, x.scaled.p10, x.scaled.p90)}</td>
+                                <td class="num">{lab_cell(&x.unscaled)}</td>
+                                <td class="num">{lab_cell(&x.scaled)}</td>
                             </tr>
                         }
                     }).collect_view())}

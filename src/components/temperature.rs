@@ -47,18 +47,18 @@ pub fn regime_sentence(tau: f64, head_size: usize) -> String {
 
 #[component]
 pub fn TemperatureSlider() -> impl IntoView {
-    let state = expect_context::<AppState>();
+    let state = AppState::from_context();
     let head_size = state.head_size();
     let unscaled_tau = Memo::new(move |_| 1.0 / (head_size.get() as f64).sqrt());
     let divisor = move || (head_size.get() as f64).sqrt() * state.tau.get();
     let on_input = move |ev: leptos::ev::Targeted<leptos::ev::Event, web_sys::HtmlInputElement>| {
         crate::components::browser::mark_update_start();
-        if let Ok(v) = ev.target().value().parse::<f64>() {
-            if v.is_finite() {
-                state
-                    .tau
-                    .set(10f64.powf(v).clamp(SLIDER_MIN_TAU, SLIDER_MAX_TAU));
-            }
+        // The browser's own number parsing (NaN when the value is unusable).
+        let v = ev.target().value_as_number();
+        if v.is_finite() {
+            state
+                .tau
+                .set(10f64.powf(v).clamp(SLIDER_MIN_TAU, SLIDER_MAX_TAU));
         }
     };
     view! {
@@ -67,8 +67,8 @@ pub fn TemperatureSlider() -> impl IntoView {
             <input
                 id="temperature"
                 type="range"
-                min=SLIDER_MIN_TAU.log10()
-                max=SLIDER_MAX_TAU.log10()
+                min=fixed(slider_value(SLIDER_MIN_TAU), 2)
+                max=fixed(slider_value(SLIDER_MAX_TAU), 2)
                 step="0.01"
                 list="temperature-marks"
                 prop:value=move || slider_value(state.tau.get())
@@ -77,14 +77,14 @@ pub fn TemperatureSlider() -> impl IntoView {
                 on:input:target=on_input
             />
             <datalist id="temperature-marks">
-                <option value=move || slider_value(unscaled_tau.get()) label="unscaled"></option>
+                <option value=move || fixed(slider_value(unscaled_tau.get()), 6) label="unscaled"></option>
                 <option value="0" label="scaled"></option>
             </datalist>
             <div class="marks" aria-label="Temperature marks">
                 <button
                     type="button"
                     class="mark"
-                    style=move || format!("left:{}%", track_percent(unscaled_tau.get()))
+                    style=move || format!("left:{}%", fixed(track_percent(unscaled_tau.get()), 3))
                     on:click=move |_| state.tau.set(unscaled_tau.get())
                     title="Set τ = 1/√d: attention without the scaling"
                 >
@@ -93,7 +93,7 @@ pub fn TemperatureSlider() -> impl IntoView {
                 <button
                     type="button"
                     class="mark scaled"
-                    style=format!("left:{}%", track_percent(1.0))
+                    style=format!("left:{}%", fixed(track_percent(1.0), 3))
                     on:click=move |_| state.tau.set(1.0)
                     title="Set τ = 1: standard scaled attention"
                 >

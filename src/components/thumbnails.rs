@@ -15,7 +15,7 @@ fn Thumbnail(
     /// Which head this thumbnail shows (0-based).
     head: usize,
 ) -> impl IntoView {
-    let state = expect_context::<AppState>();
+    let state = AppState::from_context();
     let canvas_ref = NodeRef::<html::Canvas>::new();
     Effect::new(move |_| {
         let Some(canvas) = canvas_ref.get() else {
@@ -63,7 +63,7 @@ fn Thumbnail(
 
 #[component]
 pub fn HeadThumbnails() -> impl IntoView {
-    let state = expect_context::<AppState>();
+    let state = AppState::from_context();
     view! {
         <Show when=move || { state.heads.get() > 1 }>
             <h3 class="sub">"All heads — choose one to inspect"</h3>

@@ -2,6 +2,7 @@
 //! (τ-independent projections, then the τ-dependent softmax) so the slider stays cheap.
 
 use super::attention::{attend, causal_softmax, logit_scale, HeadAttention, HeadProjections};
+use super::host::{CoreText, TextHost};
 use super::weights::{embed, sinusoidal_positions, Projections, D_MODEL};
 use nalgebra::DMatrix;
 
@@ -28,13 +29,22 @@ pub struct Prepared {
 
 impl Prepared {
     pub fn new(config: ModelConfig) -> Self {
-        Self::with_width(config, D_MODEL)
+        Self::build::<CoreText>(config, D_MODEL)
+    }
+
+    /// As [`Prepared::new`], lower-casing tokens through `H` (the browser passes its own).
+    pub fn new_with<H: TextHost>(config: ModelConfig) -> Self {
+        Self::build::<H>(config, D_MODEL)
     }
 
     /// As [`Prepared::new`] with another model width (benchmarks and tests).
     pub fn with_width(config: ModelConfig, d_model: usize) -> Self {
+        Self::build::<CoreText>(config, d_model)
+    }
+
+    fn build<H: TextHost>(config: ModelConfig, d_model: usize) -> Self {
         let heads = config.heads.clamp(1, d_model.max(1));
-        let mut x = embed(&config.tokens, config.seed, d_model);
+        let mut x = embed::<H>(&config.tokens, config.seed, d_model);
         if config.positions {
             x += sinusoidal_positions(config.tokens.len(), d_model);
         }

@@ -3,6 +3,7 @@
 pub mod attention;
 pub mod explorer;
 pub mod export;
+pub mod host;
 pub mod rng;
 pub mod scaling_lab;
 pub mod stats;

@@ -36,7 +36,9 @@ fn max_softmax_weight(scores: &[f64], scale: f64) -> f64 {
 }
 
 fn spread(mut values: Vec<f64>) -> Spread {
-    values.sort_by(f64::total_cmp);
+    // Unstable is enough (values equal under `total_cmp` are the same bits) and shares the sort
+    // the reactive runtime already links, instead of adding the stable one to the wasm.
+    values.sort_unstable_by(f64::total_cmp);
     let n = values.len();
     let mean = values.iter().sum::<f64>() / n as f64;
     let at = |q: f64| values[((q * (n - 1) as f64).round() as usize).min(n - 1)];

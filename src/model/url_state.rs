@@ -4,6 +4,7 @@
 //! and adds one short [`Notice`] that the page shows. Serialising a valid state and parsing it back
 //! gives the same state.
 
+use super::host::{CoreText, TextHost};
 use super::scaling_lab::HEAD_SIZES;
 use super::tokenizer::{checked_tokens, MAX_TOKENS};
 use super::weights::{valid_heads, DEFAULT_HEADS, DEFAULT_SEED};
@@ -120,6 +121,11 @@ fn notice(text: String) -> Notice {
 impl ViewState {
     /// The state a query string (with or without the leading `?`) describes, and what was corrected.
     pub fn from_query(query: &str) -> (Self, Vec<Notice>) {
+        Self::from_query_with::<CoreText>(query)
+    }
+
+    /// As [`ViewState::from_query`], reading numbers through `H` (the browser passes its own).
+    pub fn from_query_with<H: TextHost>(query: &str) -> (Self, Vec<Notice>) {
         let query = query.strip_prefix('?').unwrap_or(query);
         let mut state = Self::default();
         let mut notices = Vec::new();
@@ -176,11 +182,11 @@ impl ViewState {
             state.max_tokens = MAX_TOKENS;
         }
         if let Some(v) = get("tau") {
-            match v.parse::<f64>() {
-                Ok(t) if t.is_finite() && (SLIDER_MIN_TAU..=SLIDER_MAX_TAU).contains(&t) => {
+            match H::parse_decimal(v) {
+                Some(t) if t.is_finite() && (SLIDER_MIN_TAU..=SLIDER_MAX_TAU).contains(&t) => {
                     state.tau = t
                 }
-                Ok(t) if t.is_finite() && t > 0.0 => {
+                Some(t) if t.is_finite() && t > 0.0 => {
                     state.tau = t.clamp(SLIDER_MIN_TAU, SLIDER_MAX_TAU);
                     notices.push(notice(format!(
                         "Temperature {} is outside {SLIDER_MIN_TAU}–{SLIDER_MAX_TAU}; using {}.",

@@ -1,0 +1,108 @@
+//! The two text services the model borrows from whoever runs it: reading a decimal number and
+//! lower-casing a word.
+//!
+//! Natively they are core's ([`CoreText`]). The browser build passes an implementation backed by
+//! JavaScript's `Number` and `String` (`components::browser::BrowserText`): the browser already
+//! ships correctly rounded float parsing and full Unicode case mapping, while core's versions
+//! bring their own tables and code into the wasm (≈ 16 KB of the gzipped bundle). The results are
+//! the same: parsing is correctly rounded for the syntax [`is_decimal_literal`] accepts, and lower
+//! case is Unicode's default mapping. `tests/web_components.rs` compares the two in Chromium.
+//! (Printing floats stays with core: the canvas backend formats colours with it anyway.)
+
+/// Decimal parsing and case folding, as the model needs them.
+pub trait TextHost {
+    /// `s` in lower case (Unicode default case mapping, as `str::to_lowercase`).
+    fn lowercase(s: &str) -> String;
+    /// `s` as a number when it is a plain decimal literal ([`is_decimal_literal`]), else `None`.
+    fn parse_decimal(s: &str) -> Option<f64>;
+}
+
+/// Core's formatting, parsing and case mapping: the native implementation and the reference.
+pub struct CoreText;
+
+impl TextHost for CoreText {
+    fn lowercase(s: &str) -> String {
+        s.to_lowercase()
+    }
+
+    fn parse_decimal(s: &str) -> Option<f64> {
+        if is_decimal_literal(s) {
+            s.parse().ok()
+        } else {
+            None
+        }
+    }
+}
+
+/// `[+-]digits[.digits][(e|E)[+-]digits]`, with digits on at least one side of the point: the
+/// syntax both Rust's `str::parse::<f64>` and JavaScript's `Number()` read the same way (no
+/// whitespace, no `inf`/`Infinity`/`NaN` words, no hex).
+pub fn is_decimal_literal(s: &str) -> bool {
+    let b = s.as_bytes();
+    let mut i = 0;
+    let digits = |i: &mut usize| {
+        let start = *i;
+        while *i < b.len() && b[*i].is_ascii_digit() {
+            *i += 1;
+        }
+        *i - start
+    };
+    if i < b.len() && (b[i] == b'+' || b[i] == b'-') {
+        i += 1;
+    }
+    let mut mantissa_digits = digits(&mut i);
+    if i < b.len() && b[i] == b'.' {
+        i += 1;
+        mantissa_digits += digits(&mut i);
+    }
+    if mantissa_digits == 0 {
+        return false;
+    }
+    if i < b.len() && (b[i] == b'e' || b[i] == b'E') {
+        i += 1;
+        if i < b.len() && (b[i] == b'+' || b[i] == b'-') {
+            i += 1;
+        }
+        if digits(&mut i) == 0 {
+            return false;
+        }
+    }
+    i == b.len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn literals_are_what_both_parsers_accept() {
+        for ok in [
+            "0", "1", "-1", "+2.5", "1.", ".5", "1e5", "1E-5", "2.5e+3", "007", "1e400",
+        ] {
+            assert!(is_decimal_literal(ok), "{ok}");
+            assert!(ok.parse::<f64>().is_ok(), "{ok}");
+        }
+        for bad in [
+            "", "+", "-", ".", "e5", ".e5", "1e", "1e+", "1.2.3", " 1", "1 ", "0x10", "inf",
+            "Infinity", "NaN", "1_000", "١", "1e5.5", "--1",
+        ] {
+            assert!(!is_decimal_literal(bad), "{bad:?}");
+            assert_eq!(CoreText::parse_decimal(bad), None, "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn core_text_round_trips() {
+        for x in [
+            0.1 + 0.2,
+            1e-300,
+            -123.456e7,
+            std::f64::consts::PI,
+            1e21,
+            5e-324,
+        ] {
+            assert_eq!(CoreText::parse_decimal(&x.to_string()), Some(x), "{x}");
+        }
+        assert_eq!(CoreText::lowercase("ΟΔΟΣ The"), "οδος the");
+    }
+}

@@ -1,0 +1,162 @@
+//! The browser's text services (`BrowserText`: JavaScript's `parseFloat` and `toLowerCase`) give
+//! exactly what core's do (`CoreText`), in headless Chromium — so the page computes the same
+//! embeddings and reads the same links as the native tests. See `src/model/host.rs` for why the
+//! browser build borrows them.
+#![cfg(target_arch = "wasm32")]
+
+use attention_explorer::components::browser::BrowserText;
+use attention_explorer::model::explorer::{ModelConfig, Prepared};
+use attention_explorer::model::host::{CoreText, TextHost};
+use attention_explorer::model::rng::SeededRng;
+use attention_explorer::model::tokenizer::tokenize;
+use attention_explorer::model::url_state::ViewState;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+/// Code points from scripts whose case mappings have been stable for many Unicode versions, so
+/// the browser's and Rust's tables agree whatever their exact Unicode version.
+const RANGES: [(u32, u32); 7] = [
+    (0x20, 0x7e),
+    (0xc0, 0x24f),
+    (0x370, 0x3ff),
+    (0x400, 0x52f),
+    (0x531, 0x587),
+    (0x1e00, 0x1eff),
+    (0x1f00, 0x1ffc),
+];
+
+fn random_word(rng: &mut SeededRng) -> String {
+    let len = 1 + (rng.next_u64() % 12) as usize;
+    (0..len)
+        .filter_map(|_| {
+            let (lo, hi) = RANGES[(rng.next_u64() % RANGES.len() as u64) as usize];
+            char::from_u32(lo + (rng.next_u64() % u64::from(hi - lo + 1)) as u32)
+        })
+        .collect()
+}
+
+#[wasm_bindgen_test]
+fn lower_case_matches_core() {
+    for word in [
+        "The",
+        "CAT",
+        "ΟΔΟΣ",
+        "ΟΔΟΣ.",
+        "Σ",
+        "ΑΣ ΒΣ",
+        "İstanbul",
+        "ẞ",
+        "Ǆǅǆ",
+        "ﬃ",
+        "ÀÉÎÕÜ",
+        "Привет",
+        "ԱՐԵՎ",
+        "😀A",
+        "",
+        "١٢٣",
+        "日本語",
+    ] {
+        assert_eq!(
+            BrowserText::lowercase(word),
+            CoreText::lowercase(word),
+            "{word}"
+        );
+    }
+    let mut rng = SeededRng::stream(7, "lowercase");
+    for _ in 0..20_000 {
+        let word = random_word(&mut rng);
+        assert_eq!(
+            BrowserText::lowercase(&word),
+            CoreText::lowercase(&word),
+            "{word}"
+        );
+    }
+}
+
+#[wasm_bindgen_test]
+fn decimal_parsing_matches_core() {
+    let mut rng = SeededRng::stream(7, "parse");
+    let mut cases: Vec<String> = [
+        "1",
+        "0.01",
+        "100",
+        "-0",
+        "+2.5",
+        ".5",
+        "1.",
+        "1e-7",
+        "1E+21",
+        "5e-324",
+        "2e-324",
+        "1e309",
+        "1.7976931348623157e308",
+        "0.30000000000000004",
+        "9007199254740993",
+        " 1",
+        "1 ",
+        "0x10",
+        "Infinity",
+        "inf",
+        "NaN",
+        "",
+        "-",
+        "1e",
+        "1,5",
+        "١",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    for _ in 0..20_000 {
+        // Shortest forms of arbitrary doubles, and long decimals near rounding boundaries.
+        let x = f64::from_bits(rng.next_u64());
+        if x.is_finite() {
+            cases.push(x.to_string());
+            cases.push(format!("{x:e}"));
+        }
+        let digits: String = (0..(1 + rng.next_u64() % 30))
+            .map(|_| char::from(b'0' + (rng.next_u64() % 10) as u8))
+            .collect();
+        let exponent = (rng.next_u64() % 700) as i64 - 350;
+        cases.push(format!("{digits}e{exponent}"));
+        cases.push(format!("0.{digits}"));
+    }
+    for s in &cases {
+        let (browser, core) = (BrowserText::parse_decimal(s), CoreText::parse_decimal(s));
+        assert_eq!(browser.map(f64::to_bits), core.map(f64::to_bits), "{s:?}");
+    }
+}
+
+#[wasm_bindgen_test]
+fn the_browser_model_and_links_equal_the_native_ones() {
+    for sentence in [
+        "The cat sat on the mat .",
+        "ΟΔΟΣ Straße İstanbul THE the",
+        "A a B b",
+    ] {
+        let config = ModelConfig {
+            tokens: tokenize(sentence),
+            seed: 3,
+            heads: 2,
+            positions: true,
+        };
+        assert_eq!(
+            Prepared::new_with::<BrowserText>(config.clone()),
+            Prepared::new(config)
+        );
+    }
+    for query in [
+        "tau=0.25&heads=4",
+        "tau=1e-7",
+        "tau=0.316227766016838",
+        "tau=1e400",
+        "tau= 2",
+    ] {
+        assert_eq!(
+            ViewState::from_query_with::<BrowserText>(query),
+            ViewState::from_query(query),
+            "{query}"
+        );
+    }
+}
