@@ -3,9 +3,11 @@
 //                      [--only default-1h,64t-8h,256t-8h] [--profile [--profile-top 25]]
 //
 // Release build in headless Chromium, real mouse input through Playwright. For each scenario it
-// reads the app's own timing hook, window.__aeTiming = {start, end, updates}: input handlers set
-// `start` (performance.now()), every canvas draw sets `end`. After each input the script waits two
-// animation frames and records end - start = the app's compute + draw time for that update.
+// reads the app's own timing hook, window.__aeTiming = {start, end, settled, updates}: input
+// handlers set `start` (performance.now()), every canvas draw sets `end` and counts `updates`, and
+// `settled` is taken in the first task after the input's work (all of Leptos' DOM and canvas
+// effects run as microtasks before it). After each input the script waits two animation frames
+// and records settled - start = the app's compute + draw time for that update (DOM included).
 //   - slider: mouse down on the #temperature thumb, then small mouse.move steps back and forth;
 //   - rows:   clicks on changing rows of the main heatmap.
 // Then, untimed, the DOM changes per update by page section (MutationObserver), and
@@ -70,20 +72,21 @@ const afterTwoFrames = (page) =>
         requestAnimationFrame(() =>
           requestAnimationFrame(() => {
             const t = window.__aeTiming || {};
-            resolve({ start: t.start ?? null, end: t.end ?? null, updates: t.updates ?? 0 });
+            resolve({ start: t.start ?? null, end: t.end ?? null, settled: t.settled ?? null, updates: t.updates ?? 0 });
           }),
         ),
       ),
   );
 
-/** Runs `input()` and returns end - start if it produced a new update that drew, else null. */
+/** Runs `input()` and returns settled - start if it produced a new update that drew, else null. */
 async function measure(page, input) {
   const before = await page.evaluate(() => ({ ...(window.__aeTiming || {}) }));
   await input();
   const after = await afterTwoFrames(page);
   const fresh = after.start !== null && after.start !== before.start;
   const drew = after.updates > (before.updates ?? 0) && after.end >= after.start;
-  return fresh && drew ? after.end - after.start : null;
+  const settled = after.settled !== null && after.settled >= after.end;
+  return fresh && drew && settled ? after.settled - after.start : null;
 }
 
 async function checkScenario(page, sc) {

@@ -1,5 +1,7 @@
 //! The T × T heatmap: cells as one `ImageData` blit, labels, selection outline and legend via
 //! plotters. One blit instead of T² filled rectangles keeps a 256 × 256 grid inside one frame.
+//! When only the weights or the selection changed ([`Redraw::GridOnly`]), the axis labels and the
+//! legend already on the canvas are kept and only the grid is painted again.
 
 use super::canvas::{color, context_2d, drawing_area, js_err, text_style};
 use super::colors::{label_on, viridis, Theme};
@@ -34,6 +36,20 @@ pub struct HeatmapSpec<'a> {
     pub show_labels: bool,
     pub show_legend: bool,
 }
+
+/// How much of the canvas a draw repaints.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Redraw {
+    /// Background, cells, labels, outline and legend.
+    Everything,
+    /// Only the grid and a margin around it (cells, in-cell text, outline). Valid when the canvas
+    /// still shows a full drawing with the same layout, tokens, theme and pixel ratio.
+    GridOnly,
+}
+
+/// CSS pixels around the grid that a [`Redraw::GridOnly`] clears: enough for the selection
+/// outline (which reaches 1 px outside the grid) and less than the 6 px gap to the axis labels.
+const GRID_MARGIN: f64 = 4.0;
 
 /// Pixel edges of cells along one axis: rounding each edge (not each size) keeps cells gap-free.
 fn edges(start: f64, cell: f64, n: usize, dpr: f64) -> Vec<i32> {
@@ -123,15 +139,30 @@ pub fn draw_heatmap(
     layout: &HeatmapLayout,
     spec: &HeatmapSpec,
     dpr: f64,
+    redraw: Redraw,
 ) -> Result<(), JsValue> {
     let root = drawing_area(canvas)?;
-    root.fill(&color(spec.theme.background)).map_err(js_err)?;
-    if layout.n == 0 {
+    let n = layout.n;
+    let s = |v: f64| (v * dpr).round() as i32;
+    let everything = redraw == Redraw::Everything || n == 0;
+    if everything {
+        root.fill(&color(spec.theme.background)).map_err(js_err)?;
+    } else {
+        let (left, top) = (
+            layout.grid_left - GRID_MARGIN,
+            layout.grid_top - GRID_MARGIN,
+        );
+        let (right, bottom) = (layout.col_x(n) + GRID_MARGIN, layout.row_y(n) + GRID_MARGIN);
+        root.draw(&Rectangle::new(
+            [(s(left), s(top)), (s(right), s(bottom))],
+            color(spec.theme.background).filled(),
+        ))
+        .map_err(js_err)?;
+    }
+    if n == 0 {
         return Ok(());
     }
     blit_cells(canvas, layout, spec, dpr)?;
-    let n = layout.n;
-    let s = |v: f64| (v * dpr).round() as i32;
     let font = layout.font_px * dpr;
 
     if layout.cell_text && spec.cell_text != CellText::None {
@@ -152,7 +183,7 @@ pub fn draw_heatmap(
         }
     }
 
-    if spec.show_labels && layout.font_px > 0.0 {
+    if everything && spec.show_labels && layout.font_px > 0.0 {
         let row_style = text_style(font, spec.theme.text, HPos::Right, VPos::Center);
         let stride = layout.label_stride;
         for (i, token) in spec
@@ -201,7 +232,7 @@ pub fn draw_heatmap(
         let (right, bottom) = (s(layout.col_x(j + 1)), s(layout.row_y(i + 1)));
         outline(&root, (left, top), (right, bottom), spec.theme, dpr)?;
     }
-    if spec.show_legend {
+    if everything && spec.show_legend {
         draw_legend(&root, layout, spec.theme, dpr)?;
     }
     Ok(())

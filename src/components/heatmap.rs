@@ -3,7 +3,8 @@
 
 use crate::app::{AppState, Shared};
 use crate::charts::canvas::{device_pixel_ratio, size_canvas};
-use crate::charts::heatmap::{draw_heatmap, CellText, HeatmapSpec};
+use crate::charts::colors::Theme;
+use crate::charts::heatmap::{draw_heatmap, CellText, HeatmapSpec, Redraw};
 use crate::charts::layout::HeatmapLayout;
 use crate::components::format::{percent, quote};
 use crate::components::size::observed_width;
@@ -42,6 +43,17 @@ pub fn row_summary(tokens: &[String], weights: &DMatrix<f64>, i: usize) -> Strin
         quote(&tokens[stats.argmax]),
         percent(stats.max_weight)
     )
+}
+
+/// Everything that decides the canvas outside the grid; equal frames allow [`Redraw::GridOnly`].
+#[derive(PartialEq)]
+struct Frame {
+    layout: HeatmapLayout,
+    tokens: Vec<String>,
+    theme: Theme,
+    dpr: f64,
+    /// Backing-store size: resizing a canvas clears it.
+    backing: (u32, u32),
 }
 
 /// A heatmap canvas with its tooltip and keyboard handling.
@@ -91,6 +103,9 @@ pub fn Heatmap(
         CellText::None
     };
 
+    // What the canvas shows outside the grid (labels, legend): while it is unchanged, a new τ or
+    // selection repaints only the grid.
+    let drawn_frame: StoredValue<Option<Frame>> = StoredValue::new(None);
     let wrap_width = observed_width(wrap_ref);
     Effect::new(move |_| {
         let Some(canvas) = canvas_ref.get() else {
@@ -115,8 +130,24 @@ pub fn Heatmap(
                 show_labels: true,
                 show_legend: true,
             };
-            if let Err(e) = draw_heatmap(&canvas, &l, &spec, dpr) {
-                leptos::logging::error!("heatmap drawing failed: {e:?}");
+            let frame = Frame {
+                layout: l,
+                tokens: spec.tokens.to_vec(),
+                theme,
+                dpr,
+                backing: (canvas.width(), canvas.height()),
+            };
+            let redraw = if drawn_frame.with_value(|f| f.as_ref() == Some(&frame)) {
+                Redraw::GridOnly
+            } else {
+                Redraw::Everything
+            };
+            match draw_heatmap(&canvas, &l, &spec, dpr, redraw) {
+                Ok(()) => drawn_frame.set_value(Some(frame)),
+                Err(e) => {
+                    drawn_frame.set_value(None);
+                    leptos::logging::error!("heatmap drawing failed: {e:?}");
+                }
             }
             layout.set_value(Some(l));
             crate::components::browser::mark_drawn();

@@ -46,7 +46,9 @@ fn show_banner(message: &str) -> Option<()> {
 /// Installs the hook: log the panic to the console, then show the banner.
 pub fn install() {
     std::panic::set_hook(Box::new(|info| {
-        console_error_panic_hook::hook(info);
+        // "panicked at file:line:col:\nmessage". (A JavaScript stack trace, as the
+        // console_error_panic_hook crate adds, names only wasm function indices in a release build.)
+        web_sys::console::error_1(&info.to_string().into());
         let message = match info.payload().downcast_ref::<&str>() {
             Some(s) => (*s).to_string(),
             None => info

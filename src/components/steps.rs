@@ -8,6 +8,7 @@ use crate::components::format::{fixed, percent, quote, scientific};
 use crate::components::heatmap::Heatmap;
 use crate::components::size::{observed_visibility, observed_width};
 use crate::model::attention::{averaging_matrix, logit_scale, running_mean_loop};
+use crate::model::explorer::Prepared;
 use crate::model::scaling_lab::{scaling_lab, Spread, DRAWS, HEAD_SIZES, KEYS, NOTEBOOK_DRAWS};
 use crate::model::url_state::Step;
 use leptos::html;
@@ -144,34 +145,63 @@ fn AveragingStep() -> impl IntoView {
     }
 }
 
-/// A vector as a strip of coloured squares (blue negative, orange positive; Okabe–Ito hues).
-fn vector_strip(values: Vec<f64>, label: String) -> impl IntoView {
-    let scale = values.iter().fold(1e-12f64, |m, v| m.max(v.abs()));
-    let cells = values
-        .into_iter()
-        .map(|v| {
+/// How a vector's strip looks: one CSS gradient of coloured squares (orange positive, blue
+/// negative; Okabe–Ito hues) and its numbers. One element with three attributes per vector, rather
+/// than two attributes on each of up to 32 squares, and computed only when the vector changes
+/// (not on every τ step), which kept the trace the costliest part of an update.
+#[derive(Clone, PartialEq)]
+struct StripPaint {
+    style: String,
+    numbers: String,
+}
+
+impl StripPaint {
+    fn new(values: &[f64]) -> Self {
+        let scale = values.iter().fold(1e-12f64, |m, v| m.max(v.abs()));
+        let share = 100.0 / values.len().max(1) as f64;
+        // Separators on top (a 1 px line closing each square), colours below, as hard stops.
+        let mut style = format!(
+            "max-width:{}px;background-image:repeating-linear-gradient(90deg,transparent 0 calc({}% - 1px),var(--border) 0 {}%),linear-gradient(90deg",
+            13 * values.len(),
+            fixed(share, 3),
+            fixed(share, 3)
+        );
+        for (c, v) in values.iter().enumerate() {
             let a = (v.abs() / scale).clamp(0.0, 1.0);
-            let rgb = if v >= 0.0 {
-                (230, 159, 0)
-            } else {
-                (0, 114, 178)
-            };
-            let style = format!(
-                "background:rgba({},{},{},{})",
-                rgb.0,
-                rgb.1,
-                rgb.2,
-                fixed(a, 3)
-            );
-            view! { <span class="cell" style=style title=fixed(v, 4)></span> }
-        })
-        .collect_view();
+            let rgb = if *v >= 0.0 { "230,159,0" } else { "0,114,178" };
+            style.push_str(&format!(
+                ",rgba({rgb},{}) 0 {}%",
+                fixed(a, 3),
+                fixed(share * (c + 1) as f64, 3)
+            ));
+        }
+        style.push(')');
+        let numbers = values
+            .iter()
+            .map(|v| fixed(*v, 4))
+            .collect::<Vec<_>>()
+            .join(", ");
+        Self { style, numbers }
+    }
+}
+
+/// A labelled strip; its numbers are the tooltip and the accessible name.
+fn vector_strip(paint: StripPaint, label: String) -> impl IntoView {
+    let StripPaint { style, numbers } = paint;
     view! {
         <div class="strip">
-            <span class="strip-label">{label}</span>
-            <span class="cells">{cells}</span>
+            <span class="strip-label">{label.clone()}</span>
+            <span class="cells" role="img" aria-label=format!("{label}: {numbers}") title=numbers style=style></span>
         </div>
     }
+}
+
+/// The τ-independent strips of the trace: q_t, and k_j, v_j for the visible keys.
+#[derive(Clone, PartialEq)]
+struct QkvPaint {
+    q: StripPaint,
+    k: Vec<StripPaint>,
+    v: Vec<StripPaint>,
 }
 
 /// Everything the trace shows, captured together so a kept (off-screen) trace is consistent.
@@ -190,10 +220,9 @@ struct TraceData {
     blended: Vec<f64>,
     out_row: Vec<f64>,
     diff: f64,
-    /// q_t, and k_j, v_j for the visible keys.
-    q: Vec<f64>,
-    k: Vec<Vec<f64>>,
-    v: Vec<Vec<f64>>,
+    /// The model the strips were painted from: a τ step reuses them instead of repainting.
+    prepared: Shared<Prepared>,
+    qkv: QkvPaint,
 }
 
 #[component]
@@ -210,50 +239,62 @@ fn AttentionTrace() -> impl IntoView {
         let t = state.row.get();
         let tau = state.tau.get();
         let head = state.head.get();
-        state.prepared.with(|p| {
-            state.head_weights.with(|a| {
-                let h = head.min(p.heads.len() - 1);
-                let proj = &p.heads[h];
-                let w = &a[h];
-                let t = t.min(p.len() - 1);
-                let d = proj.head_size();
-                let raw: Vec<f64> = (0..p.len()).map(|j| proj.scores[(t, j)]).collect();
-                let weights: Vec<f64> = (0..p.len()).map(|j| w[(t, j)]).collect();
-                let blended: Vec<f64> = (0..d)
-                    .map(|c| (0..=t).map(|j| weights[j] * proj.v[(j, c)]).sum())
-                    .collect();
-                let output = &**w * &proj.v;
-                let out_row: Vec<f64> = (0..d).map(|c| output[(t, c)]).collect();
-                let diff = blended
-                    .iter()
-                    .zip(&out_row)
-                    .map(|(a, b)| (a - b).abs())
-                    .fold(0.0, f64::max);
-                let row = |m: &nalgebra::DMatrix<f64>, i: usize| {
-                    (0..m.ncols()).map(|c| m[(i, c)]).collect::<Vec<_>>()
-                };
-                TraceData {
-                    t,
-                    d,
-                    tau,
-                    head: h,
-                    tokens: p.config.tokens.clone(),
-                    raw,
-                    weights,
-                    blended,
-                    out_row,
-                    diff,
-                    q: row(&proj.q, t),
-                    k: (0..=t).map(|j| row(&proj.k, j)).collect(),
-                    v: (0..=t).map(|j| row(&proj.v, j)).collect(),
+        let prepared = state.prepared.get();
+        let p = &*prepared.0;
+        state.head_weights.with(|a| {
+            let h = head.min(p.heads.len() - 1);
+            let proj = &p.heads[h];
+            let w = &a[h];
+            let t = t.min(p.len() - 1);
+            let d = proj.head_size();
+            let raw: Vec<f64> = (0..p.len()).map(|j| proj.scores[(t, j)]).collect();
+            let weights: Vec<f64> = (0..p.len()).map(|j| w[(t, j)]).collect();
+            let blended: Vec<f64> = (0..d)
+                .map(|c| (0..=t).map(|j| weights[j] * proj.v[(j, c)]).sum())
+                .collect();
+            let output = &**w * &proj.v;
+            let out_row: Vec<f64> = (0..d).map(|c| output[(t, c)]).collect();
+            let diff = blended
+                .iter()
+                .zip(&out_row)
+                .map(|(a, b)| (a - b).abs())
+                .fold(0.0, f64::max);
+            let qkv = match previous {
+                Some(old) if old.t == t && old.head == h && old.prepared == prepared => {
+                    old.qkv.clone()
                 }
-            })
+                _ => {
+                    let row = |m: &nalgebra::DMatrix<f64>, i: usize| {
+                        StripPaint::new(&(0..m.ncols()).map(|c| m[(i, c)]).collect::<Vec<_>>())
+                    };
+                    QkvPaint {
+                        q: row(&proj.q, t),
+                        k: (0..=t).map(|j| row(&proj.k, j)).collect(),
+                        v: (0..=t).map(|j| row(&proj.v, j)).collect(),
+                    }
+                }
+            };
+            TraceData {
+                t,
+                d,
+                tau,
+                head: h,
+                tokens: p.config.tokens.clone(),
+                raw,
+                weights,
+                blended,
+                out_row,
+                diff,
+                prepared: prepared.clone(),
+                qkv,
+            }
         })
     });
     view! {
         <div node_ref=trace_ref>{move || {
-            let TraceData { t, d, tau, head: h, tokens, raw, weights, blended, out_row, diff, q, k, v } =
+            let TraceData { t, d, tau, head: h, tokens, raw, weights, blended, out_row, diff, qkv, .. } =
                 trace.get();
+            let QkvPaint { q, k, v } = qkv;
             let sqrt_d = (d as f64).sqrt();
             let sum: f64 = weights.iter().sum();
             let scale = logit_scale(d, tau);
@@ -314,8 +355,8 @@ fn AttentionTrace() -> impl IntoView {
                     {vector_strip(q, format!("q {}", tokens[t]))}
                     {k.into_iter().enumerate().map(|(j, kj)| vector_strip(kj, format!("k {}", tokens[j]))).collect_view()}
                     {v.into_iter().enumerate().map(|(j, vj)| vector_strip(vj, format!("v {} × {}", tokens[j], fixed(weights[j], 3)))).collect_view()}
-                    {vector_strip(blended, "Σ w·v".to_string())}
-                    {vector_strip(out_row, format!("A·V row {}", t + 1))}
+                    {vector_strip(StripPaint::new(&blended), "Σ w·v".to_string())}
+                    {vector_strip(StripPaint::new(&out_row), format!("A·V row {}", t + 1))}
                 </div>
             }
         }}</div>

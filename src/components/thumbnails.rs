@@ -2,7 +2,7 @@
 
 use crate::app::AppState;
 use crate::charts::canvas::{device_pixel_ratio, size_canvas};
-use crate::charts::heatmap::{draw_heatmap, CellText, HeatmapSpec};
+use crate::charts::heatmap::{draw_heatmap, CellText, HeatmapSpec, Redraw};
 use crate::charts::layout::HeatmapLayout;
 use leptos::html;
 use leptos::prelude::*;
@@ -39,7 +39,7 @@ fn Thumbnail(
                     show_labels: false,
                     show_legend: false,
                 };
-                if let Err(e) = draw_heatmap(&canvas, &layout, &spec, dpr) {
+                if let Err(e) = draw_heatmap(&canvas, &layout, &spec, dpr, Redraw::Everything) {
                     leptos::logging::error!("thumbnail drawing failed: {e:?}");
                 }
             });
