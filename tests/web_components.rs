@@ -3,6 +3,9 @@
 #![cfg(target_arch = "wasm32")]
 
 use attention_explorer::app::App;
+use attention_explorer::charts::canvas::size_canvas;
+use attention_explorer::charts::colors::Theme;
+use attention_explorer::charts::heatmap::{draw_heatmap, CellText, HeatmapSpec, Redraw};
 use attention_explorer::charts::layout::HeatmapLayout;
 use attention_explorer::components::heatmap::{cell_description, row_summary};
 use nalgebra::DMatrix;
@@ -215,4 +218,101 @@ fn descriptions_name_tokens_and_weights() {
         row_summary(&tokens, &even, 1),
         "Row 2 “cat” spreads its attention evenly: 50.0% on each of its 2 tokens."
     );
+}
+
+/// Every pixel of a canvas (RGBA).
+fn all_pixels(canvas: &HtmlCanvasElement) -> Vec<u8> {
+    let ctx: CanvasRenderingContext2d = canvas
+        .get_context("2d")
+        .unwrap()
+        .unwrap()
+        .dyn_into()
+        .unwrap();
+    ctx.get_image_data(0.0, 0.0, canvas.width().into(), canvas.height().into())
+        .unwrap()
+        .data()
+        .to_vec()
+}
+
+#[wasm_bindgen_test]
+fn a_grid_only_redraw_paints_exactly_what_a_full_draw_does() {
+    let tokens: Vec<String> = ["The", "cat", "sat", "on", "the", "mat", "."]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    let n = tokens.len();
+    // Two different weight matrices (rows sum to 1, future 0), as after a τ change.
+    let weights = |sharp: f64| {
+        DMatrix::from_fn(n, n, |i, j| {
+            if j > i {
+                return 0.0;
+            }
+            let raw = |k: usize| (sharp * ((k * 7 + i * 3) % 5) as f64).exp();
+            raw(j) / (0..=i).map(raw).sum::<f64>()
+        })
+    };
+    let (before, after) = (weights(0.3), weights(2.0));
+    for dpr in [1.0, 2.0] {
+        let layout = HeatmapLayout::new(560.0, n, 3, 13.0, true);
+        fn spec<'a>(tokens: &'a [String], w: &'a DMatrix<f64>, row: usize) -> HeatmapSpec<'a> {
+            HeatmapSpec {
+                tokens,
+                weights: w,
+                selected_row: Some(row),
+                selected_cell: Some((row, 0)),
+                theme: Theme::LIGHT,
+                cell_text: CellText::Percent,
+                show_labels: true,
+                show_legend: true,
+            }
+        }
+        let canvas = || {
+            let c: HtmlCanvasElement = document()
+                .create_element("canvas")
+                .unwrap()
+                .dyn_into()
+                .unwrap();
+            size_canvas(&c, layout.width, layout.height, dpr);
+            c
+        };
+        let (incremental, fresh) = (canvas(), canvas());
+        draw_heatmap(
+            &incremental,
+            &layout,
+            &spec(&tokens, &before, 1),
+            dpr,
+            Redraw::Everything,
+        )
+        .unwrap();
+        draw_heatmap(
+            &incremental,
+            &layout,
+            &spec(&tokens, &after, 5),
+            dpr,
+            Redraw::GridOnly,
+        )
+        .unwrap();
+        draw_heatmap(
+            &fresh,
+            &layout,
+            &spec(&tokens, &after, 5),
+            dpr,
+            Redraw::Everything,
+        )
+        .unwrap();
+        let (a, b) = (all_pixels(&incremental), all_pixels(&fresh));
+        let differing = a.chunks(4).zip(b.chunks(4)).filter(|(p, q)| p != q).count();
+        assert_eq!(differing, 0, "dpr {dpr}: {differing} pixels differ");
+        // And the redraw did change the picture (the test would be empty otherwise).
+        let before_only = canvas();
+        draw_heatmap(
+            &before_only,
+            &layout,
+            &spec(&tokens, &before, 1),
+            dpr,
+            Redraw::Everything,
+        )
+        .unwrap();
+        assert_ne!(all_pixels(&before_only), b);
+    }
 }
