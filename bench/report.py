@@ -191,10 +191,11 @@ def main():
     w("")
     w(f"Release build (opt-level \"z\"), Chromium {browser.get('chromium', '?')} headless, 1280×800 viewport, device pixel "
       "ratio 1, driven by Playwright with real mouse input (`e2e/bench.mjs`). The app exposes `window.__aeTiming = "
-      "{start, end, updates}`: the input handlers (slider `input`, heatmap `click`/keys) set `start = performance.now()`, "
-      "every canvas draw sets `end`. After each input the bench waits two animation frames and records `end − start`: "
-      "the model update, the DOM updates and every canvas redrawn (main heatmap, thumbnails, inspector bars). Inputs that "
-      "caused no redraw are not counted. Slider: mouse down on the thumb, then 2 px `mouse.move` steps back and forth; rows: "
+      "{start, end, settled, updates}`: the input handlers (slider `input`, heatmap `click`/keys) set `start = performance.now()`, "
+      "every canvas draw sets `end` and counts `updates`, and `settled` is taken by the last link of a chain of microtasks "
+      "started with the input, i.e. after the last of the Leptos effects it triggered (see the notes). After each input the "
+      "bench waits two animation frames and records `settled − start`: the model update, every DOM update and every canvas "
+      "redrawn (main heatmap, thumbnails, inspector bars). Inputs that caused no redraw are not counted. Slider: mouse down on the thumb, then 2 px `mouse.move` steps back and forth; rows: "
       "clicks on the main heatmap, a different row each time. `performance.now()` is coarsened by Chromium to 0.1 ms.")
     w("")
     w("| view | slider median | slider p95 | slider n | row click median | row click p95 | rows n |")

@@ -58,8 +58,11 @@ pub fn color(c: Rgb) -> RGBColor {
     RGBColor(c.0, c.1, c.2)
 }
 
-/// Text in `c`, `px` device pixels tall, anchored at (`h`, `v`).
+/// Text in `c`, about `px` device pixels tall (rounded to a half pixel: the backend prints the
+/// size into a CSS font string for every label, and "11" is cheaper to format and to parse than
+/// "11.049999999999999"), anchored at (`h`, `v`).
 pub fn text_style(px: f64, c: Rgb, h: HPos, v: VPos) -> TextStyle<'static> {
+    let px = (px * 2.0).round() / 2.0;
     TextStyle {
         // The enum, not the string "sans-serif": plotters lower-cases font names given as text,
         // which would pull Unicode case tables into the wasm for nothing.
