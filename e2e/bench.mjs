@@ -15,7 +15,7 @@
 // Scenarios: default sentence with 1 head; 64 short words with 8 heads; 256 short words with 8 heads
 // (`max_tokens=256`, the developer URL flag; 256 words of 2–3 letters fit MAX_SENTENCE_CHARS).
 import { writeFile } from 'node:fs/promises';
-import { startServer, launchBrowser, newPage, appUrl, READY_SELECTOR } from './harness.mjs';
+import { startServer, launchBrowser, newPage, appUrl, sliderGeometry, READY_SELECTOR } from './harness.mjs';
 import { heatmapLayout, shortWordSentence } from './heatmap_geometry.mjs';
 
 const argv = process.argv.slice(2);
@@ -103,21 +103,12 @@ async function checkScenario(page, sc) {
 }
 
 async function sliderDrag(page, n) {
-  const slider = page.locator('#temperature');
-  await slider.scrollIntoViewIfNeeded();
-  const box = await slider.boundingBox();
-  const { value, min, max } = await slider.evaluate((el) => ({
-    value: Number(el.value),
-    min: Number(el.min),
-    max: Number(el.max),
-  }));
-  const y = box.y + box.height / 2;
-  const half = 8; // roughly half the thumb width
-  let x = box.x + half + ((value - min) / (max - min)) * (box.width - 2 * half);
+  const { fraction, xAt, y } = await sliderGeometry(page);
+  let x = xAt(fraction);
   const samples = [];
   let dir = -1; // first towards colder τ, then back and forth inside the track
-  const lo = box.x + half + 2;
-  const hi = box.x + box.width - half - 2;
+  const lo = xAt(0) + 2;
+  const hi = xAt(1) - 2;
   await page.mouse.move(x, y);
   await page.mouse.down();
   let misses = 0;

@@ -7,7 +7,8 @@ import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { useApp, saveDownload, ARTIFACTS_DIR, E2E_DIR } from './harness.mjs';
+import { useApp, saveDownload, sliderGeometry, ARTIFACTS_DIR, E2E_DIR } from './harness.mjs';
+import { heatmapLayout } from './heatmap_geometry.mjs';
 
 const app = useApp();
 const run = promisify(execFile);
@@ -41,31 +42,13 @@ function pct(s) {
   return Number(m[1]);
 }
 
-/** Port of HeatmapLayout::new (src/charts/layout.rs) for the cell geometry, in CSS pixels. */
-function heatmapLayout(width, n, longestLabel, fontPx = 13) {
-  const CHAR_WIDTH = 0.62;
-  const PAD = 6;
-  const labelChars = Math.min(Math.max(longestLabel, 1), 10);
-  const labelW = labelChars * fontPx * CHAR_WIDTH + PAD;
-  const gridLeft = Math.min(labelW + PAD, width * 0.35);
-  const cell = Math.min(Math.max((width - gridLeft - PAD) / n, 0.1), 72);
-  const gridTop = PAD;
-  return {
-    gridLeft,
-    gridTop,
-    cell,
-    /** Point in cell (i, j) at fractions (fx, fy) of the cell, relative to the canvas. */
-    at: (i, j, fx = 0.5, fy = 0.5) => ({ x: gridLeft + cell * (j + fx), y: gridTop + cell * (i + fy) }),
-  };
-}
-
 /** Main heatmap: scrolled into view, with its box and layout for the given tokens. */
 async function heatmap(page, tokens = TOKENS) {
   const canvas = page.locator('canvas.heatmap').first();
   await canvas.scrollIntoViewIfNeeded();
   const box = await canvas.boundingBox();
   const longest = Math.max(...tokens.map((t) => [...t].length));
-  const layout = heatmapLayout(box.width, tokens.length, longest);
+  const layout = heatmapLayout(box.width, tokens.length, longest, 13.0, true);
   // Page (viewport) coordinates of a point inside cell (i, j).
   const page_at = (i, j, fx, fy) => {
     const p = layout.at(i, j, fx, fy);
@@ -96,18 +79,8 @@ async function inspector(page) {
  * (values below 0 or above 1 overshoot the ends).  Returns the input's final value (log10 τ).
  */
 async function dragSlider(page, fraction) {
-  const slider = page.locator('#temperature');
-  await slider.scrollIntoViewIfNeeded();
-  const box = await slider.boundingBox();
-  const { value, min, max } = await slider.evaluate((el) => ({
-    value: Number(el.value),
-    min: Number(el.min),
-    max: Number(el.max),
-  }));
-  const THUMB = 16; // Chromium's range thumb is ~16 px wide; its centre travels THUMB/2 in from each end
-  const xAt = (f) => box.x + THUMB / 2 + f * (box.width - THUMB);
-  const y = box.y + box.height / 2;
-  await page.mouse.move(xAt((value - min) / (max - min)), y);
+  const { slider, fraction: from, xAt, y } = await sliderGeometry(page);
+  await page.mouse.move(xAt(from), y);
   await page.mouse.down();
   await page.mouse.move(xAt(fraction), y, { steps: 12 });
   await page.mouse.up();

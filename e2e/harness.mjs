@@ -288,6 +288,44 @@ export function collectConsole(page) {
  * it starts.  The file is saved to e2e/artifacts/<suggestedFilename> (or saveAs).
  * Resolves to { download, suggestedFilename, path, text }.
  */
+/**
+ * The temperature slider, scrolled into view: its box, value range, the thumb's current fraction
+ * of the track, and `xAt(f)`, the page x of the thumb centre at fraction `f` (Chromium's range
+ * thumb is ≈ 16 px wide, so its centre travels 8 px in from each end).
+ */
+export async function sliderGeometry(page) {
+  const slider = page.locator('#temperature');
+  await slider.scrollIntoViewIfNeeded();
+  const box = await slider.boundingBox();
+  const { value, min, max } = await slider.evaluate((el) => ({
+    value: Number(el.value),
+    min: Number(el.min),
+    max: Number(el.max),
+  }));
+  const THUMB = 16;
+  return {
+    slider,
+    box,
+    value,
+    min,
+    max,
+    fraction: (value - min) / (max - min),
+    xAt: (f) => box.x + THUMB / 2 + f * (box.width - THUMB),
+    y: box.y + box.height / 2,
+  };
+}
+
+/** Dismisses every dialog (alert/confirm/prompt) the page opens and records its message: a test
+ *  asserts the list stays empty (hostile input must never reach an `alert`). */
+export function collectDialogs(page) {
+  const dialogs = [];
+  page.on('dialog', (d) => {
+    dialogs.push(d.message());
+    d.dismiss().catch(() => {});
+  });
+  return dialogs;
+}
+
 export async function saveDownload(page, trigger, { saveAs, timeout = 30_000 } = {}) {
   const [download] = await Promise.all([page.waitForEvent('download', { timeout }), trigger()]);
   const failure = await download.failure();

@@ -60,7 +60,19 @@ export function heatmapLayout(width, n, longestLabel, fontPx, showLegend) {
     cell,
     colX: (i) => gridLeft + cell * i,
     rowY: (i) => gridTop + cell * i,
+    /** Point in cell (i, j) at fractions (fx, fy) of the cell, relative to the canvas. */
+    at: (i, j, fx = 0.5, fy = 0.5) => ({ x: gridLeft + cell * (j + fx), y: gridTop + cell * (i + fy) }),
   };
+}
+
+/** Click (or tap) the middle of row `i` of a heatmap canvas showing the page's current chips. */
+export async function clickHeatmapRow(page, canvas, i, { tap = false } = {}) {
+  const tokens = await page.locator('.chips .chip').allTextContents();
+  const longest = Math.max(...tokens.map((t) => [...t].length));
+  const width = await canvas.evaluate((c) => c.clientWidth);
+  const position = heatmapLayout(width, tokens.length, longest, 13.0, true).at(i, 0);
+  if (tap) await canvas.tap({ position });
+  else await canvas.click({ position });
 }
 
 /** heatmap.rs edges(): device-pixel edges of the cells along one axis. */

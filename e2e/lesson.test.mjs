@@ -4,6 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useApp, downloadText, eventually } from './harness.mjs';
+import { clickHeatmapRow } from './heatmap_geometry.mjs';
 
 const app = useApp();
 
@@ -59,26 +60,6 @@ function assertInspectorMatches(lines, weights, row, what) {
       );
     }
   }
-}
-
-/** The chip texts (the tokens on screen). */
-const chips = (page) => page.locator('.chips .chip').allTextContents();
-
-/**
- * Click (or tap) the middle of row `i` of a heatmap canvas. The geometry repeats
- * src/charts/layout.rs: HeatmapLayout::new(width, n, longest, 13.0, true).
- */
-async function clickHeatmapRow(page, canvas, i, { tap = false } = {}) {
-  const tokens = await chips(page);
-  const n = tokens.length;
-  const longest = Math.max(...tokens.map((t) => [...t].length));
-  const width = await canvas.evaluate((c) => c.clientWidth);
-  const labelW = Math.min(Math.max(longest, 1), 10) * 13 * 0.62 + 6;
-  const gridLeft = Math.min(labelW + 6, width * 0.35);
-  const cell = Math.min(Math.max((width - gridLeft - 6) / n, 0.1), 72);
-  const position = { x: gridLeft + cell * 0.5, y: 6 + cell * (i + 0.5) };
-  if (tap) await canvas.tap({ position });
-  else await canvas.click({ position });
 }
 
 /** Parse "unscaled 0.75 (10–90 %: 0.46–0.99), scaled 0.35 (10–90 %: 0.23–0.52)". */

@@ -3,7 +3,7 @@
 // message where something was refused, the previous valid view kept, nothing read as markup.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useApp, downloadText } from './harness.mjs';
+import { useApp, downloadText, collectDialogs } from './harness.mjs';
 
 const app = useApp();
 
@@ -90,11 +90,7 @@ const noticeItems = (page) => page.locator('[data-testid=notices] li').allTextCo
 
 test('sentence box: hostile input is refused with a message or shown as plain text', { timeout: 60_000 }, async () => {
   const { context, page, consoleLog } = await app.newPage();
-  const dialogs = [];
-  page.on('dialog', (d) => {
-    dialogs.push(d.message());
-    d.dismiss().catch(() => {});
-  });
+  const dialogs = collectDialogs(page);
   try {
     await app.open(page);
     await applySentence(page, 'one two three');
@@ -188,11 +184,7 @@ const LINKS = [
 
 test('links: mangled parameters give a valid view, with a notice for each refusal', { timeout: 60_000 }, async () => {
   const { context, page, consoleLog } = await app.newPage();
-  const dialogs = [];
-  page.on('dialog', (d) => {
-    dialogs.push(d.message());
-    d.dismiss().catch(() => {});
-  });
+  const dialogs = collectDialogs(page);
   try {
     await app.open(page);
     const markupBefore = await markupCounts(page);

@@ -3,7 +3,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { useApp, downloadText, eventually } from './harness.mjs';
+import { useApp, downloadText, eventually, collectDialogs } from './harness.mjs';
+import { clickHeatmapRow } from './heatmap_geometry.mjs';
 
 const app = useApp();
 
@@ -52,20 +53,6 @@ async function typeSentence(page, text) {
   await page.keyboard.press('Delete');
   if (text) await page.keyboard.insertText(text);
   await page.keyboard.press('Enter');
-}
-
-/** Click/tap the middle of row i of a heatmap (geometry of src/charts/layout.rs). */
-async function hitHeatmapRow(page, canvas, i, { tap = false } = {}) {
-  const tokens = await chips(page);
-  const n = tokens.length;
-  const longest = Math.max(...tokens.map((t) => [...t].length));
-  const width = await canvas.evaluate((c) => c.clientWidth);
-  const labelW = Math.min(Math.max(longest, 1), 10) * 13 * 0.62 + 6;
-  const gridLeft = Math.min(labelW + 6, width * 0.35);
-  const cell = Math.min(Math.max((width - gridLeft - 6) / n, 0.1), 72);
-  const position = { x: gridLeft + cell * 0.5, y: 6 + cell * (i + 0.5) };
-  if (tap) await canvas.tap({ position });
-  else await canvas.click({ position });
 }
 
 /** Minimal RFC 4180 parser (quoted fields, doubled quotes). */
@@ -197,11 +184,7 @@ test('sentence box: Enter and Apply, the 64-token limit and empty input keep the
 
 test('sentence box: Unicode is kept, markup stays text', { timeout: 60_000 }, async () => {
   const { context, page, consoleLog } = await app.newPage();
-  const dialogs = [];
-  page.on('dialog', (d) => {
-    dialogs.push(d.message());
-    d.dismiss().catch(() => {});
-  });
+  const dialogs = collectDialogs(page);
   try {
     await app.open(page);
     const imgsBefore = await page.locator('img').count();
@@ -650,10 +633,10 @@ test('360 px touch viewport: no horizontal scroll, tap selects a row', { timeout
     const box = await heatmap.boundingBox();
     assert.ok(box.x >= 0 && box.x + box.width <= 360, `heatmap inside the screen: ${JSON.stringify(box)}`);
 
-    await hitHeatmapRow(page, heatmap, 1, { tap: true });
+    await clickHeatmapRow(page, heatmap, 1, { tap: true });
     await waitCaptionRow(page, 2);
     assert.deepEqual(await inspectorRow(page), { token: 'cat', row: 2 });
-    await hitHeatmapRow(page, heatmap, 4, { tap: true });
+    await clickHeatmapRow(page, heatmap, 4, { tap: true });
     await waitCaptionRow(page, 5);
     assert.deepEqual(await inspectorRow(page), { token: 'the', row: 5 });
     // A thumbnail by tap, and a long sentence still fits.

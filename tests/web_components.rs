@@ -53,6 +53,23 @@ fn text_of(root: &HtmlElement, selector: &str) -> String {
         .unwrap()
 }
 
+/// The inspector's "Max weight" readout, as a percentage number.
+fn max_weight_percent(root: &HtmlElement) -> f64 {
+    let text = text_of(root, "[data-testid=max-weight]");
+    text.trim_end_matches('%')
+        .parse()
+        .unwrap_or_else(|_| panic!("max weight {text:?}"))
+}
+
+/// The first element matching `selector` under `root`, as the element type `T`.
+fn element<T: JsCast>(root: &HtmlElement, selector: &str) -> T {
+    root.query_selector(selector)
+        .unwrap()
+        .unwrap_or_else(|| panic!("{selector} missing"))
+        .dyn_into()
+        .unwrap()
+}
+
 fn pixel(canvas: &HtmlCanvasElement, css_x: f64, css_y: f64) -> [u8; 3] {
     let ctx: CanvasRenderingContext2d = canvas
         .get_context("2d")
@@ -74,12 +91,7 @@ async fn the_default_view_renders_seven_tokens_and_a_labelled_heatmap() {
     settle().await;
     let chips = root.query_selector_all(".chips .chip").unwrap();
     assert_eq!(chips.length(), 7);
-    let canvas: HtmlCanvasElement = root
-        .query_selector("canvas.heatmap")
-        .unwrap()
-        .unwrap()
-        .dyn_into()
-        .unwrap();
+    let canvas: HtmlCanvasElement = element(&root, "canvas.heatmap");
     assert_eq!(canvas.get_attribute("role").as_deref(), Some("img"));
     assert!(canvas
         .get_attribute("aria-label")
@@ -116,12 +128,7 @@ async fn the_default_view_renders_seven_tokens_and_a_labelled_heatmap() {
 async fn masked_cells_are_grey_and_the_diagonal_is_coloured() {
     let (root, _handle) = mount();
     settle().await;
-    let canvas: HtmlCanvasElement = root
-        .query_selector("canvas.heatmap")
-        .unwrap()
-        .unwrap()
-        .dyn_into()
-        .unwrap();
+    let canvas: HtmlCanvasElement = element(&root, "canvas.heatmap");
     let css_width = canvas.get_bounding_client_rect().width();
     let layout = HeatmapLayout::new(css_width, 7, 3, 13.0, true);
     let centre = |i: usize, j: usize| {
@@ -163,17 +170,9 @@ async fn clicking_a_chip_selects_its_row_and_the_slider_sharpens_it() {
         caption.contains("“sat”") && caption.contains("row 3"),
         "{caption}"
     );
-    let before: f64 = text_of(&root, "[data-testid=max-weight]")
-        .trim_end_matches('%')
-        .parse()
-        .unwrap();
+    let before = max_weight_percent(&root);
 
-    let slider: HtmlInputElement = root
-        .query_selector("#temperature")
-        .unwrap()
-        .unwrap()
-        .dyn_into()
-        .unwrap();
+    let slider: HtmlInputElement = element(&root, "#temperature");
     slider.set_value("-2");
     slider
         .dispatch_event(&web_sys::Event::new("input").unwrap())
@@ -181,10 +180,7 @@ async fn clicking_a_chip_selects_its_row_and_the_slider_sharpens_it() {
     settle().await;
     assert_eq!(text_of(&root, "[data-testid=tau]"), "0.010");
     assert_eq!(text_of(&root, "[data-testid=divisor]"), "0.040");
-    let cold: f64 = text_of(&root, "[data-testid=max-weight]")
-        .trim_end_matches('%')
-        .parse()
-        .unwrap();
+    let cold = max_weight_percent(&root);
     assert!(cold > before && cold > 99.0, "cold {cold}, before {before}");
 
     slider.set_value("2");
@@ -192,10 +188,7 @@ async fn clicking_a_chip_selects_its_row_and_the_slider_sharpens_it() {
         .dispatch_event(&web_sys::Event::new("input").unwrap())
         .unwrap();
     settle().await;
-    let hot: f64 = text_of(&root, "[data-testid=max-weight]")
-        .trim_end_matches('%')
-        .parse()
-        .unwrap();
+    let hot = max_weight_percent(&root);
     assert!((hot - 100.0 / 3.0).abs() < 1.0, "hot {hot}");
     root.remove();
 }
