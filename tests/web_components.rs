@@ -3,9 +3,10 @@
 #![cfg(target_arch = "wasm32")]
 
 use attention_explorer::app::App;
-use attention_explorer::charts::canvas::size_canvas;
+use attention_explorer::charts::bars::{draw_row_bars, BarsSpec};
+use attention_explorer::charts::canvas::{size_canvas, Redraw};
 use attention_explorer::charts::colors::Theme;
-use attention_explorer::charts::heatmap::{draw_heatmap, CellText, HeatmapSpec, Redraw};
+use attention_explorer::charts::heatmap::{draw_heatmap, CellText, HeatmapSpec};
 use attention_explorer::charts::layout::HeatmapLayout;
 use attention_explorer::components::heatmap::{cell_description, row_summary};
 use nalgebra::DMatrix;
@@ -227,12 +228,33 @@ fn all_pixels(canvas: &HtmlCanvasElement) -> Vec<u8> {
         .to_vec()
 }
 
-#[wasm_bindgen_test]
-fn a_grid_only_redraw_paints_exactly_what_a_full_draw_does() {
-    let tokens: Vec<String> = ["The", "cat", "sat", "on", "the", "mat", "."]
+/// The default sentence's tokens.
+fn sentence_tokens() -> Vec<String> {
+    ["The", "cat", "sat", "on", "the", "mat", "."]
         .iter()
         .map(|s| s.to_string())
-        .collect();
+        .collect()
+}
+
+/// A canvas outside the document, sized like the app sizes its charts.
+fn detached_canvas((css_w, css_h): (f64, f64), dpr: f64) -> HtmlCanvasElement {
+    let c: HtmlCanvasElement = document()
+        .create_element("canvas")
+        .unwrap()
+        .dyn_into()
+        .unwrap();
+    size_canvas(&c, css_w, css_h, dpr);
+    c
+}
+
+fn assert_same_pixels(a: &[u8], b: &[u8], dpr: f64) {
+    let differing = a.chunks(4).zip(b.chunks(4)).filter(|(p, q)| p != q).count();
+    assert_eq!(differing, 0, "dpr {dpr}: {differing} pixels differ");
+}
+
+#[wasm_bindgen_test]
+fn a_grid_only_redraw_paints_exactly_what_a_full_draw_does() {
+    let tokens = sentence_tokens();
     let n = tokens.len();
     // Two different weight matrices (rows sum to 1, future 0), as after a τ change.
     let weights = |sharp: f64| {
@@ -259,15 +281,7 @@ fn a_grid_only_redraw_paints_exactly_what_a_full_draw_does() {
                 show_legend: true,
             }
         }
-        let canvas = || {
-            let c: HtmlCanvasElement = document()
-                .create_element("canvas")
-                .unwrap()
-                .dyn_into()
-                .unwrap();
-            size_canvas(&c, layout.width, layout.height, dpr);
-            c
-        };
+        let canvas = || detached_canvas((layout.width, layout.height), dpr);
         let (incremental, fresh) = (canvas(), canvas());
         draw_heatmap(
             &incremental,
@@ -293,15 +307,54 @@ fn a_grid_only_redraw_paints_exactly_what_a_full_draw_does() {
             Redraw::Everything,
         )
         .unwrap();
-        let (a, b) = (all_pixels(&incremental), all_pixels(&fresh));
-        let differing = a.chunks(4).zip(b.chunks(4)).filter(|(p, q)| p != q).count();
-        assert_eq!(differing, 0, "dpr {dpr}: {differing} pixels differ");
+        let b = all_pixels(&fresh);
+        assert_same_pixels(&all_pixels(&incremental), &b, dpr);
         // And the redraw did change the picture (the test would be empty otherwise).
         let before_only = canvas();
         draw_heatmap(
             &before_only,
             &layout,
             &spec(&tokens, &before, 1),
+            dpr,
+            Redraw::Everything,
+        )
+        .unwrap();
+        assert_ne!(all_pixels(&before_only), b);
+    }
+}
+
+#[wasm_bindgen_test]
+fn a_bars_only_redraw_paints_exactly_what_a_full_draw_does() {
+    let tokens = sentence_tokens();
+    const BEFORE: [f64; 7] = [0.1, 0.2, 0.3, 0.4, 0.0, 0.0, 0.0];
+    const AFTER: [f64; 7] = [0.05, 0.05, 0.1, 0.1, 0.2, 0.5, 0.0];
+    let size = (420.0, 180.0);
+    for dpr in [1.0, 2.0] {
+        let canvas = || detached_canvas(size, dpr);
+        let spec = |weights: &'static [f64], row| BarsSpec {
+            tokens: &tokens,
+            weights,
+            row,
+            theme: Theme::LIGHT,
+        };
+        let (incremental, fresh) = (canvas(), canvas());
+        draw_row_bars(
+            &incremental,
+            &spec(&BEFORE, 3),
+            size,
+            dpr,
+            Redraw::Everything,
+        )
+        .unwrap();
+        draw_row_bars(&incremental, &spec(&AFTER, 5), size, dpr, Redraw::GridOnly).unwrap();
+        draw_row_bars(&fresh, &spec(&AFTER, 5), size, dpr, Redraw::Everything).unwrap();
+        let b = all_pixels(&fresh);
+        assert_same_pixels(&all_pixels(&incremental), &b, dpr);
+        let before_only = canvas();
+        draw_row_bars(
+            &before_only,
+            &spec(&BEFORE, 3),
+            size,
             dpr,
             Redraw::Everything,
         )

@@ -1,6 +1,6 @@
 //! The inspector's bar chart: one selected row's weights over every key token.
 
-use super::canvas::{color, drawing_area, js_err, text_style};
+use super::canvas::{color, drawing_area, js_err, text_style, Redraw};
 use super::colors::{viridis, Theme};
 use super::layout::short_label;
 use plotters::prelude::*;
@@ -18,12 +18,15 @@ pub struct BarsSpec<'a> {
     pub theme: Theme,
 }
 
-/// Draws the bars on a canvas of `css_w × css_h` CSS pixels.
+/// Draws the bars on a canvas of `css_w × css_h` CSS pixels. With [`Redraw::GridOnly`] only the
+/// plot area (gridlines and bars) is painted again and the axis and token labels already on the
+/// canvas stay: valid when they were drawn for the same tokens, theme, size and pixel ratio.
 pub fn draw_row_bars(
     canvas: &HtmlCanvasElement,
     spec: &BarsSpec,
     (css_w, css_h): (f64, f64),
     dpr: f64,
+    redraw: Redraw,
 ) -> Result<(), JsValue> {
     let BarsSpec {
         tokens,
@@ -32,12 +35,25 @@ pub fn draw_row_bars(
         theme,
     } = *spec;
     let root = drawing_area(canvas)?;
-    root.fill(&color(theme.background)).map_err(js_err)?;
     let n = tokens.len().min(weights.len());
+    let everything = redraw == Redraw::Everything || n == 0;
+    let s = |v: f64| (v * dpr).round() as i32;
+    if everything {
+        root.fill(&color(theme.background)).map_err(js_err)?;
+    } else {
+        // The plot area and its 1 px gridlines; labels sit ≥ 4 px outside it.
+        root.draw(&Rectangle::new(
+            [
+                (s(44.0), s(10.0) - 1),
+                (s(css_w - 8.0) + 1, s(css_h - 28.0) + 2),
+            ],
+            color(theme.background).filled(),
+        ))
+        .map_err(js_err)?;
+    }
     if n == 0 {
         return Ok(());
     }
-    let s = |v: f64| (v * dpr).round() as i32;
     let font = 12.0 * dpr;
     let left = s(44.0);
     let top = s(10.0);
@@ -57,8 +73,10 @@ pub fn draw_row_bars(
             color(theme.muted).stroke_width(1),
         ))
         .map_err(js_err)?;
-        root.draw_text(label, &axis, (left - s(4.0), y))
-            .map_err(js_err)?;
+        if everything {
+            root.draw_text(label, &axis, (left - s(4.0), y))
+                .map_err(js_err)?;
+        }
     }
     let gap = (slot * 0.15).min(f64::from(s(6.0)));
     let label = text_style(font, theme.text, HPos::Center, VPos::Top);
@@ -81,13 +99,13 @@ pub fn draw_row_bars(
             ))
             .map_err(js_err)?;
         }
-        if n <= 16 && j % stride == 0 {
+        if everything && n <= 16 && j % stride == 0 {
             let cx = (x0 + x1) / 2;
             root.draw_text(&short_label(&tokens[j], 8), &label, (cx, bottom + s(4.0)))
                 .map_err(js_err)?;
         }
     }
-    if n > 16 {
+    if everything && n > 16 {
         let note =
             text_style(font, theme.muted, HPos::Left, VPos::Top).transform(FontTransform::None);
         root.draw_text(

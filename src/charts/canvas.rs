@@ -13,6 +13,41 @@ use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 
 pub type Area = DrawingArea<CanvasBackend, plotters::coord::Shift>;
 
+/// How much of a chart a draw repaints.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Redraw {
+    /// Background, data, labels and legend.
+    Everything,
+    /// Only the data area (heatmap grid, bar plot area) and what is drawn on it; the labels and
+    /// legend already on the canvas stay. Valid only when the canvas shows a full drawing of the
+    /// same [`Frame`].
+    GridOnly,
+}
+
+/// Everything that decides what a chart draws outside its data area. A draw whose frame equals
+/// the one drawn last may use [`Redraw::GridOnly`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct Frame<L> {
+    /// The chart's geometry (e.g. a heatmap layout, or a CSS size).
+    pub layout: L,
+    pub tokens: Vec<String>,
+    pub theme: super::colors::Theme,
+    pub dpr: f64,
+    /// Backing-store size: resizing a canvas clears it.
+    pub backing: (u32, u32),
+}
+
+impl<L: PartialEq> Frame<L> {
+    /// The cheapest correct redraw when `drawn` is what the canvas shows now.
+    pub fn redraw_over(&self, drawn: Option<&Self>) -> Redraw {
+        if drawn == Some(self) {
+            Redraw::GridOnly
+        } else {
+            Redraw::Everything
+        }
+    }
+}
+
 /// The device pixel ratio, at least 1 and at most 4 (a bound on backing-store memory).
 pub fn device_pixel_ratio() -> f64 {
     web_sys::window()

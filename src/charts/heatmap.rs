@@ -3,7 +3,7 @@
 //! When only the weights or the selection changed ([`Redraw::GridOnly`]), the axis labels and the
 //! legend already on the canvas are kept and only the grid is painted again.
 
-use super::canvas::{color, context_2d, drawing_area, js_err, text_style};
+use super::canvas::{color, context_2d, drawing_area, js_err, text_style, Redraw};
 use super::colors::{label_on, viridis, Theme};
 use super::layout::{short_label, HeatmapLayout};
 use crate::format::fixed;
@@ -35,16 +35,6 @@ pub struct HeatmapSpec<'a> {
     pub cell_text: CellText,
     pub show_labels: bool,
     pub show_legend: bool,
-}
-
-/// How much of the canvas a draw repaints.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Redraw {
-    /// Background, cells, labels, outline and legend.
-    Everything,
-    /// Only the grid and a margin around it (cells, in-cell text, outline). Valid when the canvas
-    /// still shows a full drawing with the same layout, tokens, theme and pixel ratio.
-    GridOnly,
 }
 
 /// CSS pixels around the grid that a [`Redraw::GridOnly`] clears: enough for the selection

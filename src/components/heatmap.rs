@@ -2,9 +2,8 @@
 //! and steer with the keyboard.
 
 use crate::app::{AppState, Shared};
-use crate::charts::canvas::{device_pixel_ratio, size_canvas};
-use crate::charts::colors::Theme;
-use crate::charts::heatmap::{draw_heatmap, CellText, HeatmapSpec, Redraw};
+use crate::charts::canvas::{device_pixel_ratio, size_canvas, Frame};
+use crate::charts::heatmap::{draw_heatmap, CellText, HeatmapSpec};
 use crate::charts::layout::HeatmapLayout;
 use crate::components::format::{percent, quote};
 use crate::components::size::observed_width;
@@ -43,17 +42,6 @@ pub fn row_summary(tokens: &[String], weights: &DMatrix<f64>, i: usize) -> Strin
         quote(&tokens[stats.argmax]),
         percent(stats.max_weight)
     )
-}
-
-/// Everything that decides the canvas outside the grid; equal frames allow [`Redraw::GridOnly`].
-#[derive(PartialEq)]
-struct Frame {
-    layout: HeatmapLayout,
-    tokens: Vec<String>,
-    theme: Theme,
-    dpr: f64,
-    /// Backing-store size: resizing a canvas clears it.
-    backing: (u32, u32),
 }
 
 /// A heatmap canvas with its tooltip and keyboard handling.
@@ -105,7 +93,7 @@ pub fn Heatmap(
 
     // What the canvas shows outside the grid (labels, legend): while it is unchanged, a new τ or
     // selection repaints only the grid.
-    let drawn_frame: StoredValue<Option<Frame>> = StoredValue::new(None);
+    let drawn_frame: StoredValue<Option<Frame<HeatmapLayout>>> = StoredValue::new(None);
     let wrap_width = observed_width(wrap_ref);
     Effect::new(move |_| {
         let Some(canvas) = canvas_ref.get() else {
@@ -137,11 +125,7 @@ pub fn Heatmap(
                 dpr,
                 backing: (canvas.width(), canvas.height()),
             };
-            let redraw = if drawn_frame.with_value(|f| f.as_ref() == Some(&frame)) {
-                Redraw::GridOnly
-            } else {
-                Redraw::Everything
-            };
+            let redraw = drawn_frame.with_value(|f| frame.redraw_over(f.as_ref()));
             match draw_heatmap(&canvas, &l, &spec, dpr, redraw) {
                 Ok(()) => drawn_frame.set_value(Some(frame)),
                 Err(e) => {

@@ -2,7 +2,7 @@
 
 use crate::app::AppState;
 use crate::charts::bars::{draw_row_bars, BarsSpec};
-use crate::charts::canvas::{device_pixel_ratio, size_canvas};
+use crate::charts::canvas::{device_pixel_ratio, size_canvas, Frame};
 use crate::components::format::{fixed, percent, quote};
 use crate::components::size::observed_width;
 use crate::model::stats::row_stats;
@@ -58,6 +58,8 @@ pub fn RowInspector() -> impl IntoView {
     let canvas_ref = NodeRef::<html::Canvas>::new();
     let wrap_ref = NodeRef::<html::Div>::new();
     let wrap_width = observed_width(wrap_ref);
+    // What the canvas shows outside the plot area; while it is unchanged only the bars repaint.
+    let drawn_frame: StoredValue<Option<Frame<(f64, f64)>>> = StoredValue::new(None);
     Effect::new(move |_| {
         let Some(canvas) = canvas_ref.get() else {
             return;
@@ -76,8 +78,20 @@ pub fn RowInspector() -> impl IntoView {
                 row: i,
                 theme,
             };
-            if let Err(e) = draw_row_bars(&canvas, &spec, (width, height), dpr) {
-                leptos::logging::error!("bar chart drawing failed: {e:?}");
+            let frame = Frame {
+                layout: (width, height),
+                tokens: t.clone(),
+                theme,
+                dpr,
+                backing: (canvas.width(), canvas.height()),
+            };
+            let redraw = drawn_frame.with_value(|f| frame.redraw_over(f.as_ref()));
+            match draw_row_bars(&canvas, &spec, (width, height), dpr, redraw) {
+                Ok(()) => drawn_frame.set_value(Some(frame)),
+                Err(e) => {
+                    drawn_frame.set_value(None);
+                    leptos::logging::error!("bar chart drawing failed: {e:?}");
+                }
             }
         });
         crate::components::browser::mark_drawn();

@@ -1,8 +1,8 @@
 //! One small heatmap per head; choosing one makes it the main heatmap and the inspector's source.
 
 use crate::app::AppState;
-use crate::charts::canvas::{device_pixel_ratio, size_canvas};
-use crate::charts::heatmap::{draw_heatmap, CellText, HeatmapSpec, Redraw};
+use crate::charts::canvas::{device_pixel_ratio, size_canvas, Redraw};
+use crate::charts::heatmap::{draw_heatmap, CellText, HeatmapSpec};
 use crate::charts::layout::HeatmapLayout;
 use leptos::html;
 use leptos::prelude::*;
