@@ -10,7 +10,7 @@ use leptos::html;
 use leptos::prelude::*;
 
 /// One table line: key token and its weight, `None` for the masked future.
-#[derive(Clone, PartialEq)]
+#[derive(Clone)]
 struct KeyWeight {
     index: usize,
     token: String,
@@ -31,11 +31,13 @@ pub fn RowInspector() -> impl IntoView {
         let (w, i) = (weights.get(), row.get());
         (0..w.ncols()).map(|j| w[(i, j)]).collect::<Vec<f64>>()
     });
-    let stats = Memo::new(move |_| {
+    // Closures rather than memos of their own types (each memo type adds wasm code); the row
+    // statistics are a few sums, recomputed by each of their four readouts.
+    let stats = move || {
         let i = row.get();
         row_weights.with(|w| row_stats(&w[..=i.min(w.len().saturating_sub(1))]))
-    });
-    let lines = Memo::new(move |_| {
+    };
+    let lines = move || {
         let i = row.get();
         let w = row_weights.get();
         state.tokens.with(|t| {
@@ -48,7 +50,7 @@ pub fn RowInspector() -> impl IntoView {
                 })
                 .collect::<Vec<_>>()
         })
-    });
+    };
     let token = move || {
         state
             .tokens
@@ -98,7 +100,7 @@ pub fn RowInspector() -> impl IntoView {
     });
 
     let bar_label = move || {
-        let s = stats.get();
+        let s = stats();
         format!(
             "Bar chart of the attention of {} (row {}) over every key token; the largest bar is {} at {}. The table below lists every value.",
             quote(&token()),
@@ -120,16 +122,16 @@ pub fn RowInspector() -> impl IntoView {
         <dl class="stats">
             <div>
                 <dt>"Max weight"</dt>
-                <dd data-testid="max-weight">{move || percent(stats.get().max_weight)}</dd>
+                <dd data-testid="max-weight">{move || percent(stats().max_weight)}</dd>
             </div>
             <div>
                 <dt>"Entropy"</dt>
-                <dd data-testid="entropy">{move || format!("{} bits", fixed(stats.get().entropy_bits, 3))}</dd>
+                <dd data-testid="entropy">{move || format!("{} bits", fixed(stats().entropy_bits, 3))}</dd>
             </div>
             <div>
                 <dt>"Effective tokens"</dt>
                 <dd data-testid="effective">
-                    {move || format!("{} of {}", fixed(stats.get().effective_tokens, 2), row.get() + 1)}
+                    {move || format!("{} of {}", fixed(stats().effective_tokens, 2), row.get() + 1)}
                 </dd>
             </div>
         </dl>
@@ -150,8 +152,7 @@ pub fn RowInspector() -> impl IntoView {
                     // anyway, and <For> leaks a reactive-owner allocation (72 bytes) in its parent
                     // for every keyed child it ever creates (leptos 0.8; see README, "Reliability").
                     {move || {
-                        lines
-                            .get()
+                        lines()
                             .into_iter()
                             .map(|l| {
                                 let masked = l.weight.is_none();

@@ -99,11 +99,12 @@ fn max_abs_diff(a: &nalgebra::DMatrix<f64>, b: &nalgebra::DMatrix<f64>) -> f64 {
 fn AveragingStep() -> impl IntoView {
     let state = AppState::from_context();
     let wei = Memo::new(move |_| Shared(Arc::new(averaging_matrix(state.tokens.with(Vec::len)))));
-    let check = Memo::new(move |_| {
+    // A closure (read by one text binding), not a memo: a memo type of its own costs wasm bytes.
+    let check = move || {
         state
             .prepared
             .with(|p| max_abs_diff(&(&*wei.get().0 * &p.x), &running_mean_loop(&p.x)))
-    });
+    };
     view! {
         <p>
             "The simplest way for a token to use its context is to take the plain average of itself and every "
@@ -121,7 +122,7 @@ fn AveragingStep() -> impl IntoView {
         />
         <p class="check" data-testid="averaging-check">
             {move || {
-                let d = check.get();
+                let d = check();
                 let ok = d < 1e-12;
                 format!(
                     "{} wei · X equals the running mean computed with a loop: largest difference {}.",
@@ -396,10 +397,10 @@ fn ScalingLab() -> impl IntoView {
             }
         });
     });
-    let current = Memo::new(move |_| {
+    let current = move || {
         let d = state.lab_head_size.get();
         points.with(|p| p.iter().find(|x| x.head_size == d).copied())
-    });
+    };
     view! {
         <p>
             "A dot product adds up d products, so its typical size grows like √d. Below, one query is scored "
@@ -437,7 +438,7 @@ fn ScalingLab() -> impl IntoView {
             ></canvas>
         </div>
         <p data-testid="lab-readout">
-            {move || current.get().map(|p| format!(
+            {move || current().map(|p| format!(
                 "At d = {}: unscaled {} (10–90 %: {}–{}), scaled {} (10–90 %: {}–{}) over {DRAWS} draws.",
                 p.head_size,
                 fixed(p.unscaled.mean, 2),

@@ -49,7 +49,8 @@ pub fn regime_sentence(tau: f64, head_size: usize) -> String {
 pub fn TemperatureSlider() -> impl IntoView {
     let state = AppState::from_context();
     let head_size = state.head_size();
-    let unscaled_tau = Memo::new(move |_| 1.0 / (head_size.get() as f64).sqrt());
+    // Closures, not memos, for these cheap values: every distinct memo type adds code to the wasm.
+    let unscaled_tau = move || 1.0 / (head_size.get() as f64).sqrt();
     let divisor = move || (head_size.get() as f64).sqrt() * state.tau.get();
     let on_input = move |ev: leptos::ev::Targeted<leptos::ev::Event, web_sys::HtmlInputElement>| {
         crate::components::browser::mark_update_start();
@@ -77,15 +78,15 @@ pub fn TemperatureSlider() -> impl IntoView {
                 on:input:target=on_input
             />
             <datalist id="temperature-marks">
-                <option value=move || fixed(slider_value(unscaled_tau.get()), 6) label="unscaled"></option>
+                <option value=move || fixed(slider_value(unscaled_tau()), 6) label="unscaled"></option>
                 <option value="0" label="scaled"></option>
             </datalist>
             <div class="marks" aria-label="Temperature marks">
                 <button
                     type="button"
                     class="mark"
-                    style=move || format!("left:{}%", fixed(track_percent(unscaled_tau.get()), 3))
-                    on:click=move |_| state.tau.set(unscaled_tau.get())
+                    style=move || format!("left:{}%", fixed(track_percent(unscaled_tau()), 3))
+                    on:click=move |_| state.tau.set(unscaled_tau())
                     title="Set τ = 1/√d: attention without the scaling"
                 >
                     "unscaled"
