@@ -71,13 +71,17 @@ fn element<T: JsCast>(root: &HtmlElement, selector: &str) -> T {
         .unwrap()
 }
 
-fn pixel(canvas: &HtmlCanvasElement, css_x: f64, css_y: f64) -> [u8; 3] {
-    let ctx: CanvasRenderingContext2d = canvas
+fn context_2d(canvas: &HtmlCanvasElement) -> CanvasRenderingContext2d {
+    canvas
         .get_context("2d")
         .unwrap()
         .unwrap()
         .dyn_into()
-        .unwrap();
+        .unwrap()
+}
+
+fn pixel(canvas: &HtmlCanvasElement, css_x: f64, css_y: f64) -> [u8; 3] {
+    let ctx = context_2d(canvas);
     let dpr = f64::from(canvas.width()) / canvas.get_bounding_client_rect().width();
     let data = ctx
         .get_image_data((css_x * dpr).round(), (css_y * dpr).round(), 1.0, 1.0)
@@ -216,12 +220,7 @@ fn descriptions_name_tokens_and_weights() {
 
 /// Every pixel of a canvas (RGBA).
 fn all_pixels(canvas: &HtmlCanvasElement) -> Vec<u8> {
-    let ctx: CanvasRenderingContext2d = canvas
-        .get_context("2d")
-        .unwrap()
-        .unwrap()
-        .dyn_into()
-        .unwrap();
+    let ctx = context_2d(canvas);
     ctx.get_image_data(0.0, 0.0, canvas.width().into(), canvas.height().into())
         .unwrap()
         .data()
