@@ -6,7 +6,9 @@ use attention_explorer::app::App;
 use attention_explorer::charts::bars::{draw_row_bars, BarsSpec};
 use attention_explorer::charts::canvas::{size_canvas, Redraw};
 use attention_explorer::charts::colors::Theme;
-use attention_explorer::charts::heatmap::{draw_heatmap, CellText, HeatmapSpec};
+use attention_explorer::charts::heatmap::{
+    draw_heatmap, paint_cells, CellPainter, CellText, HeatmapSpec,
+};
 use attention_explorer::charts::layout::HeatmapLayout;
 use attention_explorer::components::heatmap::{cell_description, row_summary};
 use nalgebra::DMatrix;
@@ -359,5 +361,46 @@ fn a_bars_only_redraw_paints_exactly_what_a_full_draw_does() {
         )
         .unwrap();
         assert_ne!(all_pixels(&before_only), b);
+    }
+}
+
+#[wasm_bindgen_test]
+fn rectangles_and_the_blit_paint_identical_cells() {
+    for n in [1, 2, 7, 16] {
+        let tokens: Vec<String> = (0..n).map(|i| format!("w{i}")).collect();
+        let weights = DMatrix::from_fn(n, n, |i, j| {
+            if j > i {
+                0.0
+            } else {
+                ((i * 7 + j * 3) % 11) as f64 / 10.0
+            }
+        });
+        for dpr in [1.0, 1.5, 2.0] {
+            for width in [220.0, 506.0] {
+                let layout = HeatmapLayout::new(width, n, 3, 13.0, true);
+                let spec = HeatmapSpec {
+                    tokens: &tokens,
+                    weights: &weights,
+                    selected_row: None,
+                    selected_cell: None,
+                    theme: Theme::LIGHT,
+                    cell_text: CellText::None,
+                    show_labels: false,
+                    show_legend: false,
+                };
+                let paint = |painter| {
+                    let canvas = detached_canvas((layout.width, layout.height), dpr);
+                    let ctx = context_2d(&canvas);
+                    ctx.set_fill_style_str(&Theme::LIGHT.background.css());
+                    ctx.fill_rect(0.0, 0.0, canvas.width().into(), canvas.height().into());
+                    paint_cells(&canvas, &layout, &spec, dpr, painter).unwrap();
+                    all_pixels(&canvas)
+                };
+                let blit = paint(CellPainter::Blit);
+                assert_same_pixels(&paint(CellPainter::Rectangles), &blit, dpr);
+                // Something was painted: a blank canvas would pass the comparison too.
+                assert!(blit.chunks(4).any(|p| p[..3] != [255, 255, 255]), "n {n}");
+            }
+        }
     }
 }

@@ -1,5 +1,7 @@
 //! The T × T heatmap: cells as one `ImageData` blit, labels, selection outline and legend via
-//! plotters. One blit instead of T² filled rectangles keeps a 256 × 256 grid inside one frame.
+//! plotters. One blit instead of T² filled rectangles keeps a 256 × 256 grid inside one frame; a
+//! small grid (at most [`MAX_RECT_TOKENS`] tokens) is cheaper as one `fillRect` per cell than as a
+//! blit of every pixel (a 7-token map is ≈ 1 MB of pixels), and both paint the same pixels.
 //! When only the weights or the selection changed ([`Redraw::GridOnly`]), the axis labels and the
 //! legend already on the canvas are kept and only the grid is painted again.
 
@@ -48,6 +50,74 @@ fn edges(start: f64, cell: f64, n: usize, dpr: f64) -> Vec<i32> {
         .collect()
 }
 
+/// Grids up to this many tokens are painted with one rectangle per cell instead of a blit.
+pub const MAX_RECT_TOKENS: usize = 16;
+
+/// How the cells are put on the canvas; both give identical pixels (`tests/web_components.rs`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CellPainter {
+    /// One `fillRect` per cell on the device-pixel edges.
+    Rectangles,
+    /// One `ImageData` for the whole grid.
+    Blit,
+}
+
+impl CellPainter {
+    pub fn for_tokens(n: usize) -> Self {
+        if n <= MAX_RECT_TOKENS {
+            Self::Rectangles
+        } else {
+            Self::Blit
+        }
+    }
+}
+
+/// The cell colour: viridis of the weight, or the masked grey above the diagonal.
+fn cell_color(spec: &HeatmapSpec, i: usize, j: usize) -> super::colors::Rgb {
+    if j > i {
+        spec.theme.masked
+    } else {
+        viridis(spec.weights[(i, j)])
+    }
+}
+
+/// Paints the cells with `painter` over a grid area already filled with the background.
+pub fn paint_cells(
+    canvas: &HtmlCanvasElement,
+    layout: &HeatmapLayout,
+    spec: &HeatmapSpec,
+    dpr: f64,
+    painter: CellPainter,
+) -> Result<(), JsValue> {
+    match painter {
+        CellPainter::Blit => blit_cells(canvas, layout, spec, dpr),
+        CellPainter::Rectangles => {
+            let n = layout.n;
+            let xs = edges(layout.grid_left, layout.cell, n, dpr);
+            let ys = edges(layout.grid_top, layout.cell, n, dpr);
+            // Same geometry as the blit: cell (i, j) owns [xs[j], xs[j+1] - gap) × [ys[i], ys[i+1] - gap).
+            let gap = i32::from(layout.cell * dpr >= 8.0);
+            let ctx = context_2d(canvas)?;
+            let mut current = None;
+            for i in 0..n {
+                for j in 0..n {
+                    let (w, h) = (xs[j + 1] - gap - xs[j], ys[i + 1] - gap - ys[i]);
+                    if w <= 0 || h <= 0 {
+                        continue;
+                    }
+                    let c = cell_color(spec, i, j);
+                    if current != Some(c) {
+                        ctx.set_fill_style_str(&c.css());
+                        current = Some(c);
+                    }
+                    ctx.fill_rect(xs[j].into(), ys[i].into(), w.into(), h.into());
+                }
+            }
+            Ok(())
+        }
+    }
+}
+
 fn blit_cells(
     canvas: &HtmlCanvasElement,
     layout: &HeatmapLayout,
@@ -65,11 +135,7 @@ fn blit_cells(
     let bg = spec.theme.background;
     let bg_px = [bg.0, bg.1, bg.2, 255];
     let cell_px = |i: usize, j: usize| {
-        let c = if j > i {
-            spec.theme.masked
-        } else {
-            viridis(spec.weights[(i, j)])
-        };
+        let c = cell_color(spec, i, j);
         [c.0, c.1, c.2, 255]
     };
     // Column index of each pixel column (or None inside a gap).
@@ -152,7 +218,7 @@ pub fn draw_heatmap(
     if n == 0 {
         return Ok(());
     }
-    blit_cells(canvas, layout, spec, dpr)?;
+    paint_cells(canvas, layout, spec, dpr, CellPainter::for_tokens(n))?;
     let font = layout.font_px * dpr;
 
     if layout.cell_text && spec.cell_text != CellText::None {
