@@ -72,10 +72,6 @@ pub fn prefers_dark() -> bool {
         .is_some_and(|m| m.matches())
 }
 
-pub fn now_ms() -> f64 {
-    window().performance().map(|p| p.now()).unwrap_or(0.0)
-}
-
 /// Benchmark hook: `window.__aeTiming = { start, end, settled, updates }`. Input handlers call
 /// [`mark_update_start`]; every canvas effect calls [`mark_drawn`] when it finishes (`end`,
 /// `updates`), and `settled` is taken once everything the input set off has run. Leptos runs its
@@ -83,21 +79,45 @@ pub fn now_ms() -> f64 {
 /// a chain of [`SETTLE_LINKS`] microtasks started with the input alternates with those batches and
 /// its last link runs after them (and before the browser renders). `settled - start` is the app's
 /// compute + draw time for that input (see BENCHMARKS.md).
-fn timing_object() -> Option<js_sys::Object> {
-    let w = window();
-    let key = JsValue::from_str("__aeTiming");
-    match js_sys::Reflect::get(&w, &key) {
-        Ok(v) if v.is_object() => v.dyn_into().ok(),
-        _ => {
-            let o = js_sys::Object::new();
-            js_sys::Reflect::set(&w, &key, &o).ok()?;
-            Some(o)
-        }
-    }
+/// The hook object and its keys, looked up once: the hook runs on every update, and its own cost
+/// is part of what it measures.
+struct TimingHook {
+    object: js_sys::Object,
+    performance: Option<web_sys::Performance>,
+    start: JsValue,
+    end: JsValue,
+    settled: JsValue,
+    updates: JsValue,
+    draws: std::cell::Cell<f64>,
 }
 
-fn set_number(o: &js_sys::Object, key: &str, value: f64) {
-    let _ = js_sys::Reflect::set(o, &JsValue::from_str(key), &JsValue::from_f64(value));
+impl TimingHook {
+    fn install() -> Option<Self> {
+        let w = window();
+        let key = JsValue::from_str("__aeTiming");
+        let object = match js_sys::Reflect::get(&w, &key) {
+            Ok(v) if v.is_object() => v.dyn_into().ok()?,
+            _ => {
+                let o = js_sys::Object::new();
+                js_sys::Reflect::set(&w, &key, &o).ok()?;
+                o
+            }
+        };
+        Some(Self {
+            object,
+            performance: w.performance(),
+            start: JsValue::from_str("start"),
+            end: JsValue::from_str("end"),
+            settled: JsValue::from_str("settled"),
+            updates: JsValue::from_str("updates"),
+            draws: std::cell::Cell::new(0.0),
+        })
+    }
+
+    fn stamp(&self, key: &JsValue) {
+        let now = self.performance.as_ref().map_or(0.0, |p| p.now());
+        let _ = js_sys::Reflect::set(&self.object, key, &JsValue::from_f64(now));
+    }
 }
 
 /// Microtasks in the settle chain: well above the few effect batches an update takes (a chain of
@@ -105,6 +125,7 @@ fn set_number(o: &js_sys::Object, key: &str, value: f64) {
 const SETTLE_LINKS: u32 = 32;
 
 thread_local! {
+    static TIMING: Option<TimingHook> = TimingHook::install();
     static SETTLE_LINKS_LEFT: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
     /// One link of the chain, created once and kept for the page's lifetime.
     static SETTLE_LINK: wasm_bindgen::closure::Closure<dyn Fn()> =
@@ -114,33 +135,28 @@ thread_local! {
 fn settle_link() {
     let left = SETTLE_LINKS_LEFT.with(|l| l.replace(l.get().saturating_sub(1)));
     if left == 0 {
-        if let Some(o) = timing_object() {
-            set_number(&o, "settled", now_ms());
-        }
+        TIMING.with(|t| t.as_ref().map(|t| t.stamp(&t.settled)));
     } else {
         SETTLE_LINK.with(|link| window().queue_microtask(link.as_ref().unchecked_ref()));
     }
 }
 
 pub fn mark_update_start() {
-    if let Some(o) = timing_object() {
-        set_number(&o, "start", now_ms());
-        // A chain already running (two inputs in one task) is lengthened instead of doubled.
-        if SETTLE_LINKS_LEFT.with(|l| l.replace(SETTLE_LINKS)) == 0 {
-            SETTLE_LINK.with(|link| window().queue_microtask(link.as_ref().unchecked_ref()));
-        }
+    TIMING.with(|t| t.as_ref().map(|t| t.stamp(&t.start)));
+    // A chain already running (two inputs in one task) is lengthened instead of doubled.
+    if SETTLE_LINKS_LEFT.with(|l| l.replace(SETTLE_LINKS)) == 0 {
+        SETTLE_LINK.with(|link| window().queue_microtask(link.as_ref().unchecked_ref()));
     }
 }
 
 pub fn mark_drawn() {
-    if let Some(o) = timing_object() {
-        let updates = js_sys::Reflect::get(&o, &JsValue::from_str("updates"))
-            .ok()
-            .and_then(|v| v.as_f64())
-            .unwrap_or(0.0);
-        set_number(&o, "end", now_ms());
-        set_number(&o, "updates", updates + 1.0);
-    }
+    TIMING.with(|t| {
+        if let Some(t) = t {
+            t.stamp(&t.end);
+            t.draws.set(t.draws.get() + 1.0);
+            let _ = js_sys::Reflect::set(&t.object, &t.updates, &t.draws.get().into());
+        }
+    });
 }
 
 /// Calls `on_change(dark)` whenever the system colour scheme flips. The listener lives as long as

@@ -2,7 +2,7 @@
 //! and steer with the keyboard.
 
 use crate::app::{AppState, Shared};
-use crate::charts::canvas::{device_pixel_ratio, size_canvas, Frame};
+use crate::charts::canvas::{device_pixel_ratio, size_canvas, Frame, Redraw};
 use crate::charts::heatmap::{draw_heatmap, CellText, HeatmapSpec};
 use crate::charts::layout::HeatmapLayout;
 use crate::components::format::{percent, quote};
@@ -107,7 +107,6 @@ pub fn Heatmap(
             let longest = tokens.iter().map(|t| t.chars().count()).max().unwrap_or(1);
             let l = HeatmapLayout::new(width, n, longest, 13.0, true);
             let dpr = device_pixel_ratio();
-            size_canvas(&canvas, l.width, l.height, dpr);
             let spec = HeatmapSpec {
                 tokens: &tokens[..n],
                 weights: &weights,
@@ -118,7 +117,7 @@ pub fn Heatmap(
                 show_labels: true,
                 show_legend: true,
             };
-            let frame = Frame {
+            let mut frame = Frame {
                 layout: l,
                 tokens: spec.tokens.to_vec(),
                 theme,
@@ -126,6 +125,11 @@ pub fn Heatmap(
                 backing: (canvas.width(), canvas.height()),
             };
             let redraw = drawn_frame.with_value(|f| frame.redraw_over(f.as_ref()));
+            if redraw == Redraw::Everything {
+                // (An unchanged frame means the canvas already has this size.)
+                size_canvas(&canvas, l.width, l.height, dpr);
+                frame.backing = (canvas.width(), canvas.height());
+            }
             match draw_heatmap(&canvas, &l, &spec, dpr, redraw) {
                 Ok(()) => drawn_frame.set_value(Some(frame)),
                 Err(e) => {

@@ -2,7 +2,7 @@
 
 use crate::app::AppState;
 use crate::charts::bars::{draw_row_bars, BarsSpec};
-use crate::charts::canvas::{device_pixel_ratio, size_canvas, Frame};
+use crate::charts::canvas::{device_pixel_ratio, size_canvas, Frame, Redraw};
 use crate::components::format::{fixed, percent, quote};
 use crate::components::size::observed_width;
 use crate::model::stats::row_stats;
@@ -72,7 +72,6 @@ pub fn RowInspector() -> impl IntoView {
         let width = wrap_width.get().clamp(200.0, 720.0);
         let height = 180.0;
         let dpr = device_pixel_ratio();
-        size_canvas(&canvas, width, height, dpr);
         state.tokens.with(|t| {
             let spec = BarsSpec {
                 tokens: t,
@@ -80,7 +79,7 @@ pub fn RowInspector() -> impl IntoView {
                 row: i,
                 theme,
             };
-            let frame = Frame {
+            let mut frame = Frame {
                 layout: (width, height),
                 tokens: t.clone(),
                 theme,
@@ -88,6 +87,11 @@ pub fn RowInspector() -> impl IntoView {
                 backing: (canvas.width(), canvas.height()),
             };
             let redraw = drawn_frame.with_value(|f| frame.redraw_over(f.as_ref()));
+            if redraw == Redraw::Everything {
+                // (An unchanged frame means the canvas already has this size.)
+                size_canvas(&canvas, width, height, dpr);
+                frame.backing = (canvas.width(), canvas.height());
+            }
             match draw_row_bars(&canvas, &spec, (width, height), dpr, redraw) {
                 Ok(()) => drawn_frame.set_value(Some(frame)),
                 Err(e) => {
