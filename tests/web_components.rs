@@ -49,9 +49,7 @@ fn mount() -> (HtmlElement, impl Drop) {
 }
 
 fn text_of(root: &HtmlElement, selector: &str) -> String {
-    root.query_selector(selector)
-        .unwrap()
-        .unwrap_or_else(|| panic!("{selector} missing"))
+    element::<web_sys::Element>(root, selector)
         .text_content()
         .unwrap()
 }

@@ -38,15 +38,17 @@ pub fn draw_row_bars(
     let n = tokens.len().min(weights.len());
     let everything = redraw == Redraw::Everything || n == 0;
     let s = |v: f64| (v * dpr).round() as i32;
+    let left = s(44.0);
+    let top = s(10.0);
+    let right = s(css_w - 8.0);
+    let label_h = 22.0;
+    let bottom = s(css_h - label_h - 6.0);
     if everything {
         root.fill(&color(theme.background)).map_err(js_err)?;
     } else {
         // The plot area and its 1 px gridlines; labels sit ≥ 4 px outside it.
         root.draw(&Rectangle::new(
-            [
-                (s(44.0), s(10.0) - 1),
-                (s(css_w - 8.0) + 1, s(css_h - 28.0) + 2),
-            ],
+            [(left, top - 1), (right + 1, bottom + 2)],
             color(theme.background).filled(),
         ))
         .map_err(js_err)?;
@@ -55,11 +57,6 @@ pub fn draw_row_bars(
         return Ok(());
     }
     let font = 12.0 * dpr;
-    let left = s(44.0);
-    let top = s(10.0);
-    let right = s(css_w - 8.0);
-    let label_h = 22.0;
-    let bottom = s(css_h - label_h - 6.0);
     let plot_h = f64::from(bottom - top);
     let slot = f64::from(right - left) / n as f64;
     let y_of = |w: f64| bottom - (w.clamp(0.0, 1.0) * plot_h).round() as i32;

@@ -38,13 +38,37 @@ pub struct Frame<L> {
 }
 
 impl<L: PartialEq> Frame<L> {
-    /// The cheapest correct redraw when `drawn` is what the canvas shows now.
-    pub fn redraw_over(&self, drawn: Option<&Self>) -> Redraw {
-        if drawn == Some(self) {
-            Redraw::GridOnly
-        } else {
-            Redraw::Everything
+    /// The frame for drawing `tokens` with `layout` on `canvas` as it is now.
+    pub fn of(
+        canvas: &HtmlCanvasElement,
+        layout: L,
+        tokens: Vec<String>,
+        theme: super::colors::Theme,
+        dpr: f64,
+    ) -> Self {
+        Self {
+            layout,
+            tokens,
+            theme,
+            dpr,
+            backing: (canvas.width(), canvas.height()),
         }
+    }
+
+    /// The cheapest correct redraw when `drawn` is what the canvas shows now. An unchanged frame
+    /// means the canvas already has its size; otherwise it is sized to `css_w × css_h` first.
+    pub fn prepare(
+        &mut self,
+        canvas: &HtmlCanvasElement,
+        drawn: Option<&Self>,
+        (css_w, css_h): (f64, f64),
+    ) -> Redraw {
+        if drawn == Some(&*self) {
+            return Redraw::GridOnly;
+        }
+        size_canvas(canvas, css_w, css_h, self.dpr);
+        self.backing = (canvas.width(), canvas.height());
+        Redraw::Everything
     }
 }
 

@@ -50,6 +50,11 @@ fn edges(start: f64, cell: f64, n: usize, dpr: f64) -> Vec<i32> {
         .collect()
 }
 
+/// A one-device-pixel gap between cells once they are big enough for it to read as a grid.
+fn cell_gap(layout: &HeatmapLayout, dpr: f64) -> i32 {
+    i32::from(layout.cell * dpr >= 8.0)
+}
+
 /// Grids up to this many tokens are painted with one rectangle per cell instead of a blit.
 pub const MAX_RECT_TOKENS: usize = 16;
 
@@ -96,7 +101,7 @@ pub fn paint_cells(
             let xs = edges(layout.grid_left, layout.cell, n, dpr);
             let ys = edges(layout.grid_top, layout.cell, n, dpr);
             // Same geometry as the blit: cell (i, j) owns [xs[j], xs[j+1] - gap) × [ys[i], ys[i+1] - gap).
-            let gap = i32::from(layout.cell * dpr >= 8.0);
+            let gap = cell_gap(layout, dpr);
             let ctx = context_2d(canvas)?;
             let mut current = None;
             for i in 0..n {
@@ -129,8 +134,7 @@ fn blit_cells(
     let ys = edges(layout.grid_top, layout.cell, n, dpr);
     let (x0, y0) = (xs[0], ys[0]);
     let (w, h) = ((xs[n] - x0).max(1) as usize, (ys[n] - y0).max(1) as usize);
-    // A one-pixel gap between cells once they are big enough for it to read as a grid.
-    let gap = i32::from(layout.cell * dpr >= 8.0);
+    let gap = cell_gap(layout, dpr);
     let mut rgba = vec![0u8; w * h * 4];
     let bg = spec.theme.background;
     let bg_px = [bg.0, bg.1, bg.2, 255];

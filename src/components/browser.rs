@@ -72,13 +72,14 @@ pub fn prefers_dark() -> bool {
         .is_some_and(|m| m.matches())
 }
 
-/// Benchmark hook: `window.__aeTiming = { start, end, settled, updates }`. Input handlers call
-/// [`mark_update_start`]; every canvas effect calls [`mark_drawn`] when it finishes (`end`,
-/// `updates`), and `settled` is taken once everything the input set off has run. Leptos runs its
-/// DOM and canvas effects as microtasks, one batch per microtask, each batch scheduling the next;
-/// a chain of [`SETTLE_LINKS`] microtasks started with the input alternates with those batches and
-/// its last link runs after them (and before the browser renders). `settled - start` is the app's
-/// compute + draw time for that input (see BENCHMARKS.md).
+// Benchmark hook: `window.__aeTiming = { start, end, settled, updates }`. Input handlers call
+// `mark_update_start`; every canvas effect calls `mark_drawn` when it finishes (`end`, `updates`),
+// and `settled` is taken once everything the input set off has run. Leptos runs its DOM and canvas
+// effects as microtasks, one batch per microtask, each batch scheduling the next; a chain of
+// `SETTLE_LINKS` microtasks started with the input alternates with those batches and its last
+// link runs after them (and before the browser renders). `settled - start` is the app's
+// compute + draw time for that input (see BENCHMARKS.md).
+
 /// The hook object and its keys, looked up once: the hook runs on every update, and its own cost
 /// is part of what it measures.
 struct TimingHook {
@@ -132,20 +133,32 @@ thread_local! {
         wasm_bindgen::closure::Closure::new(settle_link);
 }
 
+fn queue_settle_link() {
+    SETTLE_LINK.with(|link| window().queue_microtask(link.as_ref().unchecked_ref()));
+}
+
+fn stamp(key: impl Fn(&TimingHook) -> &JsValue) {
+    TIMING.with(|t| {
+        if let Some(t) = t {
+            t.stamp(key(t));
+        }
+    });
+}
+
 fn settle_link() {
     let left = SETTLE_LINKS_LEFT.with(|l| l.replace(l.get().saturating_sub(1)));
     if left == 0 {
-        TIMING.with(|t| t.as_ref().map(|t| t.stamp(&t.settled)));
+        stamp(|t| &t.settled);
     } else {
-        SETTLE_LINK.with(|link| window().queue_microtask(link.as_ref().unchecked_ref()));
+        queue_settle_link();
     }
 }
 
 pub fn mark_update_start() {
-    TIMING.with(|t| t.as_ref().map(|t| t.stamp(&t.start)));
+    stamp(|t| &t.start);
     // A chain already running (two inputs in one task) is lengthened instead of doubled.
     if SETTLE_LINKS_LEFT.with(|l| l.replace(SETTLE_LINKS)) == 0 {
-        SETTLE_LINK.with(|link| window().queue_microtask(link.as_ref().unchecked_ref()));
+        queue_settle_link();
     }
 }
 

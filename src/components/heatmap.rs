@@ -2,7 +2,7 @@
 //! and steer with the keyboard.
 
 use crate::app::{AppState, Shared};
-use crate::charts::canvas::{device_pixel_ratio, size_canvas, Frame, Redraw};
+use crate::charts::canvas::{device_pixel_ratio, Frame};
 use crate::charts::heatmap::{draw_heatmap, CellText, HeatmapSpec};
 use crate::charts::layout::HeatmapLayout;
 use crate::components::format::{percent, quote};
@@ -117,19 +117,9 @@ pub fn Heatmap(
                 show_labels: true,
                 show_legend: true,
             };
-            let mut frame = Frame {
-                layout: l,
-                tokens: spec.tokens.to_vec(),
-                theme,
-                dpr,
-                backing: (canvas.width(), canvas.height()),
-            };
-            let redraw = drawn_frame.with_value(|f| frame.redraw_over(f.as_ref()));
-            if redraw == Redraw::Everything {
-                // (An unchanged frame means the canvas already has this size.)
-                size_canvas(&canvas, l.width, l.height, dpr);
-                frame.backing = (canvas.width(), canvas.height());
-            }
+            let mut frame = Frame::of(&canvas, l, spec.tokens.to_vec(), theme, dpr);
+            let redraw =
+                drawn_frame.with_value(|f| frame.prepare(&canvas, f.as_ref(), (l.width, l.height)));
             match draw_heatmap(&canvas, &l, &spec, dpr, redraw) {
                 Ok(()) => drawn_frame.set_value(Some(frame)),
                 Err(e) => {

@@ -2,7 +2,7 @@
 
 use crate::app::AppState;
 use crate::charts::bars::{draw_row_bars, BarsSpec};
-use crate::charts::canvas::{device_pixel_ratio, size_canvas, Frame, Redraw};
+use crate::charts::canvas::{device_pixel_ratio, Frame};
 use crate::components::format::{fixed, percent, quote};
 use crate::components::size::observed_width;
 use crate::model::stats::row_stats;
@@ -79,19 +79,9 @@ pub fn RowInspector() -> impl IntoView {
                 row: i,
                 theme,
             };
-            let mut frame = Frame {
-                layout: (width, height),
-                tokens: t.clone(),
-                theme,
-                dpr,
-                backing: (canvas.width(), canvas.height()),
-            };
-            let redraw = drawn_frame.with_value(|f| frame.redraw_over(f.as_ref()));
-            if redraw == Redraw::Everything {
-                // (An unchanged frame means the canvas already has this size.)
-                size_canvas(&canvas, width, height, dpr);
-                frame.backing = (canvas.width(), canvas.height());
-            }
+            let mut frame = Frame::of(&canvas, (width, height), t.clone(), theme, dpr);
+            let redraw =
+                drawn_frame.with_value(|f| frame.prepare(&canvas, f.as_ref(), (width, height)));
             match draw_row_bars(&canvas, &spec, (width, height), dpr, redraw) {
                 Ok(()) => drawn_frame.set_value(Some(frame)),
                 Err(e) => {
