@@ -261,6 +261,17 @@ test('clicking each row selects it in the inspector', { timeout: 30_000 }, async
       assert.equal(pct(await text(page, '[data-testid=max-weight]')), max);
       const label = await page.locator('canvas.heatmap').first().getAttribute('aria-label');
       assert.match(label, new RegExp(`Row ${i + 1} “${TOKENS[i].replace('.', '\\.')}” attends most to`));
+      // The selection outline (an element over the canvas) frames the row, reaching 1 px beyond
+      // the grid on every side.
+      const frame = await page.evaluate(() => {
+        const c = document.querySelector('canvas.heatmap').getBoundingClientRect();
+        const o = document.querySelector('.heatmap-wrap .selection').getBoundingClientRect();
+        return { left: o.left - c.left, top: o.top - c.top, width: o.width, height: o.height };
+      });
+      const outline = { left: layout.gridLeft - 1, top: layout.rowY(i) - 1, width: layout.colX(7) - layout.gridLeft + 2, height: layout.cell + 2 };
+      for (const k of Object.keys(outline)) {
+        assert.ok(Math.abs(frame[k] - outline[k]) < 0.5, `row ${i + 1} outline ${k}: ${frame[k]} vs ${outline[k]}`);
+      }
     }
     consoleLog.assertClean();
   } finally {

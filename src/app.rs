@@ -164,20 +164,25 @@ impl AppState {
     }
 }
 
-/// Keeps the address bar in step with the view. Updates are debounced: dragging the slider fires
-/// many inputs, and browsers throttle (and warn about) rapid `replaceState` calls.
+/// Keeps the address bar in step with the view. Writes are throttled: dragging the slider fires
+/// many inputs, and browsers throttle (and warn about) rapid `replaceState` calls. The first change
+/// arms one timer and later ones only record the newest view, so an update costs no timer calls
+/// and no formatting; the timer writes whatever the view is when it fires.
 fn sync_url(state: AppState) {
-    let pending: StoredValue<Option<TimeoutHandle>, LocalStorage> = StoredValue::new_local(None);
+    let latest: StoredValue<Option<ViewState>, LocalStorage> = StoredValue::new_local(None);
     Effect::new(move |_| {
-        let query = state.view_state().to_query();
-        if let Some(handle) = pending.get_value() {
-            handle.clear();
+        let armed = latest.with_value(Option::is_some);
+        latest.set_value(Some(state.view_state()));
+        if !armed {
+            set_timeout(
+                move || {
+                    if let Some(view) = latest.try_update_value(Option::take).flatten() {
+                        browser::replace_query(&view.to_query());
+                    }
+                },
+                Duration::from_millis(200),
+            );
         }
-        let handle = set_timeout_with_handle(
-            move || browser::replace_query(&query),
-            Duration::from_millis(200),
-        );
-        pending.set_value(handle.ok());
     });
 }
 

@@ -4,14 +4,16 @@
 
 use attention_explorer::app::App;
 use attention_explorer::charts::bars::{draw_row_bars, BarsSpec};
-use attention_explorer::charts::canvas::{size_canvas, Redraw};
-use attention_explorer::charts::colors::Theme;
+use attention_explorer::charts::canvas::{drawing_area, size_canvas, text_style, Redraw};
+use attention_explorer::charts::colors::{label_on, Theme};
 use attention_explorer::charts::heatmap::{
-    draw_heatmap, paint_cells, CellPainter, CellText, HeatmapSpec,
+    draw_heatmap, paint_cell_text, paint_cells, CellPainter, CellText, HeatmapSpec, CELL_TEXT_SCALE,
 };
 use attention_explorer::charts::layout::HeatmapLayout;
 use attention_explorer::components::heatmap::{cell_description, row_summary};
+use attention_explorer::format::fixed;
 use nalgebra::DMatrix;
+use plotters::style::text_anchor::{HPos, VPos};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, HtmlElement, HtmlInputElement};
@@ -36,7 +38,16 @@ async fn settle() {
 }
 
 /// Mounts the app into a new `<div>` 900 px wide; returns the container and the mount handle.
+/// The address is reset first: the app reads its view from the query, and an earlier test's app
+/// may have written its own there.
 fn mount() -> (HtmlElement, impl Drop) {
+    let window = web_sys::window().unwrap();
+    let path = window.location().pathname().unwrap();
+    window
+        .history()
+        .unwrap()
+        .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&path))
+        .unwrap();
     let div: HtmlElement = document()
         .create_element("div")
         .unwrap()
@@ -268,12 +279,10 @@ fn a_grid_only_redraw_paints_exactly_what_a_full_draw_does() {
     let (before, after) = (weights(0.3), weights(2.0));
     for dpr in [1.0, 2.0] {
         let layout = HeatmapLayout::new(560.0, n, 3, 13.0, true);
-        fn spec<'a>(tokens: &'a [String], w: &'a DMatrix<f64>, row: usize) -> HeatmapSpec<'a> {
+        fn spec<'a>(tokens: &'a [String], w: &'a DMatrix<f64>) -> HeatmapSpec<'a> {
             HeatmapSpec {
                 tokens,
                 weights: w,
-                selected_row: Some(row),
-                selected_cell: Some((row, 0)),
                 theme: Theme::LIGHT,
                 cell_text: CellText::Percent,
                 show_labels: true,
@@ -285,7 +294,7 @@ fn a_grid_only_redraw_paints_exactly_what_a_full_draw_does() {
         draw_heatmap(
             &incremental,
             &layout,
-            &spec(&tokens, &before, 1),
+            &spec(&tokens, &before),
             dpr,
             Redraw::Everything,
         )
@@ -293,7 +302,7 @@ fn a_grid_only_redraw_paints_exactly_what_a_full_draw_does() {
         draw_heatmap(
             &incremental,
             &layout,
-            &spec(&tokens, &after, 5),
+            &spec(&tokens, &after),
             dpr,
             Redraw::GridOnly,
         )
@@ -301,7 +310,7 @@ fn a_grid_only_redraw_paints_exactly_what_a_full_draw_does() {
         draw_heatmap(
             &fresh,
             &layout,
-            &spec(&tokens, &after, 5),
+            &spec(&tokens, &after),
             dpr,
             Redraw::Everything,
         )
@@ -313,7 +322,7 @@ fn a_grid_only_redraw_paints_exactly_what_a_full_draw_does() {
         draw_heatmap(
             &before_only,
             &layout,
-            &spec(&tokens, &before, 1),
+            &spec(&tokens, &before),
             dpr,
             Redraw::Everything,
         )
@@ -379,8 +388,6 @@ fn rectangles_and_the_blit_paint_identical_cells() {
                 let spec = HeatmapSpec {
                     tokens: &tokens,
                     weights: &weights,
-                    selected_row: None,
-                    selected_cell: None,
                     theme: Theme::LIGHT,
                     cell_text: CellText::None,
                     show_labels: false,
@@ -401,4 +408,271 @@ fn rectangles_and_the_blit_paint_identical_cells() {
             }
         }
     }
+}
+
+#[wasm_bindgen_test]
+fn cell_numbers_on_the_2d_context_match_plotters_text() {
+    let tokens = sentence_tokens();
+    let n = tokens.len();
+    let weights = DMatrix::from_fn(n, n, |i, j| {
+        if j > i {
+            0.0
+        } else {
+            // Both label colours (dark text above 0.55) and one- to three-digit percentages.
+            [1.0, 0.6, 0.05, 0.333, 0.9, 0.0049, 0.25][(i + 2 * j) % 7]
+        }
+    });
+    for (cell_text, dpr) in [
+        (CellText::Percent, 1.0),
+        (CellText::Percent, 1.5),
+        (CellText::Decimal, 2.0),
+    ] {
+        let layout = HeatmapLayout::new(506.0, n, 3, 13.0, true);
+        let spec = HeatmapSpec {
+            tokens: &tokens,
+            weights: &weights,
+            theme: Theme::LIGHT,
+            cell_text,
+            show_labels: false,
+            show_legend: false,
+        };
+        let with_cells = || {
+            let canvas = detached_canvas((layout.width, layout.height), dpr);
+            paint_cells(&canvas, &layout, &spec, dpr, CellPainter::Rectangles).unwrap();
+            canvas
+        };
+        let direct = with_cells();
+        paint_cell_text(&direct, &layout, &spec, dpr).unwrap();
+        // The same numbers through plotters, as every label was drawn before.
+        let via_plotters = with_cells();
+        let root = drawing_area(&via_plotters).unwrap();
+        let s = |v: f64| (v * dpr).round() as i32;
+        for i in 0..n {
+            for j in 0..=i {
+                let w = weights[(i, j)];
+                let text = match cell_text {
+                    CellText::Percent => format!("{}%", fixed(w * 100.0, 0)),
+                    _ => fixed(w, 2),
+                };
+                let style = text_style(
+                    layout.font_px * dpr * CELL_TEXT_SCALE,
+                    label_on(w),
+                    HPos::Center,
+                    VPos::Center,
+                );
+                let at = (
+                    s(layout.col_x(j) + layout.cell / 2.0),
+                    s(layout.row_y(i) + layout.cell / 2.0),
+                );
+                root.draw_text(&text, &style, at).unwrap();
+            }
+        }
+        let expected = all_pixels(&via_plotters);
+        assert_same_pixels(&all_pixels(&direct), &expected, dpr);
+        assert_ne!(
+            all_pixels(&with_cells()),
+            expected,
+            "the numbers were drawn"
+        );
+    }
+}
+
+/// The `n`-th selection outline's placement (its inline left, top, width, height in CSS pixels),
+/// or `None` while it is hidden. (This page has no stylesheet, so the box itself is not laid out
+/// over the canvas here; the e2e suite checks that on the real page.)
+fn outline_box(root: &HtmlElement, n: u32) -> Option<(f64, f64, f64, f64)> {
+    let outline: HtmlElement = root
+        .query_selector_all(".heatmap-wrap .selection")
+        .unwrap()
+        .item(n)
+        .unwrap()
+        .dyn_into()
+        .unwrap();
+    if outline.hidden() {
+        return None;
+    }
+    let style = outline.style();
+    let px = |p: &str| -> f64 {
+        let v = style.get_property_value(p).unwrap();
+        v.trim_end_matches("px")
+            .parse()
+            .unwrap_or_else(|_| panic!("{p}: {v:?}"))
+    };
+    Some((px("left"), px("top"), px("width"), px("height")))
+}
+
+#[wasm_bindgen_test]
+async fn a_new_selection_moves_the_outline_and_repaints_no_pixels() {
+    let (root, _handle) = mount();
+    settle().await;
+    let canvas: HtmlCanvasElement = element(&root, "canvas.heatmap");
+    let layout = HeatmapLayout::new(canvas.get_bounding_client_rect().width(), 7, 3, 13.0, true);
+    // Where the layout puts the outline, to the 0.01 px a style keeps.
+    let expect = |row: usize, col: Option<usize>| {
+        let b = layout.outline(row, col).unwrap();
+        Some([b.left, b.top, b.width, b.height].map(|v| (v * 100.0).round() as i64))
+    };
+    let outline_box = |root: &HtmlElement, n: u32| {
+        outline_box(root, n).map(|(l, t, w, h)| [l, t, w, h].map(|v| (v * 100.0).round() as i64))
+    };
+    assert_eq!(outline_box(&root, 0), expect(5, None), "row 6 is selected");
+    assert_eq!(outline_box(&root, 1), None, "no cell is selected");
+    let pixels = all_pixels(&canvas);
+
+    let key = |k: &str| {
+        let init = web_sys::KeyboardEventInit::new();
+        init.set_key(k);
+        init.set_bubbles(true);
+        let ev =
+            web_sys::KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).unwrap();
+        canvas.dispatch_event(&ev).unwrap();
+    };
+    key("Home");
+    settle().await;
+    assert_eq!(outline_box(&root, 0), expect(0, None));
+    assert_eq!(all_pixels(&canvas), pixels, "the canvas was not repainted");
+    // Cell mode outlines one cell as well.
+    key("ArrowRight");
+    settle().await;
+    assert_eq!(outline_box(&root, 1), expect(0, Some(0)));
+    key("Escape");
+    settle().await;
+    assert_eq!(outline_box(&root, 1), None);
+    assert_eq!(outline_box(&root, 0), expect(0, None));
+    root.remove();
+}
+
+/// The trace's strips that are shown, as (label, canvas).
+fn visible_strips(root: &HtmlElement) -> Vec<(String, HtmlCanvasElement)> {
+    let strips = root
+        .query_selector_all("[data-testid=trace-strips] .strip")
+        .unwrap();
+    (0..strips.length())
+        .map(|i| strips.item(i).unwrap().dyn_into::<HtmlElement>().unwrap())
+        .filter(|s| !s.hidden())
+        .map(|s| {
+            let label = s.query_selector(".strip-label").unwrap().unwrap();
+            let canvas = s.query_selector("canvas").unwrap().unwrap();
+            (label.text_content().unwrap(), canvas.dyn_into().unwrap())
+        })
+        .collect()
+}
+
+#[wasm_bindgen_test]
+async fn trace_strips_show_the_selected_rows_vectors_as_pixels() {
+    let (root, _handle) = mount();
+    settle().await;
+    let labels = |root: &HtmlElement| -> Vec<String> {
+        visible_strips(root).into_iter().map(|(l, _)| l).collect()
+    };
+    // Row 6 ("mat") of the default view: q, six keys, six values, the blend and row 6 of A·V.
+    let shown = labels(&root);
+    assert_eq!(shown.len(), 1 + 6 + 6 + 2, "{shown:?}");
+    assert_eq!(shown[0], "q mat");
+    assert_eq!(shown[6], "k mat");
+    assert!(shown[7].starts_with("v The × 0."), "{}", shown[7]);
+    assert_eq!(shown[14], "A·V row 6");
+    for (label, canvas) in visible_strips(&root) {
+        // One pixel per entry, shaded by |v| / max |v| in the sign's hue (the numbers are the
+        // tooltip, rounded to 4 decimals, so the alpha may be one step off).
+        let numbers: Vec<f64> = canvas
+            .title()
+            .split(", ")
+            .map(|x| x.parse().unwrap())
+            .collect();
+        assert_eq!(canvas.width() as usize, numbers.len(), "{label}");
+        assert_eq!(canvas.height(), 1);
+        let aria = canvas.get_attribute("aria-label").unwrap();
+        assert!(aria.ends_with(&canvas.title()), "{label}: {aria}");
+        let pixels = all_pixels(&canvas);
+        let max = numbers.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+        for (v, px) in numbers.iter().zip(pixels.chunks(4)) {
+            let alpha = (v.abs() / max * 255.0).round();
+            assert!(
+                (f64::from(px[3]) - alpha).abs() <= 1.0,
+                "{label}: {v} → {px:?}"
+            );
+            if px[3] >= 128 {
+                let positive = px[0] > px[2];
+                assert_eq!(positive, *v > 0.0, "{label}: {v} → {px:?}");
+            }
+        }
+    }
+    // Σ w·v and row 6 of A·V are the same vector, so the same pixels.
+    let strips = visible_strips(&root);
+    let n = strips.len();
+    assert_eq!(all_pixels(&strips[n - 2].1), all_pixels(&strips[n - 1].1));
+
+    // Another row: the strips follow (its keys are shown, later ones hidden). Off screen the trace
+    // keeps its last state, so it is scrolled into view first.
+    element::<HtmlElement>(&root, "[data-testid=trace-strips]").scroll_into_view();
+    settle().await;
+    let chip: HtmlElement = root
+        .query_selector_all(".chips .chip")
+        .unwrap()
+        .item(1)
+        .unwrap()
+        .dyn_into()
+        .unwrap();
+    chip.click();
+    settle().await;
+    assert_eq!(
+        labels(&root)
+            .iter()
+            .map(|l| l.split(" × ").next().unwrap().to_string())
+            .collect::<Vec<_>>(),
+        [
+            "q cat",
+            "k The",
+            "k cat",
+            "v The",
+            "v cat",
+            "Σ w·v",
+            "A·V row 2"
+        ]
+    );
+    root.remove();
+}
+
+#[wasm_bindgen_test]
+async fn an_off_screen_trace_catches_up_with_a_longer_sentence() {
+    let (root, _handle) = mount();
+    settle().await;
+    // The trace lies below this page's viewport, so it keeps its last state while the sentence
+    // grows from 7 to 11 tokens; that must not break it (the rows come from its own snapshot).
+    let window = web_sys::window().unwrap();
+    window.scroll_to_with_x_and_y(0.0, 0.0);
+    settle().await;
+    let input: HtmlInputElement = element(&root, "#sentence");
+    input.set_value("<script>alert(1)</script>");
+    input
+        .dispatch_event(&web_sys::Event::new("input").unwrap())
+        .unwrap();
+    element::<HtmlElement>(&root, "form button[type=submit]").click();
+    settle().await;
+    assert_eq!(
+        root.query_selector_all(".chips .chip").unwrap().length(),
+        11
+    );
+    element::<HtmlElement>(&root, "[data-testid=trace-strips]").scroll_into_view();
+    settle().await;
+    let keys = root
+        .query_selector_all("[data-testid=trace-table] tbody th")
+        .unwrap();
+    assert_eq!(keys.length(), 11);
+    assert_eq!(keys.item(10).unwrap().text_content().unwrap(), ">");
+    let labels: Vec<String> = visible_strips(&root).into_iter().map(|(l, _)| l).collect();
+    // Row 6 stays selected: "1" of "< script > alert ( 1 ) < / script >".
+    assert_eq!(labels[0], "q 1", "{labels:?}");
+    assert_eq!(labels[6], "k 1", "{labels:?}");
+    assert_eq!(labels.len(), 1 + 6 + 6 + 2);
+    let all = root
+        .query_selector_all("[data-testid=trace-strips] .strip")
+        .unwrap();
+    assert_eq!(
+        all.length(),
+        1 + 11 + 11 + 2,
+        "every key's strips, the future's hidden"
+    );
+    root.remove();
 }

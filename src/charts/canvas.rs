@@ -121,7 +121,7 @@ pub fn color(c: Rgb) -> RGBColor {
 /// size into a CSS font string for every label, and "11" is cheaper to format and to parse than
 /// "11.049999999999999"), anchored at (`h`, `v`).
 pub fn text_style(px: f64, c: Rgb, h: HPos, v: VPos) -> TextStyle<'static> {
-    let px = (px * 2.0).round() / 2.0;
+    let px = font_px(px);
     TextStyle {
         // The enum, not the string "sans-serif": plotters lower-cases font names given as text,
         // which would pull Unicode case tables into the wasm for nothing.
@@ -129,6 +129,16 @@ pub fn text_style(px: f64, c: Rgb, h: HPos, v: VPos) -> TextStyle<'static> {
         color: color(c).to_backend_color(),
         pos: Pos::new(h, v),
     }
+}
+
+fn font_px(px: f64) -> f64 {
+    (px * 2.0).round() / 2.0
+}
+
+/// The CSS font plotters' canvas backend sets for [`text_style`]`(px, …)`, for text drawn on the
+/// 2D context directly (it must look the same).
+pub fn canvas_font(px: f64) -> String {
+    format!("normal {}px sans-serif", font_px(px))
 }
 
 /// Maps plotters' error type (which is not `JsValue`) into one.

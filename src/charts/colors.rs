@@ -70,7 +70,8 @@ pub struct Theme {
     pub muted: Rgb,
     /// The masked future.
     pub masked: Rgb,
-    /// Outline of the selected row.
+    /// Highlights (the scaling lab's chosen head size); the page's `--focus`, which also outlines
+    /// the selected heatmap row, is the same colour.
     pub highlight: Rgb,
 }
 

@@ -1,11 +1,14 @@
-//! The T × T heatmap: cells as one `ImageData` blit, labels, selection outline and legend via
-//! plotters. One blit instead of T² filled rectangles keeps a 256 × 256 grid inside one frame; a
-//! small grid (at most [`MAX_RECT_TOKENS`] tokens) is cheaper as one `fillRect` per cell than as a
-//! blit of every pixel (a 7-token map is ≈ 1 MB of pixels), and both paint the same pixels.
-//! When only the weights or the selection changed ([`Redraw::GridOnly`]), the axis labels and the
-//! legend already on the canvas are kept and only the grid is painted again.
+//! The T × T heatmap: cells as one `ImageData` blit, axis labels and legend via plotters. One
+//! blit instead of T² filled rectangles keeps a 256 × 256 grid inside one frame; a small grid (at
+//! most [`MAX_RECT_TOKENS`] tokens) is cheaper as one `fillRect` per cell than as a blit of every
+//! pixel (a 7-token map is ≈ 1 MB of pixels), and both paint the same pixels. The numbers in the
+//! cells go straight to the 2D context ([`paint_cell_text`]).
+//! When only the weights changed ([`Redraw::GridOnly`]), the axis labels and the legend already on
+//! the canvas are kept and only the grid is painted again. The selection outline is not on the
+//! canvas at all: it is an element laid over it (`components::heatmap`), so selecting a row
+//! repaints nothing.
 
-use super::canvas::{color, context_2d, drawing_area, js_err, text_style, Redraw};
+use super::canvas::{canvas_font, color, context_2d, drawing_area, js_err, text_style, Redraw};
 use super::colors::{label_on, viridis, Theme};
 use super::layout::{short_label, HeatmapLayout};
 use crate::format::fixed;
@@ -31,16 +34,14 @@ pub struct HeatmapSpec<'a> {
     pub tokens: &'a [String],
     /// T × T weights in [0, 1]; cells above the diagonal are drawn as masked.
     pub weights: &'a DMatrix<f64>,
-    pub selected_row: Option<usize>,
-    pub selected_cell: Option<(usize, usize)>,
     pub theme: Theme,
     pub cell_text: CellText,
     pub show_labels: bool,
     pub show_legend: bool,
 }
 
-/// CSS pixels around the grid that a [`Redraw::GridOnly`] clears: enough for the selection
-/// outline (which reaches 1 px outside the grid) and less than the 6 px gap to the axis labels.
+/// CSS pixels around the grid that a [`Redraw::GridOnly`] clears: a safe margin that stays inside
+/// the 6 px gap to the axis labels.
 const GRID_MARGIN: f64 = 4.0;
 
 /// Pixel edges of cells along one axis: rounding each edge (not each size) keeps cells gap-free.
@@ -193,6 +194,44 @@ fn blit_cells(
     context_2d(canvas)?.put_image_data(&image, f64::from(x0), f64::from(y0))
 }
 
+/// The numbers inside the cells, straight on the 2D context: font and alignment once, the colour
+/// only when it changes. Plotters' backend sets all four and formats two strings for every label,
+/// which made the 28 numbers of the default sentence about a fifth of an update. The pixels are
+/// the same as `draw_text` with [`text_style`] gives (`tests/web_components.rs`).
+pub fn paint_cell_text(
+    canvas: &HtmlCanvasElement,
+    layout: &HeatmapLayout,
+    spec: &HeatmapSpec,
+    dpr: f64,
+) -> Result<(), JsValue> {
+    let ctx = context_2d(canvas)?;
+    ctx.set_text_baseline("middle");
+    ctx.set_text_align("center");
+    ctx.set_font(&canvas_font(layout.font_px * dpr * CELL_TEXT_SCALE));
+    let s = |v: f64| f64::from((v * dpr).round() as i32);
+    let mut current = None;
+    for i in 0..layout.n {
+        for j in 0..=i {
+            let w = spec.weights[(i, j)];
+            let text = match spec.cell_text {
+                CellText::Percent => format!("{}%", fixed(w * 100.0, 0)),
+                _ => fixed(w, 2),
+            };
+            let c = label_on(w);
+            if current != Some(c) {
+                ctx.set_fill_style_str(&c.css());
+                current = Some(c);
+            }
+            let x = s(layout.col_x(j) + layout.cell / 2.0);
+            ctx.fill_text(&text, x, s(layout.row_y(i) + layout.cell / 2.0))?;
+        }
+    }
+    Ok(())
+}
+
+/// In-cell numbers are this much smaller than the axis labels.
+pub const CELL_TEXT_SCALE: f64 = 0.85;
+
 /// Draws the heatmap onto `canvas` (already sized to `layout.width × layout.height × dpr`).
 pub fn draw_heatmap(
     canvas: &HtmlCanvasElement,
@@ -226,21 +265,7 @@ pub fn draw_heatmap(
     let font = layout.font_px * dpr;
 
     if layout.cell_text && spec.cell_text != CellText::None {
-        for i in 0..n {
-            for j in 0..=i {
-                let w = spec.weights[(i, j)];
-                let text = match spec.cell_text {
-                    CellText::Percent => format!("{}%", fixed(w * 100.0, 0)),
-                    _ => fixed(w, 2),
-                };
-                let style = text_style(font * 0.85, label_on(w), HPos::Center, VPos::Center);
-                let at = (
-                    s(layout.col_x(j) + layout.cell / 2.0),
-                    s(layout.row_y(i) + layout.cell / 2.0),
-                );
-                root.draw_text(&text, &style, at).map_err(js_err)?;
-            }
-        }
+        paint_cell_text(canvas, layout, spec, dpr)?;
     }
 
     if everything && spec.show_labels && layout.font_px > 0.0 {
@@ -282,43 +307,10 @@ pub fn draw_heatmap(
         }
     }
 
-    if let Some(row) = spec.selected_row.filter(|&r| r < n) {
-        let (top, bottom) = (s(layout.row_y(row)), s(layout.row_y(row + 1)));
-        let (left, right) = (s(layout.grid_left), s(layout.col_x(n)));
-        outline(&root, (left, top), (right, bottom), spec.theme, dpr)?;
-    }
-    if let Some((i, j)) = spec.selected_cell.filter(|&(i, j)| i < n && j < n) {
-        let (left, top) = (s(layout.col_x(j)), s(layout.row_y(i)));
-        let (right, bottom) = (s(layout.col_x(j + 1)), s(layout.row_y(i + 1)));
-        outline(&root, (left, top), (right, bottom), spec.theme, dpr)?;
-    }
     if everything && spec.show_legend {
         draw_legend(&root, layout, spec.theme, dpr)?;
     }
     Ok(())
-}
-
-/// A two-tone outline (theme highlight outside, background inside) that shows on every cell colour.
-fn outline(
-    root: &super::canvas::Area,
-    a: (i32, i32),
-    b: (i32, i32),
-    theme: Theme,
-    dpr: f64,
-) -> Result<(), JsValue> {
-    let outer = (2.0 * dpr).round().max(2.0) as u32;
-    let inner = (1.0 * dpr).round().max(1.0) as i32;
-    root.draw(&Rectangle::new(
-        [a, b],
-        color(theme.highlight).stroke_width(outer),
-    ))
-    .map_err(js_err)?;
-    let shrink = outer as i32 / 2 + inner;
-    root.draw(&Rectangle::new(
-        [(a.0 + shrink, a.1 + shrink), (b.0 - shrink, b.1 - shrink)],
-        color(theme.background).stroke_width(inner as u32),
-    ))
-    .map_err(js_err)
 }
 
 fn draw_legend(

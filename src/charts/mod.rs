@@ -3,6 +3,7 @@
 
 pub mod colors;
 pub mod layout;
+pub mod strip;
 
 #[cfg(target_arch = "wasm32")]
 pub mod bars;

@@ -80,7 +80,8 @@ pub fn Heatmap(
     let state = AppState::from_context();
     let canvas_ref = NodeRef::<html::Canvas>::new();
     let wrap_ref = NodeRef::<html::Div>::new();
-    let layout: StoredValue<Option<HeatmapLayout>> = StoredValue::new(None);
+    // The geometry last drawn: clicks map through it and the selection outline is placed by it.
+    let layout = RwSignal::new(None::<HeatmapLayout>);
     let hover = RwSignal::new(None::<(usize, usize, i32, i32)>);
     let selected_col = selected_col.unwrap_or_else(|| Signal::derive(|| None));
     let cell_text = if decimal_labels {
@@ -110,8 +111,6 @@ pub fn Heatmap(
             let spec = HeatmapSpec {
                 tokens: &tokens[..n],
                 weights: &weights,
-                selected_row: selected_row.get(),
-                selected_cell: selected_row.get().zip(selected_col.get()),
                 theme,
                 cell_text,
                 show_labels: true,
@@ -127,7 +126,9 @@ pub fn Heatmap(
                     leptos::logging::error!("heatmap drawing failed: {e:?}");
                 }
             }
-            layout.set_value(Some(l));
+            if layout.get_untracked() != Some(l) {
+                layout.set(Some(l));
+            }
             crate::components::browser::mark_drawn();
             if ready_flag {
                 let _ = canvas.set_attribute("data-ready", "true");
@@ -137,13 +138,13 @@ pub fn Heatmap(
 
     let on_move = move |ev: leptos::ev::MouseEvent| {
         let cell = layout
-            .get_value()
+            .get_untracked()
             .and_then(|l| l.cell_at(f64::from(ev.offset_x()), f64::from(ev.offset_y())));
         hover.set(cell.map(|(i, j)| (i, j, ev.offset_x(), ev.offset_y())));
     };
     let on_click = move |ev: leptos::ev::MouseEvent| {
         if let Some(row) = layout
-            .get_value()
+            .get_untracked()
             .and_then(|l| l.row_at(f64::from(ev.offset_y())))
         {
             crate::components::browser::mark_update_start();
@@ -227,6 +228,14 @@ pub fn Heatmap(
         })
     };
 
+    // Drawn by CSS over the canvas rather than on it, so a new selection repaints no pixels.
+    let outline = move |col: Option<usize>| {
+        let n = tokens.with(Vec::len);
+        let i = selected_row.get().filter(|&i| i < n)?;
+        layout.get()?.outline(i, col).map(|b| b.css())
+    };
+    let cell_outline = move || outline(Some(selected_col.get()?));
+
     view! {
         <div class="heatmap-wrap" node_ref=wrap_ref>
             <canvas
@@ -241,6 +250,8 @@ pub fn Heatmap(
                 on:click=on_click
                 on:keydown=on_key
             ></canvas>
+            <div class="selection" aria-hidden="true" hidden=move || outline(None).is_none() style=move || outline(None)></div>
+            <div class="selection" aria-hidden="true" hidden=move || cell_outline().is_none() style=cell_outline></div>
             {tooltip}
             <p class="visually-hidden" aria-live="polite">{announcement}</p>
         </div>

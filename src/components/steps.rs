@@ -4,6 +4,7 @@
 use crate::app::{AppState, Shared};
 use crate::charts::canvas::{device_pixel_ratio, size_canvas};
 use crate::charts::lab_chart::{draw_lab_chart, SCALED, UNSCALED};
+use crate::charts::strip::{paint_strip, strip_numbers, strip_style};
 use crate::components::format::{fixed, percent, quote, scientific};
 use crate::components::heatmap::Heatmap;
 use crate::components::size::{observed_visibility, observed_width};
@@ -146,66 +147,51 @@ fn AveragingStep() -> impl IntoView {
     }
 }
 
-/// How a vector's strip looks: one CSS gradient of coloured squares (orange positive, blue
-/// negative; Okabe–Ito hues) and its numbers. One element with three attributes per vector, rather
-/// than two attributes on each of up to 32 squares, and computed only when the vector changes
-/// (not on every τ step), which kept the trace the costliest part of an update.
-#[derive(Clone, PartialEq)]
-struct StripPaint {
-    style: String,
-    numbers: String,
-}
-
-impl StripPaint {
-    fn new(values: &[f64]) -> Self {
-        let scale = values.iter().fold(1e-12f64, |m, v| m.max(v.abs()));
-        let share = 100.0 / values.len().max(1) as f64;
-        // Separators on top (a 1 px line closing each square), colours below, as hard stops.
-        let mut style = format!(
-            "max-width:{}px;background-image:repeating-linear-gradient(90deg,transparent 0 calc({}% - 1px),var(--border) 0 {}%),linear-gradient(90deg",
-            13 * values.len(),
-            fixed(share, 3),
-            fixed(share, 3)
-        );
-        for (c, v) in values.iter().enumerate() {
-            let a = (v.abs() / scale).clamp(0.0, 1.0);
-            let rgb = if *v >= 0.0 { "230,159,0" } else { "0,114,178" };
-            style.push_str(&format!(
-                ",rgba({rgb},{}) 0 {}%",
-                fixed(a, 3),
-                fixed(share * (c + 1) as f64, 3)
-            ));
-        }
-        style.push(')');
-        let numbers = values
-            .iter()
-            .map(|v| fixed(*v, 4))
-            .collect::<Vec<_>>()
-            .join(", ");
-        Self { style, numbers }
-    }
-}
-
-/// A labelled strip; its numbers are the tooltip and the accessible name.
-fn vector_strip(paint: StripPaint, label: String) -> impl IntoView {
-    let StripPaint { style, numbers } = paint;
+/// One vector as a labelled strip of coloured squares (orange positive, blue negative). Its
+/// numbers are the tooltip and, after `name`, the accessible name.
+#[component]
+fn VectorStrip(
+    /// The visible label, e.g. "v cat × 0.126".
+    #[prop(into)]
+    label: Signal<String>,
+    /// What the vector is, e.g. "v cat".
+    #[prop(into)]
+    name: Signal<String>,
+    /// The entries.
+    #[prop(into)]
+    values: Signal<Vec<f64>>,
+    /// Hidden strips stay in the page (a row click toggles them rather than rebuilding them).
+    #[prop(optional, into)]
+    hidden: Signal<bool>,
+) -> impl IntoView {
+    let canvas_ref = NodeRef::<html::Canvas>::new();
+    Effect::new(move |_| {
+        let Some(canvas) = canvas_ref.get() else {
+            return;
+        };
+        values.with(|v| {
+            if let Err(e) = paint_strip(&canvas, v) {
+                leptos::logging::error!("strip drawing failed: {e:?}");
+            }
+        });
+    });
+    let numbers = Memo::new(move |_| values.with(|v| strip_numbers(v)));
     view! {
-        <div class="strip">
-            <span class="strip-label">{label.clone()}</span>
-            <span class="cells" role="img" aria-label=format!("{label}: {numbers}") title=numbers style=style></span>
+        <div class="strip" hidden=move || hidden.get()>
+            <span class="strip-label">{label}</span>
+            <span class="cells" style=move || values.with(|v| strip_style(v.len()))>
+                <canvas
+                    node_ref=canvas_ref
+                    role="img"
+                    aria-label=move || format!("{}: {}", name.get(), numbers.get())
+                    title=numbers
+                ></canvas>
+            </span>
         </div>
     }
 }
 
-/// The τ-independent strips of the trace: q_t, and k_j, v_j for the visible keys.
-#[derive(Clone, PartialEq)]
-struct QkvPaint {
-    q: StripPaint,
-    k: Vec<StripPaint>,
-    v: Vec<StripPaint>,
-}
-
-/// Everything the trace shows, captured together so a kept (off-screen) trace is consistent.
+/// What the trace's table and its last strips show for the selected row, at the current τ.
 #[derive(Clone, PartialEq)]
 struct TraceData {
     /// Selected row t, head size d, τ and head index.
@@ -213,7 +199,6 @@ struct TraceData {
     d: usize,
     tau: f64,
     head: usize,
-    tokens: Vec<String>,
     /// Raw scores q_t · k_j and weights of row t, over every key.
     raw: Vec<f64>,
     weights: Vec<f64>,
@@ -221,9 +206,9 @@ struct TraceData {
     blended: Vec<f64>,
     out_row: Vec<f64>,
     diff: f64,
-    /// The model the strips were painted from: a τ step reuses them instead of repainting.
+    /// The model all of this comes from (its tokens label the rows): while the trace is off
+    /// screen the page's tokens may already be newer.
     prepared: Shared<Prepared>,
-    qkv: QkvPaint,
 }
 
 #[component]
@@ -231,9 +216,9 @@ fn AttentionTrace() -> impl IntoView {
     let state = AppState::from_context();
     let trace_ref = NodeRef::<html::Div>::new();
     let on_screen = observed_visibility(trace_ref);
+    // Off screen, the memos below keep their last value instead of rebuilding what nobody sees on
+    // every slider step; they re-run as soon as the trace scrolls into view.
     let trace = Memo::new(move |previous: Option<&TraceData>| {
-        // Off screen, keep the last trace instead of rebuilding a table nobody sees on every
-        // slider step; the memo re-runs as soon as the trace scrolls into view.
         if let (false, Some(previous)) = (on_screen.get(), previous) {
             return previous.clone();
         }
@@ -241,126 +226,175 @@ fn AttentionTrace() -> impl IntoView {
         let tau = state.tau.get();
         let head = state.head.get();
         let prepared = state.prepared.get();
-        let p = &*prepared.0;
-        state.head_weights.with(|a| {
-            let h = head.min(p.heads.len() - 1);
-            let proj = &p.heads[h];
-            let w = &a[h];
-            let t = t.min(p.len() - 1);
-            let d = proj.head_size();
-            let raw: Vec<f64> = (0..p.len()).map(|j| proj.scores[(t, j)]).collect();
-            let weights: Vec<f64> = (0..p.len()).map(|j| w[(t, j)]).collect();
-            let blended: Vec<f64> = (0..d)
-                .map(|c| (0..=t).map(|j| weights[j] * proj.v[(j, c)]).sum())
-                .collect();
-            let output = &**w * &proj.v;
-            let out_row: Vec<f64> = (0..d).map(|c| output[(t, c)]).collect();
-            let diff = blended
-                .iter()
-                .zip(&out_row)
-                .map(|(a, b)| (a - b).abs())
-                .fold(0.0, f64::max);
-            let qkv = match previous {
-                Some(old) if old.t == t && old.head == h && old.prepared == prepared => {
-                    old.qkv.clone()
+        {
+            let p = &*prepared.0;
+            state.head_weights.with(|a| {
+                let h = head.min(p.heads.len() - 1);
+                let proj = &p.heads[h];
+                let w = &a[h];
+                let t = t.min(p.len() - 1);
+                let d = proj.head_size();
+                let raw: Vec<f64> = (0..p.len()).map(|j| proj.scores[(t, j)]).collect();
+                let weights: Vec<f64> = (0..p.len()).map(|j| w[(t, j)]).collect();
+                let blended: Vec<f64> = (0..d)
+                    .map(|c| (0..=t).map(|j| weights[j] * proj.v[(j, c)]).sum())
+                    .collect();
+                // Row t of A·V from nalgebra's matrix product, to check the explicit blend against.
+                let out_row: Vec<f64> = (w.row(t) * &proj.v).iter().copied().collect();
+                let diff = blended
+                    .iter()
+                    .zip(&out_row)
+                    .map(|(a, b)| (a - b).abs())
+                    .fold(0.0, f64::max);
+                TraceData {
+                    t,
+                    d,
+                    tau,
+                    head: h,
+                    raw,
+                    weights,
+                    blended,
+                    out_row,
+                    diff,
+                    prepared: prepared.clone(),
                 }
-                _ => {
-                    let row = |m: &nalgebra::DMatrix<f64>, i: usize| {
-                        StripPaint::new(&(0..m.ncols()).map(|c| m[(i, c)]).collect::<Vec<_>>())
-                    };
-                    QkvPaint {
-                        q: row(&proj.q, t),
-                        k: (0..=t).map(|j| row(&proj.k, j)).collect(),
-                        v: (0..=t).map(|j| row(&proj.v, j)).collect(),
-                    }
-                }
-            };
-            TraceData {
-                t,
-                d,
-                tau,
-                head: h,
-                tokens: p.config.tokens.clone(),
-                raw,
-                weights,
-                blended,
-                out_row,
-                diff,
-                prepared: prepared.clone(),
-                qkv,
-            }
-        })
+            })
+        }
     });
+    // The row alone, so the q and k strips ignore τ steps.
+    let shown_row = Memo::new(move |_| trace.with(|d| d.t));
+    // The model and head the strips show; like the trace, kept while off screen.
+    let strip_model = Memo::new(move |previous: Option<&(Shared<Prepared>, usize)>| {
+        if let (false, Some(previous)) = (on_screen.get(), previous) {
+            return previous.clone();
+        }
+        let prepared = state.prepared.get();
+        let head = state.head.get().min(prepared.0.heads.len() - 1);
+        (prepared, head)
+    });
+    // Token names from a model snapshot, never the live tokens (see `TraceData::prepared`).
+    let name_in = |p: &Prepared, j: usize| p.config.tokens.get(j).cloned().unwrap_or_default();
     view! {
-        <div node_ref=trace_ref>{move || {
-            let TraceData { t, d, tau, head: h, tokens, raw, weights, blended, out_row, diff, qkv, .. } =
-                trace.get();
-            let QkvPaint { q, k, v } = qkv;
-            let sqrt_d = (d as f64).sqrt();
-            let sum: f64 = weights.iter().sum();
-            let scale = logit_scale(d, tau);
-            let rows = (0..tokens.len())
-                .map(|j| {
-                    let masked = j > t;
-                    let cell = |x: f64| if masked { "−∞".to_string() } else { fixed(x, 3) };
+        <div node_ref=trace_ref>
+            {move || trace.with(|tr| {
+                let TraceData { t, d, tau, head: h, raw, weights, diff, prepared, .. } = tr;
+                let (t, d, tau, h, diff) = (*t, *d, *tau, *h, *diff);
+                let sqrt_d = (d as f64).sqrt();
+                let sum: f64 = weights.iter().sum();
+                let scale = logit_scale(d, tau);
+                let name = name_in(&prepared.0, t);
+                let rows = {
+                    prepared.0.config.tokens
+                        .iter()
+                        .enumerate()
+                        .map(|(j, key)| {
+                            let masked = j > t;
+                            let scaled = raw[j] * scale;
+                            view! {
+                                <tr class:masked=masked>
+                                    <th scope="row">{key.clone()}</th>
+                                    <td class="num">{fixed(raw[j], 3)}</td>
+                                    <td class="num">{fixed(raw[j] / sqrt_d, 3)}</td>
+                                    <td class="num">{fixed(scaled, 3)}</td>
+                                    <td class="num">{if masked { "−∞".to_string() } else { fixed(scaled, 3) }}</td>
+                                    <td class="num">{if masked { "0 (masked)".to_string() } else { fixed(weights[j], 4) }}</td>
+                                </tr>
+                            }
+                        })
+                        .collect_view()
+                };
+                view! {
+                    <p>
+                        "Follow one query through the whole mechanism. Row " {t + 1} " (" {quote(&name)}
+                        ") of head " {h + 1} " scores its query against every key, scales, masks the future and "
+                        "applies softmax; its output is the weighted sum of the value vectors. Click a row of the "
+                        "heatmap to trace another token."
+                    </p>
+                    <div class="table-scroll">
+                        <table class="trace" data-testid="trace-table">
+                            <caption>{format!("Trace of {} (row {}), head {}, d = {d}, τ = {}", quote(&name), t + 1, h + 1, fixed(tau, 3))}</caption>
+                            <thead>
+                                <tr>
+                                    <th scope="col">"key"</th>
+                                    <th scope="col">"q·k"</th>
+                                    <th scope="col">{format!("÷ √d (= {})", fixed(sqrt_d, 2))}</th>
+                                    <th scope="col">"÷ τ"</th>
+                                    <th scope="col">"mask"</th>
+                                    <th scope="col">"softmax"</th>
+                                </tr>
+                            </thead>
+                            <tbody>{rows}</tbody>
+                            <tfoot>
+                                <tr>
+                                    <th scope="row" colspan="5">"sum of weights"</th>
+                                    <td class="num" data-testid="trace-sum">{fixed(sum, 12)}</td>
+                                </tr>
+                            </tfoot>
+                        </table>
+                    </div>
+                    <p class="check" data-testid="trace-check">
+                        {format!(
+                            "{} Σ w·v equals row {} of A·V: largest difference {}.",
+                            if diff < 1e-12 { "✓" } else { "✗" },
+                            t + 1,
+                            scientific(diff, 1)
+                        )}
+                    </p>
+                }
+            })}
+            <div class="qkv" role="group" data-testid="trace-strips" aria-label="Query, keys and values of this row as coloured strips (orange positive, blue negative)">
+                // Built once per model and head: every key's k and v strip stays in the page and
+                // the future's are hidden, so a row click or τ step only updates labels, the
+                // hidden flags and the few vectors that change.
+                {move || strip_model.with(|(prepared, head)| {
+                    let p = &*prepared.0;
+                    let proj = &p.heads[*head];
+                    let rows = |m: &nalgebra::DMatrix<f64>| -> Vec<Vec<f64>> {
+                        m.row_iter().map(|r| r.iter().copied().collect()).collect()
+                    };
+                    let (q, k, v) = (rows(&proj.q), rows(&proj.k), rows(&proj.v));
+                    let names = p.config.tokens.clone();
+                    let q_name = {
+                        let names = names.clone();
+                        move || format!("q {}", names.get(shown_row.get()).cloned().unwrap_or_default())
+                    };
+                    let q_values = move || q.get(shown_row.get()).cloned().unwrap_or_default();
+                    let keys = k.into_iter().enumerate().map(|(j, values)| {
+                        let name = format!("k {}", name_in(p, j));
+                        view! { <VectorStrip label=name.clone() name=name values=values hidden=Signal::derive(move || j > shown_row.get()) /> }
+                    }).collect_view();
+                    let values = v.into_iter().enumerate().map(|(j, values)| {
+                        let name = format!("v {}", name_in(p, j));
+                        let label = {
+                            let name = name.clone();
+                            move || {
+                                let weight = trace.with(|tr| tr.weights.get(j).copied().unwrap_or(0.0));
+                                format!("{name} × {}", fixed(weight, 3))
+                            }
+                        };
+                        view! {
+                            <VectorStrip
+                                label=Signal::derive(label)
+                                name=name
+                                values=values
+                                hidden=Signal::derive(move || j > shown_row.get())
+                            />
+                        }
+                    }).collect_view();
                     view! {
-                        <tr class:masked=masked>
-                            <th scope="row">{tokens[j].clone()}</th>
-                            <td class="num">{fixed(raw[j], 3)}</td>
-                            <td class="num">{fixed(raw[j] / sqrt_d, 3)}</td>
-                            <td class="num">{fixed(raw[j] * scale, 3)}</td>
-                            <td class="num">{cell(raw[j] * scale)}</td>
-                            <td class="num">{if masked { "0 (masked)".to_string() } else { fixed(weights[j], 4) }}</td>
-                        </tr>
+                        <VectorStrip label=Signal::derive(q_name.clone()) name=Signal::derive(q_name) values=Signal::derive(q_values) />
+                        {keys}
+                        {values}
                     }
-                })
-                .collect_view();
-            view! {
-                <p>
-                    "Follow one query through the whole mechanism. Row " {t + 1} " (" {quote(&tokens[t])}
-                    ") of head " {h + 1} " scores its query against every key, scales, masks the future and "
-                    "applies softmax; its output is the weighted sum of the value vectors. Click a row of the "
-                    "heatmap to trace another token."
-                </p>
-                <div class="table-scroll">
-                    <table class="trace" data-testid="trace-table">
-                        <caption>{format!("Trace of {} (row {}), head {}, d = {d}, τ = {}", quote(&tokens[t]), t + 1, h + 1, fixed(tau, 3))}</caption>
-                        <thead>
-                            <tr>
-                                <th scope="col">"key"</th>
-                                <th scope="col">"q·k"</th>
-                                <th scope="col">{format!("÷ √d (= {})", fixed(sqrt_d, 2))}</th>
-                                <th scope="col">"÷ τ"</th>
-                                <th scope="col">"mask"</th>
-                                <th scope="col">"softmax"</th>
-                            </tr>
-                        </thead>
-                        <tbody>{rows}</tbody>
-                        <tfoot>
-                            <tr>
-                                <th scope="row" colspan="5">"sum of weights"</th>
-                                <td class="num" data-testid="trace-sum">{fixed(sum, 12)}</td>
-                            </tr>
-                        </tfoot>
-                    </table>
-                </div>
-                <p class="check" data-testid="trace-check">
-                    {format!(
-                        "{} Σ w·v equals row {} of A·V: largest difference {}.",
-                        if diff < 1e-12 { "✓" } else { "✗" },
-                        t + 1,
-                        scientific(diff, 1)
-                    )}
-                </p>
-                <div class="qkv" aria-label="Query, keys and values of this row as coloured strips (orange positive, blue negative)">
-                    {vector_strip(q, format!("q {}", tokens[t]))}
-                    {k.into_iter().enumerate().map(|(j, kj)| vector_strip(kj, format!("k {}", tokens[j]))).collect_view()}
-                    {v.into_iter().enumerate().map(|(j, vj)| vector_strip(vj, format!("v {} × {}", tokens[j], fixed(weights[j], 3)))).collect_view()}
-                    {vector_strip(StripPaint::new(&blended), "Σ w·v".to_string())}
-                    {vector_strip(StripPaint::new(&out_row), format!("A·V row {}", t + 1))}
-                </div>
-            }
-        }}</div>
+                })}
+                <VectorStrip label="Σ w·v" name="Σ w·v" values=Signal::derive(move || trace.with(|tr| tr.blended.clone())) />
+                <VectorStrip
+                    label=Signal::derive(move || format!("A·V row {}", shown_row.get() + 1))
+                    name=Signal::derive(move || format!("A·V row {}", shown_row.get() + 1))
+                    values=Signal::derive(move || trace.with(|tr| tr.out_row.clone()))
+                />
+            </div>
+        </div>
     }
 }
 

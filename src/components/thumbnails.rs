@@ -32,8 +32,6 @@ fn Thumbnail(
                 let spec = HeatmapSpec {
                     tokens: t,
                     weights,
-                    selected_row: None,
-                    selected_cell: None,
                     theme,
                     cell_text: CellText::None,
                     show_labels: false,

@@ -1,0 +1,103 @@
+//! A vector drawn as a strip of coloured squares: the step-3 trace shows q, k and v this way.
+//! Each entry is one canvas pixel that CSS scales up (`image-rendering: pixelated`), so showing a
+//! new vector is one small pixel upload. (A CSS gradient per vector, the first design, cost a
+//! style parse of a kilobyte of stops on every slider step.)
+
+use crate::format::fixed;
+
+/// Okabe–Ito orange (positive entries) and blue (negative entries).
+pub const POSITIVE: [u8; 3] = [230, 159, 0];
+pub const NEGATIVE: [u8; 3] = [0, 114, 178];
+
+/// The widest a square gets, in CSS pixels.
+pub const SQUARE_PX: usize = 13;
+
+/// One RGBA pixel per entry: the sign's hue at opacity |v| / max |v|, so the largest entry is
+/// fully opaque and zero is transparent (the strip's background shows through).
+pub fn strip_pixels(values: &[f64]) -> Vec<u8> {
+    let scale = values.iter().fold(1e-12f64, |m, v| m.max(v.abs()));
+    values
+        .iter()
+        .flat_map(|v| {
+            let [r, g, b] = if *v >= 0.0 { POSITIVE } else { NEGATIVE };
+            let alpha = (v.abs() / scale).clamp(0.0, 1.0);
+            [r, g, b, (alpha * 255.0).round() as u8]
+        })
+        .collect()
+}
+
+/// The entries as the strip's tooltip and accessible text: "0.1234, -0.5000, …".
+pub fn strip_numbers(values: &[f64]) -> String {
+    values
+        .iter()
+        .map(|v| fixed(*v, 4))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The strip's inline style: how many squares the separators mark and its widest size.
+pub fn strip_style(len: usize) -> String {
+    format!("--n:{len};max-width:{}px", SQUARE_PX * len)
+}
+
+/// Puts `values` on `canvas` as one pixel per entry (resizing it to `len × 1` if needed).
+#[cfg(target_arch = "wasm32")]
+pub fn paint_strip(
+    canvas: &web_sys::HtmlCanvasElement,
+    values: &[f64],
+) -> Result<(), wasm_bindgen::JsValue> {
+    let len = values.len() as u32;
+    if canvas.width() != len || canvas.height() != 1 {
+        canvas.set_width(len);
+        canvas.set_height(1);
+    }
+    if len == 0 {
+        return Ok(());
+    }
+    let pixels = strip_pixels(values);
+    let image = web_sys::ImageData::new_with_u8_clamped_array_and_sh(
+        wasm_bindgen::Clamped(&pixels),
+        len,
+        1,
+    )?;
+    super::canvas::context_2d(canvas)?.put_image_data(&image, 0.0, 0.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pixel(p: &[u8], i: usize) -> [u8; 4] {
+        p[i * 4..i * 4 + 4].try_into().unwrap()
+    }
+
+    #[test]
+    fn one_pixel_per_entry_shaded_by_magnitude_and_sign() {
+        let p = strip_pixels(&[2.0, -1.0, 0.0, -2.0, 0.5]);
+        assert_eq!(p.len(), 5 * 4);
+        assert_eq!(pixel(&p, 0), [230, 159, 0, 255]);
+        assert_eq!(pixel(&p, 1), [0, 114, 178, 128]);
+        assert_eq!(pixel(&p, 2), [230, 159, 0, 0]);
+        assert_eq!(pixel(&p, 3), [0, 114, 178, 255]);
+        assert_eq!(pixel(&p, 4), [230, 159, 0, 64]);
+    }
+
+    #[test]
+    fn zero_tiny_and_empty_vectors_stay_finite() {
+        assert!(strip_pixels(&[0.0; 3]).chunks(4).all(|px| px[3] == 0));
+        // Below the 1e-12 floor the scale does not blow tiny values up to full colour.
+        assert_eq!(pixel(&strip_pixels(&[1e-15]), 0)[3], 0);
+        assert_eq!(pixel(&strip_pixels(&[-1e-9, 1e-10]), 0)[3], 255);
+        assert!(strip_pixels(&[]).is_empty());
+        assert_eq!(strip_numbers(&[]), "");
+    }
+
+    #[test]
+    fn numbers_and_style() {
+        assert_eq!(
+            strip_numbers(&[2.0, -0.12346, 0.0]),
+            "2.0000, -0.1235, 0.0000"
+        );
+        assert_eq!(strip_style(32), "--n:32;max-width:416px");
+    }
+}
