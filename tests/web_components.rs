@@ -477,28 +477,17 @@ fn cell_numbers_on_the_2d_context_match_plotters_text() {
     }
 }
 
-/// The `n`-th selection outline's placement (its inline left, top, width, height in CSS pixels),
-/// or `None` while it is hidden. (This page has no stylesheet, so the box itself is not laid out
-/// over the canvas here; the e2e suite checks that on the real page.)
-fn outline_box(root: &HtmlElement, n: u32) -> Option<(f64, f64, f64, f64)> {
-    let outline: HtmlElement = root
-        .query_selector_all(".heatmap-wrap .selection")
+/// The `n`-th selection outline's inline style. (This page has no stylesheet, so the outline is
+/// not laid out over the canvas here; the e2e suite checks its box on the real page.)
+fn outline_style(root: &HtmlElement, n: u32) -> String {
+    root.query_selector_all(".heatmap-wrap .selection")
         .unwrap()
         .item(n)
         .unwrap()
-        .dyn_into()
-        .unwrap();
-    if outline.hidden() {
-        return None;
-    }
-    let style = outline.style();
-    let px = |p: &str| -> f64 {
-        let v = style.get_property_value(p).unwrap();
-        v.trim_end_matches("px")
-            .parse()
-            .unwrap_or_else(|_| panic!("{p}: {v:?}"))
-    };
-    Some((px("left"), px("top"), px("width"), px("height")))
+        .dyn_into::<web_sys::Element>()
+        .unwrap()
+        .get_attribute("style")
+        .unwrap_or_default()
 }
 
 #[wasm_bindgen_test]
@@ -506,17 +495,19 @@ async fn a_new_selection_moves_the_outline_and_repaints_no_pixels() {
     let (root, _handle) = mount();
     settle().await;
     let canvas: HtmlCanvasElement = element(&root, "canvas.heatmap");
+    // The wrapper carries the grid's geometry the outline's CSS places it by.
     let layout = HeatmapLayout::new(canvas.get_bounding_client_rect().width(), 7, 3, 13.0, true);
-    // Where the layout puts the outline, to the 0.01 px a style keeps.
-    let expect = |row: usize, col: Option<usize>| {
-        let b = layout.outline(row, col).unwrap();
-        Some([b.left, b.top, b.width, b.height].map(|v| (v * 100.0).round() as i64))
-    };
-    let outline_box = |root: &HtmlElement, n: u32| {
-        outline_box(root, n).map(|(l, t, w, h)| [l, t, w, h].map(|v| (v * 100.0).round() as i64))
-    };
-    assert_eq!(outline_box(&root, 0), expect(5, None), "row 6 is selected");
-    assert_eq!(outline_box(&root, 1), None, "no cell is selected");
+    let wrap: web_sys::Element = element(&root, ".heatmap-wrap");
+    assert_eq!(
+        wrap.get_attribute("style").as_deref(),
+        Some(layout.outline_css_vars().as_str())
+    );
+    assert_eq!(outline_style(&root, 0), "--row:5", "row 6 is selected");
+    assert_eq!(
+        outline_style(&root, 1),
+        "display:none",
+        "no cell is selected"
+    );
     let pixels = all_pixels(&canvas);
 
     let key = |k: &str| {
@@ -529,16 +520,19 @@ async fn a_new_selection_moves_the_outline_and_repaints_no_pixels() {
     };
     key("Home");
     settle().await;
-    assert_eq!(outline_box(&root, 0), expect(0, None));
+    assert_eq!(outline_style(&root, 0), "--row:0");
     assert_eq!(all_pixels(&canvas), pixels, "the canvas was not repainted");
     // Cell mode outlines one cell as well.
     key("ArrowRight");
     settle().await;
-    assert_eq!(outline_box(&root, 1), expect(0, Some(0)));
+    assert_eq!(outline_style(&root, 1), "--row:0;--col:0");
+    key("ArrowRight");
+    settle().await;
+    assert_eq!(outline_style(&root, 1), "--row:0;--col:1");
     key("Escape");
     settle().await;
-    assert_eq!(outline_box(&root, 1), None);
-    assert_eq!(outline_box(&root, 0), expect(0, None));
+    assert_eq!(outline_style(&root, 1), "display:none");
+    assert_eq!(outline_style(&root, 0), "--row:0");
     root.remove();
 }
 

@@ -122,41 +122,16 @@ impl HeatmapLayout {
         Some((((y - self.grid_top) / self.cell) as usize).min(self.n - 1))
     }
 
-    /// The selection outline around row `i` (`col: None`) or around cell (`i`, `col`), as the CSS
-    /// box of an element laid over the canvas: its 2 px border is centred on the cells' edges, so
-    /// the box reaches 1 px beyond them. `None` when the row or column is outside the grid.
-    pub fn outline(&self, i: usize, col: Option<usize>) -> Option<OutlineBox> {
-        if i >= self.n || col.is_some_and(|j| j >= self.n) {
-            return None;
-        }
-        let (left, right) = match col {
-            Some(j) => (self.col_x(j), self.col_x(j + 1)),
-            None => (self.grid_left, self.col_x(self.n)),
-        };
-        Some(OutlineBox {
-            left: left - 1.0,
-            top: self.row_y(i) - 1.0,
-            width: right - left + 2.0,
-            height: self.cell + 2.0,
-        })
-    }
-}
-
-/// A box in CSS pixels relative to the canvas' top-left corner.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct OutlineBox {
-    pub left: f64,
-    pub top: f64,
-    pub width: f64,
-    pub height: f64,
-}
-
-impl OutlineBox {
-    /// As an inline style.
-    pub fn css(&self) -> String {
+    /// The grid's geometry as CSS custom properties, for the selection outline laid over the
+    /// canvas (`.heatmap-wrap .selection` in style/main.css: its 2 px border is centred on the
+    /// cells' edges, so it reaches 1 px beyond them).
+    pub fn outline_css_vars(&self) -> String {
         format!(
-            "left:{}px;top:{}px;width:{}px;height:{}px",
-            self.left, self.top, self.width, self.height
+            "--grid-left:{}px;--grid-top:{}px;--cell:{}px;--grid-width:{}px",
+            self.grid_left,
+            self.grid_top,
+            self.cell,
+            self.col_x(self.n) - self.grid_left
         )
     }
 }
@@ -202,29 +177,17 @@ mod tests {
     }
 
     #[test]
-    fn outlines_frame_the_selected_row_or_cell_and_nothing_outside_the_grid() {
+    fn outline_geometry_is_the_grids() {
         let l = HeatmapLayout::new(500.0, 7, 3, 13.0, true);
-        let row = l.outline(2, None).unwrap();
-        assert_eq!((row.left, row.top), (l.grid_left - 1.0, l.row_y(2) - 1.0));
-        assert_eq!(row.top + row.height, l.row_y(3) + 1.0);
-        assert!((row.left + row.width - (l.col_x(7) + 1.0)).abs() < 1e-9);
-        let cell = l.outline(6, Some(4)).unwrap();
-        assert_eq!((cell.left, cell.top), (l.col_x(4) - 1.0, l.row_y(6) - 1.0));
-        assert!((cell.width - (l.cell + 2.0)).abs() < 1e-9);
-        assert_eq!(l.outline(7, None), None);
-        assert_eq!(l.outline(0, Some(7)), None);
-        assert_eq!(
-            HeatmapLayout::new(500.0, 0, 1, 13.0, true).outline(0, None),
-            None
-        );
-        let css = OutlineBox {
-            left: -1.0,
-            top: 2.5,
-            width: 30.0,
-            height: 12.0,
-        }
-        .css();
-        assert_eq!(css, "left:-1px;top:2.5px;width:30px;height:12px");
+        let vars = l.outline_css_vars();
+        let value = |name: &str| -> f64 {
+            let rest = vars.split(&format!("{name}:")).nth(1).unwrap();
+            rest.split("px").next().unwrap().parse().unwrap()
+        };
+        assert_eq!(value("--grid-left"), l.grid_left);
+        assert_eq!(value("--grid-top"), l.grid_top);
+        assert_eq!(value("--cell"), l.cell);
+        assert!((value("--grid-width") - 7.0 * l.cell).abs() < 1e-9);
     }
 
     #[test]

@@ -40,6 +40,101 @@ pub fn strip_style(len: usize) -> String {
     format!("--n:{len};max-width:{}px", SQUARE_PX * len)
 }
 
+/// One strip to show.
+pub struct Strip {
+    /// The visible label, e.g. "v cat × 0.126".
+    pub label: String,
+    /// What the vector is, e.g. "v cat": with the numbers, the canvas' accessible name.
+    pub name: String,
+    /// New entries to paint, or `None` to keep the ones shown.
+    pub values: Option<Vec<f64>>,
+    pub hidden: bool,
+}
+
+/// The strip elements in a container and what each shows, so a redraw touches only what changed.
+/// The container is left to this type (the component renders it empty), like a canvas' pixels.
+#[cfg(target_arch = "wasm32")]
+#[derive(Default)]
+pub struct StripRows {
+    rows: Vec<StripRow>,
+}
+
+#[cfg(target_arch = "wasm32")]
+struct StripRow {
+    root: web_sys::HtmlElement,
+    label: web_sys::Element,
+    cells: web_sys::Element,
+    canvas: web_sys::HtmlCanvasElement,
+    shown_label: String,
+    hidden: bool,
+}
+
+#[cfg(target_arch = "wasm32")]
+impl StripRows {
+    /// Makes `container` show `strips`, in order: `div.strip > span.strip-label + span.cells >
+    /// canvas`, one canvas pixel per entry (see [`paint_strip`]).
+    pub fn draw(
+        &mut self,
+        container: &web_sys::Element,
+        strips: &[Strip],
+    ) -> Result<(), wasm_bindgen::JsValue> {
+        use wasm_bindgen::JsCast;
+        let document = container
+            .owner_document()
+            .ok_or_else(|| wasm_bindgen::JsValue::from_str("no document"))?;
+        while self.rows.len() > strips.len() {
+            if let Some(row) = self.rows.pop() {
+                row.root.remove();
+            }
+        }
+        for (k, strip) in strips.iter().enumerate() {
+            let fresh = k >= self.rows.len();
+            if fresh {
+                let root: web_sys::HtmlElement = document.create_element("div")?.unchecked_into();
+                root.set_class_name("strip");
+                let label = document.create_element("span")?;
+                label.set_class_name("strip-label");
+                let cells = document.create_element("span")?;
+                cells.set_class_name("cells");
+                let canvas: web_sys::HtmlCanvasElement =
+                    document.create_element("canvas")?.unchecked_into();
+                canvas.set_attribute("role", "img")?;
+                cells.append_child(&canvas)?;
+                root.append_child(&label)?;
+                root.append_child(&cells)?;
+                container.append_child(&root)?;
+                self.rows.push(StripRow {
+                    root,
+                    label,
+                    cells,
+                    canvas,
+                    shown_label: String::new(),
+                    hidden: false,
+                });
+            }
+            let row = &mut self.rows[k];
+            if fresh || row.shown_label != strip.label {
+                row.label.set_text_content(Some(&strip.label));
+                row.shown_label.clone_from(&strip.label);
+            }
+            if row.hidden != strip.hidden {
+                row.root.set_hidden(strip.hidden);
+                row.hidden = strip.hidden;
+            }
+            if let Some(values) = &strip.values {
+                paint_strip(&row.canvas, values)?;
+                let numbers = strip_numbers(values);
+                row.cells
+                    .set_attribute("style", &strip_style(values.len()))?;
+                row.canvas
+                    .set_attribute("aria-label", &format!("{}: {numbers}", strip.name))?;
+                row.canvas.set_attribute("title", &numbers)?;
+            }
+        }
+        Ok(())
+    }
+}
+
 /// Puts `values` on `canvas` as one pixel per entry (resizing it to `len × 1` if needed).
 #[cfg(target_arch = "wasm32")]
 pub fn paint_strip(

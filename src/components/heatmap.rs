@@ -80,8 +80,8 @@ pub fn Heatmap(
     let state = AppState::from_context();
     let canvas_ref = NodeRef::<html::Canvas>::new();
     let wrap_ref = NodeRef::<html::Div>::new();
-    // The geometry last drawn: clicks map through it and the selection outline is placed by it.
-    let layout = RwSignal::new(None::<HeatmapLayout>);
+    // The geometry last drawn: clicks map through it.
+    let layout: StoredValue<Option<HeatmapLayout>> = StoredValue::new(None);
     let hover = RwSignal::new(None::<(usize, usize, i32, i32)>);
     let selected_col = selected_col.unwrap_or_else(|| Signal::derive(|| None));
     let cell_text = if decimal_labels {
@@ -126,8 +126,12 @@ pub fn Heatmap(
                     leptos::logging::error!("heatmap drawing failed: {e:?}");
                 }
             }
-            if layout.get_untracked() != Some(l) {
-                layout.set(Some(l));
+            if layout.get_value() != Some(l) {
+                // The grid's geometry for the selection outline's CSS (style/main.css).
+                if let Some(wrap) = wrap_ref.get() {
+                    let _ = wrap.set_attribute("style", &l.outline_css_vars());
+                }
+                layout.set_value(Some(l));
             }
             crate::components::browser::mark_drawn();
             if ready_flag {
@@ -138,13 +142,13 @@ pub fn Heatmap(
 
     let on_move = move |ev: leptos::ev::MouseEvent| {
         let cell = layout
-            .get_untracked()
+            .get_value()
             .and_then(|l| l.cell_at(f64::from(ev.offset_x()), f64::from(ev.offset_y())));
         hover.set(cell.map(|(i, j)| (i, j, ev.offset_x(), ev.offset_y())));
     };
     let on_click = move |ev: leptos::ev::MouseEvent| {
         if let Some(row) = layout
-            .get_untracked()
+            .get_value()
             .and_then(|l| l.row_at(f64::from(ev.offset_y())))
         {
             crate::components::browser::mark_update_start();
@@ -228,13 +232,26 @@ pub fn Heatmap(
         })
     };
 
-    // Drawn by CSS over the canvas rather than on it, so a new selection repaints no pixels.
-    let outline = move |col: Option<usize>| {
+    // Drawn by CSS over the canvas rather than on it, so a new selection repaints no pixels: the
+    // draw effect gives the wrapper the grid's geometry, and the outline only needs its row (and
+    // column, for a cell).
+    // (A style string either way, not an optional one plus a `hidden` flag: fewer view types in the
+    // wasm.)
+    let selected = move || {
         let n = tokens.with(Vec::len);
-        let i = selected_row.get().filter(|&i| i < n)?;
-        layout.get()?.outline(i, col).map(|b| b.css())
+        selected_row
+            .get()
+            .filter(|&i| i < n)
+            .map(|i| (i, selected_col.get().filter(|&j| j < n)))
     };
-    let cell_outline = move || outline(Some(selected_col.get()?));
+    let row_outline = move || match selected() {
+        Some((i, _)) => format!("--row:{i}"),
+        None => "display:none".to_string(),
+    };
+    let cell_outline = move || match selected() {
+        Some((i, Some(j))) => format!("--row:{i};--col:{j}"),
+        _ => "display:none".to_string(),
+    };
 
     view! {
         <div class="heatmap-wrap" node_ref=wrap_ref>
@@ -250,8 +267,8 @@ pub fn Heatmap(
                 on:click=on_click
                 on:keydown=on_key
             ></canvas>
-            <div class="selection" aria-hidden="true" hidden=move || outline(None).is_none() style=move || outline(None)></div>
-            <div class="selection" aria-hidden="true" hidden=move || cell_outline().is_none() style=cell_outline></div>
+            <div class="selection" aria-hidden="true" style=row_outline></div>
+            <div class="selection cell" aria-hidden="true" style=cell_outline></div>
             {tooltip}
             <p class="visually-hidden" aria-live="polite">{announcement}</p>
         </div>

@@ -4,7 +4,7 @@
 use crate::app::{AppState, Shared};
 use crate::charts::canvas::{device_pixel_ratio, size_canvas};
 use crate::charts::lab_chart::{draw_lab_chart, SCALED, UNSCALED};
-use crate::charts::strip::{paint_strip, strip_numbers, strip_style};
+use crate::charts::strip::{Strip, StripRows};
 use crate::components::format::{fixed, percent, quote, scientific};
 use crate::components::heatmap::Heatmap;
 use crate::components::size::{observed_visibility, observed_width};
@@ -147,50 +147,6 @@ fn AveragingStep() -> impl IntoView {
     }
 }
 
-/// One vector as a labelled strip of coloured squares (orange positive, blue negative). Its
-/// numbers are the tooltip and, after `name`, the accessible name.
-#[component]
-fn VectorStrip(
-    /// The visible label, e.g. "v cat × 0.126".
-    #[prop(into)]
-    label: Signal<String>,
-    /// What the vector is, e.g. "v cat".
-    #[prop(into)]
-    name: Signal<String>,
-    /// The entries.
-    #[prop(into)]
-    values: Signal<Vec<f64>>,
-    /// Hidden strips stay in the page (a row click toggles them rather than rebuilding them).
-    #[prop(optional, into)]
-    hidden: Signal<bool>,
-) -> impl IntoView {
-    let canvas_ref = NodeRef::<html::Canvas>::new();
-    Effect::new(move |_| {
-        let Some(canvas) = canvas_ref.get() else {
-            return;
-        };
-        values.with(|v| {
-            if let Err(e) = paint_strip(&canvas, v) {
-                leptos::logging::error!("strip drawing failed: {e:?}");
-            }
-        });
-    });
-    let numbers = Memo::new(move |_| values.with(|v| strip_numbers(v)));
-    view! {
-        <div class="strip" hidden=move || hidden.get()>
-            <span class="strip-label">{label}</span>
-            <span class="cells" style=move || values.with(|v| strip_style(v.len()))>
-                <canvas
-                    node_ref=canvas_ref
-                    role="img"
-                    aria-label=move || format!("{}: {}", name.get(), numbers.get())
-                    title=numbers
-                ></canvas>
-            </span>
-        </div>
-    }
-}
-
 /// What the trace's table and its last strips show for the selected row, at the current τ.
 #[derive(Clone, PartialEq)]
 struct TraceData {
@@ -239,8 +195,10 @@ fn AttentionTrace() -> impl IntoView {
                 let blended: Vec<f64> = (0..d)
                     .map(|c| (0..=t).map(|j| weights[j] * proj.v[(j, c)]).sum())
                     .collect();
-                // Row t of A·V from nalgebra's matrix product, to check the explicit blend against.
-                let out_row: Vec<f64> = (w.row(t) * &proj.v).iter().copied().collect();
+                // Row t of A·V from nalgebra's matrix product (the same code the model's outputs
+                // use), to check the explicit blend against.
+                let output = &**w * &proj.v;
+                let out_row: Vec<f64> = (0..d).map(|c| output[(t, c)]).collect();
                 let diff = blended
                     .iter()
                     .zip(&out_row)
@@ -261,16 +219,73 @@ fn AttentionTrace() -> impl IntoView {
             })
         }
     });
-    // The row alone, so the q and k strips ignore τ steps.
-    let shown_row = Memo::new(move |_| trace.with(|d| d.t));
-    // The model and head the strips show; like the trace, kept while off screen.
-    let strip_model = Memo::new(move |previous: Option<&(Shared<Prepared>, usize)>| {
-        if let (false, Some(previous)) = (on_screen.get(), previous) {
-            return previous.clone();
-        }
-        let prepared = state.prepared.get();
-        let head = state.head.get().min(prepared.0.heads.len() - 1);
-        (prepared, head)
+    // The strips: q_t, every key's k and v (the future's hidden), Σ w·v and row t of A·V. The k
+    // and v strips are painted once per model and head; a row click or τ step relabels, hides
+    // and repaints only what changed.
+    let strips_ref = NodeRef::<html::Div>::new();
+    // The strip elements, and the model, head and row their q, k and v were painted for.
+    type Painted = (StripRows, Option<(Shared<Prepared>, usize, usize)>);
+    let strips_drawn: StoredValue<Painted, LocalStorage> =
+        StoredValue::new_local(Default::default());
+    Effect::new(move |_| {
+        let Some(container) = strips_ref.get() else {
+            return;
+        };
+        trace.with(|tr| {
+            let p = &*tr.prepared.0;
+            let proj = &p.heads[tr.head];
+            let key = (tr.prepared.clone(), tr.head, tr.t);
+            let (model_changed, row_changed) = strips_drawn.with_value(|(_, old)| match old {
+                Some((prepared, head, t)) => (*prepared != key.0 || *head != key.1, *t != key.2),
+                None => (true, true),
+            });
+            let row = |m: &nalgebra::DMatrix<f64>, i: usize, repaint: bool| {
+                repaint.then(|| (0..m.ncols()).map(|c| m[(i, c)]).collect::<Vec<f64>>())
+            };
+            let name = |kind: &str, j: usize| format!("{kind} {}", p.config.tokens[j]);
+            let mut strips = vec![Strip {
+                label: name("q", tr.t),
+                name: name("q", tr.t),
+                values: row(&proj.q, tr.t, model_changed || row_changed),
+                hidden: false,
+            }];
+            for j in 0..p.len() {
+                strips.push(Strip {
+                    label: name("k", j),
+                    name: name("k", j),
+                    values: row(&proj.k, j, model_changed),
+                    hidden: j > tr.t,
+                });
+            }
+            for j in 0..p.len() {
+                strips.push(Strip {
+                    label: format!("{} × {}", name("v", j), fixed(tr.weights[j], 3)),
+                    name: name("v", j),
+                    values: row(&proj.v, j, model_changed),
+                    hidden: j > tr.t,
+                });
+            }
+            let out = format!("A·V row {}", tr.t + 1);
+            strips.push(Strip {
+                label: "Σ w·v".to_string(),
+                name: "Σ w·v".to_string(),
+                values: Some(tr.blended.clone()),
+                hidden: false,
+            });
+            strips.push(Strip {
+                label: out.clone(),
+                name: out,
+                values: Some(tr.out_row.clone()),
+                hidden: false,
+            });
+            strips_drawn.update_value(|(rows, painted)| match rows.draw(&container, &strips) {
+                Ok(()) => *painted = Some(key),
+                Err(e) => {
+                    *painted = None;
+                    leptos::logging::error!("strip drawing failed: {e:?}");
+                }
+            });
+        });
     });
     // Token names from a model snapshot, never the live tokens (see `TraceData::prepared`).
     let name_in = |p: &Prepared, j: usize| p.config.tokens.get(j).cloned().unwrap_or_default();
@@ -342,58 +357,13 @@ fn AttentionTrace() -> impl IntoView {
                     </p>
                 }
             })}
-            <div class="qkv" role="group" data-testid="trace-strips" aria-label="Query, keys and values of this row as coloured strips (orange positive, blue negative)">
-                // Built once per model and head: every key's k and v strip stays in the page and
-                // the future's are hidden, so a row click or τ step only updates labels, the
-                // hidden flags and the few vectors that change.
-                {move || strip_model.with(|(prepared, head)| {
-                    let p = &*prepared.0;
-                    let proj = &p.heads[*head];
-                    let rows = |m: &nalgebra::DMatrix<f64>| -> Vec<Vec<f64>> {
-                        m.row_iter().map(|r| r.iter().copied().collect()).collect()
-                    };
-                    let (q, k, v) = (rows(&proj.q), rows(&proj.k), rows(&proj.v));
-                    let names = p.config.tokens.clone();
-                    let q_name = {
-                        let names = names.clone();
-                        move || format!("q {}", names.get(shown_row.get()).cloned().unwrap_or_default())
-                    };
-                    let q_values = move || q.get(shown_row.get()).cloned().unwrap_or_default();
-                    let keys = k.into_iter().enumerate().map(|(j, values)| {
-                        let name = format!("k {}", name_in(p, j));
-                        view! { <VectorStrip label=name.clone() name=name values=values hidden=Signal::derive(move || j > shown_row.get()) /> }
-                    }).collect_view();
-                    let values = v.into_iter().enumerate().map(|(j, values)| {
-                        let name = format!("v {}", name_in(p, j));
-                        let label = {
-                            let name = name.clone();
-                            move || {
-                                let weight = trace.with(|tr| tr.weights.get(j).copied().unwrap_or(0.0));
-                                format!("{name} × {}", fixed(weight, 3))
-                            }
-                        };
-                        view! {
-                            <VectorStrip
-                                label=Signal::derive(label)
-                                name=name
-                                values=values
-                                hidden=Signal::derive(move || j > shown_row.get())
-                            />
-                        }
-                    }).collect_view();
-                    view! {
-                        <VectorStrip label=Signal::derive(q_name.clone()) name=Signal::derive(q_name) values=Signal::derive(q_values) />
-                        {keys}
-                        {values}
-                    }
-                })}
-                <VectorStrip label="Σ w·v" name="Σ w·v" values=Signal::derive(move || trace.with(|tr| tr.blended.clone())) />
-                <VectorStrip
-                    label=Signal::derive(move || format!("A·V row {}", shown_row.get() + 1))
-                    name=Signal::derive(move || format!("A·V row {}", shown_row.get() + 1))
-                    values=Signal::derive(move || trace.with(|tr| tr.out_row.clone()))
-                />
-            </div>
+            <div
+                class="qkv"
+                role="group"
+                data-testid="trace-strips"
+                aria-label="Query, keys and values of this row as coloured strips (orange positive, blue negative)"
+                node_ref=strips_ref
+            ></div>
         </div>
     }
 }
