@@ -164,26 +164,57 @@ impl AppState {
     }
 }
 
-/// Keeps the address bar in step with the view. Writes are throttled: dragging the slider fires
-/// many inputs, and browsers throttle (and warn about) rapid `replaceState` calls. The first change
-/// arms one timer and later ones only record the newest view, so an update costs no timer calls
-/// and no formatting; the timer writes whatever the view is when it fires.
+/// Keeps the address bar in step with the view. Writes are debounced (200–400 ms after the last
+/// change): dragging the slider fires many inputs, and `replaceState` is slow and throttled by
+/// browsers. A change only records the view; one timer at a time checks, when it fires, whether
+/// more changes came in and waits again if so. (Re-arming a timer on every input cost more than
+/// the rest of the sync.)
 fn sync_url(state: AppState) {
-    let latest: StoredValue<Option<ViewState>, LocalStorage> = StoredValue::new_local(None);
+    let sync: StoredValue<UrlSync, LocalStorage> = StoredValue::new_local(UrlSync::default());
     Effect::new(move |_| {
-        let armed = latest.with_value(Option::is_some);
-        latest.set_value(Some(state.view_state()));
-        if !armed {
-            set_timeout(
-                move || {
-                    if let Some(view) = latest.try_update_value(Option::take).flatten() {
-                        browser::replace_query(&view.to_query());
-                    }
-                },
-                Duration::from_millis(200),
-            );
+        let view = state.view_state();
+        let arm = sync
+            .try_update_value(|s| {
+                s.latest = Some(view);
+                s.changed = s.armed;
+                !std::mem::replace(&mut s.armed, true)
+            })
+            .unwrap_or(false);
+        if arm {
+            wait_then_write_url(sync);
         }
     });
+}
+
+/// The view waiting to be written to the address bar.
+#[derive(Default)]
+struct UrlSync {
+    latest: Option<ViewState>,
+    /// A timer is pending.
+    armed: bool,
+    /// The view changed since that timer was set.
+    changed: bool,
+}
+
+fn wait_then_write_url(sync: StoredValue<UrlSync, LocalStorage>) {
+    set_timeout(
+        move || {
+            // `None` once the app is gone.
+            let due = sync.try_update_value(|s| {
+                if std::mem::take(&mut s.changed) {
+                    return None;
+                }
+                s.armed = false;
+                s.latest.take()
+            });
+            match due {
+                Some(Some(view)) => browser::replace_query(&view.to_query()),
+                Some(None) if sync.with_value(|s| s.armed) => wait_then_write_url(sync),
+                _ => {}
+            }
+        },
+        Duration::from_millis(200),
+    );
 }
 
 #[component]

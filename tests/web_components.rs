@@ -556,6 +556,11 @@ fn visible_strips(root: &HtmlElement) -> Vec<(String, HtmlCanvasElement)> {
 async fn trace_strips_show_the_selected_rows_vectors_as_pixels() {
     let (root, _handle) = mount();
     settle().await;
+    // Below this page's viewport the trace is not built at all; scrolled into view, it is.
+    assert_eq!(visible_strips(&root).len(), 0);
+    assert!(root.query_selector("[data-testid=trace-table]").unwrap().is_none());
+    element::<HtmlElement>(&root, "[data-testid=trace-strips]").scroll_into_view();
+    settle().await;
     let labels = |root: &HtmlElement| -> Vec<String> {
         visible_strips(root).into_iter().map(|(l, _)| l).collect()
     };
@@ -597,10 +602,7 @@ async fn trace_strips_show_the_selected_rows_vectors_as_pixels() {
     let n = strips.len();
     assert_eq!(all_pixels(&strips[n - 2].1), all_pixels(&strips[n - 1].1));
 
-    // Another row: the strips follow (its keys are shown, later ones hidden). Off screen the trace
-    // keeps its last state, so it is scrolled into view first.
-    element::<HtmlElement>(&root, "[data-testid=trace-strips]").scroll_into_view();
-    settle().await;
+    // Another row: the strips follow (its keys are shown, later ones hidden).
     let chip: HtmlElement = root
         .query_selector_all(".chips .chip")
         .unwrap()
@@ -632,10 +634,12 @@ async fn trace_strips_show_the_selected_rows_vectors_as_pixels() {
 async fn an_off_screen_trace_catches_up_with_a_longer_sentence() {
     let (root, _handle) = mount();
     settle().await;
-    // The trace lies below this page's viewport, so it keeps its last state while the sentence
-    // grows from 7 to 11 tokens; that must not break it (the rows come from its own snapshot).
-    let window = web_sys::window().unwrap();
-    window.scroll_to_with_x_and_y(0.0, 0.0);
+    // Seen once, then scrolled away: the trace keeps its last state while the sentence grows from
+    // 7 to 11 tokens, which must not break it (its rows come from its own snapshot).
+    element::<HtmlElement>(&root, "[data-testid=trace-strips]").scroll_into_view();
+    settle().await;
+    assert_eq!(visible_strips(&root).len(), 1 + 6 + 6 + 2);
+    web_sys::window().unwrap().scroll_to_with_x_and_y(0.0, 0.0);
     settle().await;
     let input: HtmlInputElement = element(&root, "#sentence");
     input.set_value("<script>alert(1)</script>");

@@ -48,10 +48,11 @@ pub fn observed_width(target: NodeRef<Div>) -> ReadSignal<f64> {
     width
 }
 
-/// Whether any part of the element behind `target` is inside the viewport (true until known,
-/// so views render normally where the observer is unavailable).
+/// Whether any part of the element behind `target` is within 200 px of the viewport. False until
+/// the observer's first report (which it sends as soon as it starts), so a view below the fold is
+/// not built during page load; always true where IntersectionObserver is unavailable.
 pub fn observed_visibility(target: NodeRef<Div>) -> ReadSignal<bool> {
-    let (visible, set_visible) = signal(true);
+    let (visible, set_visible) = signal(false);
     Effect::new(move |_| {
         let Some(element) = target.get() else { return };
         let callback: Callback = Closure::new(move |entries: js_sys::Array| {
@@ -68,11 +69,12 @@ pub fn observed_visibility(target: NodeRef<Div>) -> ReadSignal<bool> {
         // A margin, so a view starts updating just before it scrolls into sight.
         let options = IntersectionObserverInit::new();
         options.set_root_margin("200px");
-        if let Ok(observer) =
-            IntersectionObserver::new_with_options(callback.as_ref().unchecked_ref(), &options)
-        {
-            observer.observe(&element);
-            keep_until_cleanup(move || observer.disconnect(), callback);
+        match IntersectionObserver::new_with_options(callback.as_ref().unchecked_ref(), &options) {
+            Ok(observer) => {
+                observer.observe(&element);
+                keep_until_cleanup(move || observer.disconnect(), callback);
+            }
+            Err(_) => set_visible.set(true),
         }
     });
     visible

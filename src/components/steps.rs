@@ -172,11 +172,12 @@ fn AttentionTrace() -> impl IntoView {
     let state = AppState::from_context();
     let trace_ref = NodeRef::<html::Div>::new();
     let on_screen = observed_visibility(trace_ref);
-    // Off screen, the memos below keep their last value instead of rebuilding what nobody sees on
-    // every slider step; they re-run as soon as the trace scrolls into view.
-    let trace = Memo::new(move |previous: Option<&TraceData>| {
-        if let (false, Some(previous)) = (on_screen.get(), previous) {
-            return previous.clone();
+    // Off screen, the trace keeps its last value (or none, before it was first seen) instead of
+    // rebuilding what nobody sees on every slider step; it catches up as soon as it scrolls into
+    // view.
+    let trace = Memo::new(move |previous: Option<&Option<TraceData>>| {
+        if !on_screen.get() {
+            return previous.cloned().flatten();
         }
         let t = state.row.get();
         let tau = state.tau.get();
@@ -204,7 +205,7 @@ fn AttentionTrace() -> impl IntoView {
                     .zip(&out_row)
                     .map(|(a, b)| (a - b).abs())
                     .fold(0.0, f64::max);
-                TraceData {
+                Some(TraceData {
                     t,
                     d,
                     tau,
@@ -215,7 +216,7 @@ fn AttentionTrace() -> impl IntoView {
                     out_row,
                     diff,
                     prepared: prepared.clone(),
-                }
+                })
             })
         }
     });
@@ -232,6 +233,7 @@ fn AttentionTrace() -> impl IntoView {
             return;
         };
         trace.with(|tr| {
+            let Some(tr) = tr else { return };
             let p = &*tr.prepared.0;
             let proj = &p.heads[tr.head];
             let key = (tr.prepared.clone(), tr.head, tr.t);
@@ -291,7 +293,7 @@ fn AttentionTrace() -> impl IntoView {
     let name_in = |p: &Prepared, j: usize| p.config.tokens.get(j).cloned().unwrap_or_default();
     view! {
         <div node_ref=trace_ref>
-            {move || trace.with(|tr| {
+            {move || trace.with(|tr| tr.as_ref().map(|tr| {
                 let TraceData { t, d, tau, head: h, raw, weights, diff, prepared, .. } = tr;
                 let (t, d, tau, h, diff) = (*t, *d, *tau, *h, *diff);
                 let sqrt_d = (d as f64).sqrt();
@@ -356,7 +358,7 @@ fn AttentionTrace() -> impl IntoView {
                         )}
                     </p>
                 }
-            })}
+            }))}
             <div
                 class="qkv"
                 role="group"
