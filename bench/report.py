@@ -86,8 +86,10 @@ def main():
                      nav["median"] <= TARGETS["nav_ms"], nav["median"], TARGETS["nav_ms"], "ms"))
     for k in ("z", "s"):
         if k in totals:
-            rows.append((f"Bundle gzip total, opt-level \"{k}\"", "≤ 200 kB (200,000 B)", f"{totals[k]:,} B",
-                         totals[k] <= TARGETS["bundle_gzip_bytes"], totals[k] / 1000, 200.0, "kB"))
+            # The release profile is "z"; "s" is measured for comparison, as the issue asks.
+            met = totals[k] <= TARGETS["bundle_gzip_bytes"] if k == "z" else None
+            rows.append((f"Bundle gzip total, opt-level \"{k}\"" + ("" if k == "z" else " (comparison; not shipped)"),
+                         "≤ 200 kB (200,000 B)", f"{totals[k]:,} B", met, totals[k] / 1000, 200.0, "kB"))
     if 512 in npd and rust:
         r512 = next(r for r in rust if r["T"] == 512)
         ratio = npd[512]["median_ns"] / r512["median_ns"]
@@ -99,7 +101,8 @@ def main():
     if summary_only:
         print("Targets:")
         for name, target, measured, met, *_ in rows:
-            print(f"  {'MET   ' if met else 'MISSED'} {name}: {measured} (target {target})")
+            status = "INFO  " if met is None else "MET   " if met else "MISSED"
+            print(f"  {status} {name}: {measured} (target {target})")
         return
 
     L = []
@@ -135,7 +138,7 @@ def main():
 
     if max(first_load("load_before"), first_load("load_after")) > 0.5 * float(m.get("nproc", "2") or 2):
         w(f"> The machine was not idle during this run (1-minute load average {first_load('load_before')} before, "
-          f"{first_load('load_after')} after, on {m.get('nproc')} cores: other builds and browser tests were running). "
+          f"{first_load('load_after')} after, on {m.get('nproc')} cores: this run's own builds and browser, and whatever else was running). "
           "Timings are inflated by that, p95 values and navigation most; treat them as upper bounds.")
         w("")
 
@@ -145,9 +148,9 @@ def main():
     w("|---|---|---|---|")
     for name, target, measured, met, val, goal, unit in rows:
         extra = ""
-        if not met and unit in ("ms", "kB"):
+        if met is False and unit in ("ms", "kB"):
             extra = f" (over by {val - goal:.1f} {unit}, {100 * (val - goal) / goal:.0f} %)"
-        w(f"| {name} | {target} | {measured} | {ok(met)}{extra} |")
+        w(f"| {name} | {target} | {measured} | {'reported' if met is None else ok(met)}{extra} |")
     w("")
 
     # ---- kernel ------------------------------------------------------------------------------

@@ -558,7 +558,10 @@ async fn trace_strips_show_the_selected_rows_vectors_as_pixels() {
     settle().await;
     // Below this page's viewport the trace is not built at all; scrolled into view, it is.
     assert_eq!(visible_strips(&root).len(), 0);
-    assert!(root.query_selector("[data-testid=trace-table]").unwrap().is_none());
+    assert!(root
+        .query_selector("[data-testid=trace-table]")
+        .unwrap()
+        .is_none());
     element::<HtmlElement>(&root, "[data-testid=trace-strips]").scroll_into_view();
     settle().await;
     let labels = |root: &HtmlElement| -> Vec<String> {

@@ -62,7 +62,8 @@ pub struct StripRows {
 #[cfg(target_arch = "wasm32")]
 struct StripRow {
     root: web_sys::HtmlElement,
-    label: web_sys::Element,
+    /// The label's text node: its value is set in place (a new `textContent` would replace it).
+    label: web_sys::Node,
     cells: web_sys::Element,
     canvas: web_sys::HtmlCanvasElement,
     shown_label: String,
@@ -92,15 +93,17 @@ impl StripRows {
             if fresh {
                 let root: web_sys::HtmlElement = document.create_element("div")?.unchecked_into();
                 root.set_class_name("strip");
-                let label = document.create_element("span")?;
-                label.set_class_name("strip-label");
+                let label_span = document.create_element("span")?;
+                label_span.set_class_name("strip-label");
+                let label: web_sys::Node = document.create_text_node("").into();
+                label_span.append_child(&label)?;
                 let cells = document.create_element("span")?;
                 cells.set_class_name("cells");
                 let canvas: web_sys::HtmlCanvasElement =
                     document.create_element("canvas")?.unchecked_into();
                 canvas.set_attribute("role", "img")?;
                 cells.append_child(&canvas)?;
-                root.append_child(&label)?;
+                root.append_child(&label_span)?;
                 root.append_child(&cells)?;
                 container.append_child(&root)?;
                 self.rows.push(StripRow {
@@ -114,7 +117,7 @@ impl StripRows {
             }
             let row = &mut self.rows[k];
             if fresh || row.shown_label != strip.label {
-                row.label.set_text_content(Some(&strip.label));
+                row.label.set_node_value(Some(&strip.label));
                 row.shown_label.clone_from(&strip.label);
             }
             if row.hidden != strip.hidden {

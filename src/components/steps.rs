@@ -183,42 +183,40 @@ fn AttentionTrace() -> impl IntoView {
         let tau = state.tau.get();
         let head = state.head.get();
         let prepared = state.prepared.get();
-        {
-            let p = &*prepared.0;
-            state.head_weights.with(|a| {
-                let h = head.min(p.heads.len() - 1);
-                let proj = &p.heads[h];
-                let w = &a[h];
-                let t = t.min(p.len() - 1);
-                let d = proj.head_size();
-                let raw: Vec<f64> = (0..p.len()).map(|j| proj.scores[(t, j)]).collect();
-                let weights: Vec<f64> = (0..p.len()).map(|j| w[(t, j)]).collect();
-                let blended: Vec<f64> = (0..d)
-                    .map(|c| (0..=t).map(|j| weights[j] * proj.v[(j, c)]).sum())
-                    .collect();
-                // Row t of A·V from nalgebra's matrix product (the same code the model's outputs
-                // use), to check the explicit blend against.
-                let output = &**w * &proj.v;
-                let out_row: Vec<f64> = (0..d).map(|c| output[(t, c)]).collect();
-                let diff = blended
-                    .iter()
-                    .zip(&out_row)
-                    .map(|(a, b)| (a - b).abs())
-                    .fold(0.0, f64::max);
-                Some(TraceData {
-                    t,
-                    d,
-                    tau,
-                    head: h,
-                    raw,
-                    weights,
-                    blended,
-                    out_row,
-                    diff,
-                    prepared: prepared.clone(),
-                })
+        let p = &*prepared.0;
+        state.head_weights.with(|a| {
+            let h = head.min(p.heads.len() - 1);
+            let proj = &p.heads[h];
+            let w = &a[h];
+            let t = t.min(p.len() - 1);
+            let d = proj.head_size();
+            let raw: Vec<f64> = (0..p.len()).map(|j| proj.scores[(t, j)]).collect();
+            let weights: Vec<f64> = (0..p.len()).map(|j| w[(t, j)]).collect();
+            let blended: Vec<f64> = (0..d)
+                .map(|c| (0..=t).map(|j| weights[j] * proj.v[(j, c)]).sum())
+                .collect();
+            // Row t of A·V from nalgebra's matrix product (the same code the model's outputs
+            // use), to check the explicit blend against.
+            let output = &**w * &proj.v;
+            let out_row: Vec<f64> = (0..d).map(|c| output[(t, c)]).collect();
+            let diff = blended
+                .iter()
+                .zip(&out_row)
+                .map(|(a, b)| (a - b).abs())
+                .fold(0.0, f64::max);
+            Some(TraceData {
+                t,
+                d,
+                tau,
+                head: h,
+                raw,
+                weights,
+                blended,
+                out_row,
+                diff,
+                prepared: prepared.clone(),
             })
-        }
+        })
     });
     // The strips: q_t, every key's k and v (the future's hidden), Σ w·v and row t of A·V. The k
     // and v strips are painted once per model and head; a row click or τ step relabels, hides
