@@ -245,7 +245,7 @@ def main():
     w("")
 
     # ---- notes on misses ------------------------------------------------------------------------
-    w("## Why targets are missed: notes and profiles")
+    w("## Notes and profiles: where the time and the bytes go")
     w("")
     notes = os.path.join(os.path.dirname(os.path.abspath(__file__)), "NOTES.md")
     if os.path.exists(notes):
