@@ -232,11 +232,10 @@ pub fn Heatmap(
         })
     };
 
-    // Drawn by CSS over the canvas rather than on it, so a new selection repaints no pixels: the
-    // draw effect gives the wrapper the grid's geometry, and the outline only needs its row (and
-    // column, for a cell).
-    // (A style string either way, not an optional one plus a `hidden` flag: fewer view types in the
-    // wasm.)
+    // The outlines are drawn by CSS over the canvas rather than on it, so a new selection repaints
+    // no pixels: the draw effect gives the wrapper the grid's geometry, and an outline only needs
+    // its row (and column, for a cell). Its style is a string either way, not an optional one plus
+    // a `hidden` flag: fewer view types in the wasm.
     let selected = move || {
         let n = tokens.with(Vec::len);
         selected_row
