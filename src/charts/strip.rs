@@ -116,7 +116,7 @@ impl StripRows {
                 });
             }
             let row = &mut self.rows[k];
-            if fresh || row.shown_label != strip.label {
+            if row.shown_label != strip.label {
                 row.label.set_node_value(Some(&strip.label));
                 row.shown_label.clone_from(&strip.label);
             }

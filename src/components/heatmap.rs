@@ -92,8 +92,8 @@ pub fn Heatmap(
         CellText::None
     };
 
-    // What the canvas shows outside the grid (labels, legend): while it is unchanged, a new τ or
-    // selection repaints only the grid.
+    // What the canvas shows outside the grid (labels, legend): while it is unchanged, new weights
+    // repaint only the grid. (A new selection repaints nothing: see the outlines below.)
     let drawn_frame: StoredValue<Option<Frame<HeatmapLayout>>> = StoredValue::new(None);
     let wrap_width = observed_width(wrap_ref);
     Effect::new(move |_| {

@@ -243,24 +243,27 @@ fn AttentionTrace() -> impl IntoView {
                 repaint.then(|| (0..m.ncols()).map(|c| m[(i, c)]).collect::<Vec<f64>>())
             };
             let name = |kind: &str, j: usize| format!("{kind} {}", p.config.tokens[j]);
+            let q = name("q", tr.t);
             let mut strips = vec![Strip {
-                label: name("q", tr.t),
-                name: name("q", tr.t),
+                label: q.clone(),
+                name: q,
                 values: row(&proj.q, tr.t, model_changed || row_changed),
                 hidden: false,
             }];
             for j in 0..p.len() {
+                let k = name("k", j);
                 strips.push(Strip {
-                    label: name("k", j),
-                    name: name("k", j),
+                    label: k.clone(),
+                    name: k,
                     values: row(&proj.k, j, model_changed),
                     hidden: j > tr.t,
                 });
             }
             for j in 0..p.len() {
+                let v = name("v", j);
                 strips.push(Strip {
-                    label: format!("{} × {}", name("v", j), fixed(tr.weights[j], 3)),
-                    name: name("v", j),
+                    label: format!("{v} × {}", fixed(tr.weights[j], 3)),
+                    name: v,
                     values: row(&proj.v, j, model_changed),
                     hidden: j > tr.t,
                 });
@@ -287,8 +290,6 @@ fn AttentionTrace() -> impl IntoView {
             });
         });
     });
-    // Token names from a model snapshot, never the live tokens (see `TraceData::prepared`).
-    let name_in = |p: &Prepared, j: usize| p.config.tokens.get(j).cloned().unwrap_or_default();
     view! {
         <div node_ref=trace_ref>
             {move || trace.with(|tr| tr.as_ref().map(|tr| {
@@ -297,37 +298,37 @@ fn AttentionTrace() -> impl IntoView {
                 let sqrt_d = (d as f64).sqrt();
                 let sum: f64 = weights.iter().sum();
                 let scale = logit_scale(d, tau);
-                let name = name_in(&prepared.0, t);
-                let rows = {
-                    prepared.0.config.tokens
-                        .iter()
-                        .enumerate()
-                        .map(|(j, key)| {
-                            let masked = j > t;
-                            let scaled = raw[j] * scale;
-                            view! {
-                                <tr class:masked=masked>
-                                    <th scope="row">{key.clone()}</th>
-                                    <td class="num">{fixed(raw[j], 3)}</td>
-                                    <td class="num">{fixed(raw[j] / sqrt_d, 3)}</td>
-                                    <td class="num">{fixed(scaled, 3)}</td>
-                                    <td class="num">{if masked { "−∞".to_string() } else { fixed(scaled, 3) }}</td>
-                                    <td class="num">{if masked { "0 (masked)".to_string() } else { fixed(weights[j], 4) }}</td>
-                                </tr>
-                            }
-                        })
-                        .collect_view()
-                };
+                // The snapshot's tokens, not the live ones (see `TraceData::prepared`).
+                let tokens = &prepared.0.config.tokens;
+                let name = &tokens[t];
+                let rows = tokens
+                    .iter()
+                    .enumerate()
+                    .map(|(j, key)| {
+                        let masked = j > t;
+                        let scaled = raw[j] * scale;
+                        view! {
+                            <tr class:masked=masked>
+                                <th scope="row">{key.clone()}</th>
+                                <td class="num">{fixed(raw[j], 3)}</td>
+                                <td class="num">{fixed(raw[j] / sqrt_d, 3)}</td>
+                                <td class="num">{fixed(scaled, 3)}</td>
+                                <td class="num">{if masked { "−∞".to_string() } else { fixed(scaled, 3) }}</td>
+                                <td class="num">{if masked { "0 (masked)".to_string() } else { fixed(weights[j], 4) }}</td>
+                            </tr>
+                        }
+                    })
+                    .collect_view();
                 view! {
                     <p>
-                        "Follow one query through the whole mechanism. Row " {t + 1} " (" {quote(&name)}
+                        "Follow one query through the whole mechanism. Row " {t + 1} " (" {quote(name)}
                         ") of head " {h + 1} " scores its query against every key, scales, masks the future and "
                         "applies softmax; its output is the weighted sum of the value vectors. Click a row of the "
                         "heatmap to trace another token."
                     </p>
                     <div class="table-scroll">
                         <table class="trace" data-testid="trace-table">
-                            <caption>{format!("Trace of {} (row {}), head {}, d = {d}, τ = {}", quote(&name), t + 1, h + 1, fixed(tau, 3))}</caption>
+                            <caption>{format!("Trace of {} (row {}), head {}, d = {d}, τ = {}", quote(name), t + 1, h + 1, fixed(tau, 3))}</caption>
                             <thead>
                                 <tr>
                                     <th scope="col">"key"</th>

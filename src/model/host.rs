@@ -6,7 +6,7 @@
 //! ships correctly rounded float parsing and full Unicode case mapping, while core's versions
 //! bring their own tables and code into the wasm (≈ 16 KB of the gzipped bundle). The results are
 //! the same: parsing is correctly rounded for the syntax [`is_decimal_literal`] accepts, and lower
-//! case is Unicode's default mapping. `tests/web_components.rs` compares the two in Chromium.
+//! case is Unicode's default mapping. `tests/web_text_host.rs` compares the two in Chromium.
 //! (Printing floats stays with core: the canvas backend formats colours with it anyway.)
 
 /// Decimal parsing and case folding, as the model needs them.
@@ -17,7 +17,7 @@ pub trait TextHost {
     fn parse_decimal(s: &str) -> Option<f64>;
 }
 
-/// Core's formatting, parsing and case mapping: the native implementation and the reference.
+/// Core's parsing and case mapping: the native implementation and the reference.
 pub struct CoreText;
 
 impl TextHost for CoreText {
