@@ -73,6 +73,32 @@ fn max_weight_percent(root: &HtmlElement) -> f64 {
         .unwrap_or_else(|_| panic!("max weight {text:?}"))
 }
 
+/// Clicks the `i`-th token chip (selects row `i + 1`) and lets the app update.
+async fn click_chip(root: &HtmlElement, i: u32) {
+    root.query_selector_all(".chips .chip")
+        .unwrap()
+        .item(i)
+        .unwrap()
+        .dyn_into::<HtmlElement>()
+        .unwrap()
+        .click();
+    settle().await;
+}
+
+/// Gives an input a new value as typing or dragging would (an `input` event), without settling.
+fn input_value(input: &HtmlInputElement, value: &str) {
+    input.set_value(value);
+    input
+        .dispatch_event(&web_sys::Event::new("input").unwrap())
+        .unwrap();
+}
+
+/// Scrolls the step-3 trace into view (it is built and updated only near the viewport).
+async fn show_trace(root: &HtmlElement) {
+    element::<HtmlElement>(root, "[data-testid=trace-strips]").scroll_into_view();
+    settle().await;
+}
+
 /// The first element matching `selector` under `root`, as the element type `T`.
 fn element<T: JsCast>(root: &HtmlElement, selector: &str) -> T {
     root.query_selector(selector)
@@ -172,15 +198,7 @@ async fn masked_cells_are_grey_and_the_diagonal_is_coloured() {
 async fn clicking_a_chip_selects_its_row_and_the_slider_sharpens_it() {
     let (root, _handle) = mount();
     settle().await;
-    let chip: HtmlElement = root
-        .query_selector_all(".chips .chip")
-        .unwrap()
-        .item(2)
-        .unwrap()
-        .dyn_into()
-        .unwrap();
-    chip.click();
-    settle().await;
+    click_chip(&root, 2).await;
     let caption = text_of(&root, "[data-testid=inspector-table] caption");
     assert!(
         caption.contains("“sat”") && caption.contains("row 3"),
@@ -189,20 +207,14 @@ async fn clicking_a_chip_selects_its_row_and_the_slider_sharpens_it() {
     let before = max_weight_percent(&root);
 
     let slider: HtmlInputElement = element(&root, "#temperature");
-    slider.set_value("-2");
-    slider
-        .dispatch_event(&web_sys::Event::new("input").unwrap())
-        .unwrap();
+    input_value(&slider, "-2");
     settle().await;
     assert_eq!(text_of(&root, "[data-testid=tau]"), "0.010");
     assert_eq!(text_of(&root, "[data-testid=divisor]"), "0.040");
     let cold = max_weight_percent(&root);
     assert!(cold > before && cold > 99.0, "cold {cold}, before {before}");
 
-    slider.set_value("2");
-    slider
-        .dispatch_event(&web_sys::Event::new("input").unwrap())
-        .unwrap();
+    input_value(&slider, "2");
     settle().await;
     let hot = max_weight_percent(&root);
     assert!((hot - 100.0 / 3.0).abs() < 1.0, "hot {hot}");
@@ -536,6 +548,11 @@ async fn a_new_selection_moves_the_outline_and_repaints_no_pixels() {
     root.remove();
 }
 
+/// The labels of the trace's strips that are shown.
+fn strip_labels(root: &HtmlElement) -> Vec<String> {
+    visible_strips(root).into_iter().map(|(l, _)| l).collect()
+}
+
 /// The trace's strips that are shown, as (label, canvas).
 fn visible_strips(root: &HtmlElement) -> Vec<(String, HtmlCanvasElement)> {
     let strips = root
@@ -562,13 +579,9 @@ async fn trace_strips_show_the_selected_rows_vectors_as_pixels() {
         .query_selector("[data-testid=trace-table]")
         .unwrap()
         .is_none());
-    element::<HtmlElement>(&root, "[data-testid=trace-strips]").scroll_into_view();
-    settle().await;
-    let labels = |root: &HtmlElement| -> Vec<String> {
-        visible_strips(root).into_iter().map(|(l, _)| l).collect()
-    };
+    show_trace(&root).await;
     // Row 6 ("mat") of the default view: q, six keys, six values, the blend and row 6 of A·V.
-    let shown = labels(&root);
+    let shown = strip_labels(&root);
     assert_eq!(shown.len(), 1 + 6 + 6 + 2, "{shown:?}");
     assert_eq!(shown[0], "q mat");
     assert_eq!(shown[6], "k mat");
@@ -606,17 +619,9 @@ async fn trace_strips_show_the_selected_rows_vectors_as_pixels() {
     assert_eq!(all_pixels(&strips[n - 2].1), all_pixels(&strips[n - 1].1));
 
     // Another row: the strips follow (its keys are shown, later ones hidden).
-    let chip: HtmlElement = root
-        .query_selector_all(".chips .chip")
-        .unwrap()
-        .item(1)
-        .unwrap()
-        .dyn_into()
-        .unwrap();
-    chip.click();
-    settle().await;
+    click_chip(&root, 1).await;
     assert_eq!(
-        labels(&root)
+        strip_labels(&root)
             .iter()
             .map(|l| l.split(" × ").next().unwrap().to_string())
             .collect::<Vec<_>>(),
@@ -639,30 +644,25 @@ async fn an_off_screen_trace_catches_up_with_a_longer_sentence() {
     settle().await;
     // Seen once, then scrolled away: the trace keeps its last state while the sentence grows from
     // 7 to 11 tokens, which must not break it (its rows come from its own snapshot).
-    element::<HtmlElement>(&root, "[data-testid=trace-strips]").scroll_into_view();
-    settle().await;
+    show_trace(&root).await;
     assert_eq!(visible_strips(&root).len(), 1 + 6 + 6 + 2);
     web_sys::window().unwrap().scroll_to_with_x_and_y(0.0, 0.0);
     settle().await;
     let input: HtmlInputElement = element(&root, "#sentence");
-    input.set_value("<script>alert(1)</script>");
-    input
-        .dispatch_event(&web_sys::Event::new("input").unwrap())
-        .unwrap();
+    input_value(&input, "<script>alert(1)</script>");
     element::<HtmlElement>(&root, "form button[type=submit]").click();
     settle().await;
     assert_eq!(
         root.query_selector_all(".chips .chip").unwrap().length(),
         11
     );
-    element::<HtmlElement>(&root, "[data-testid=trace-strips]").scroll_into_view();
-    settle().await;
+    show_trace(&root).await;
     let keys = root
         .query_selector_all("[data-testid=trace-table] tbody th")
         .unwrap();
     assert_eq!(keys.length(), 11);
     assert_eq!(keys.item(10).unwrap().text_content().unwrap(), ">");
-    let labels: Vec<String> = visible_strips(&root).into_iter().map(|(l, _)| l).collect();
+    let labels = strip_labels(&root);
     // Row 6 stays selected: "1" of "< script > alert ( 1 ) < / script >".
     assert_eq!(labels[0], "q 1", "{labels:?}");
     assert_eq!(labels[6], "k 1", "{labels:?}");
