@@ -268,7 +268,7 @@ test('clicking each row selects it in the inspector', { timeout: 30_000 }, async
         const o = document.querySelector('.heatmap-wrap .selection').getBoundingClientRect();
         return { left: o.left - c.left, top: o.top - c.top, width: o.width, height: o.height };
       });
-      const outline = { left: layout.gridLeft - 1, top: layout.rowY(i) - 1, width: layout.colX(7) - layout.gridLeft + 2, height: layout.cell + 2 };
+      const outline = { left: layout.gridLeft - 1, top: layout.rowY(i) - 1, width: layout.colX(layout.n) - layout.gridLeft + 2, height: layout.cell + 2 };
       for (const k of Object.keys(outline)) {
         assert.ok(Math.abs(frame[k] - outline[k]) < 0.5, `row ${i + 1} outline ${k}: ${frame[k]} vs ${outline[k]}`);
       }
