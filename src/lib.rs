@@ -13,3 +13,7 @@ pub mod model;
 pub mod app;
 #[cfg(target_arch = "wasm32")]
 pub mod components;
+#[cfg(target_arch = "wasm32")]
+pub mod state;
+#[cfg(target_arch = "wasm32")]
+pub mod web;

@@ -4,12 +4,12 @@
 //! browser build borrows them.
 #![cfg(target_arch = "wasm32")]
 
-use attention_explorer::components::browser::BrowserText;
 use attention_explorer::model::explorer::{ModelConfig, Prepared};
 use attention_explorer::model::host::{CoreText, TextHost};
 use attention_explorer::model::rng::SeededRng;
 use attention_explorer::model::tokenizer::tokenize;
 use attention_explorer::model::url_state::ViewState;
+use attention_explorer::web::BrowserText;
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);

@@ -1,8 +1,8 @@
 //! Download buttons: JSON (everything needed to recompute the view), CSV (the weights), PNG.
 
-use crate::app::AppState;
-use crate::components::browser::{download_text, download_url};
 use crate::model::export::{view_json, weights_csv};
+use crate::state::AppState;
+use crate::web::download::{download_text, download_url};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -44,7 +44,7 @@ pub fn Downloads() -> impl IntoView {
     };
     let png = move |_| {
         let result = (|| {
-            let canvas = crate::components::browser::window()
+            let canvas = crate::web::window()
                 .document()
                 .and_then(|d| d.query_selector("canvas.heatmap").ok().flatten())
                 .ok_or_else(|| wasm_bindgen::JsValue::from_str("no heatmap"))?

@@ -1,12 +1,12 @@
 //! The clickable attention heatmap: hover for a tooltip, click a row to inspect it, or focus it
 //! and steer with the keyboard.
 
-use crate::app::{AppState, Shared};
 use crate::charts::canvas::{device_pixel_ratio, Frame};
 use crate::charts::heatmap::{draw_heatmap, CellText, HeatmapSpec};
 use crate::charts::layout::HeatmapLayout;
 use crate::components::format::{percent, quote};
-use crate::components::size::observed_width;
+use crate::state::{use_theme, Shared};
+use crate::web::observe::observed_width;
 use leptos::html;
 use leptos::prelude::*;
 use nalgebra::DMatrix;
@@ -77,7 +77,7 @@ pub fn Heatmap(
     #[prop(into)]
     title: String,
 ) -> impl IntoView {
-    let state = AppState::from_context();
+    let theme = use_theme();
     let canvas_ref = NodeRef::<html::Canvas>::new();
     let wrap_ref = NodeRef::<html::Div>::new();
     // The geometry last drawn: clicks map through it.
@@ -100,7 +100,7 @@ pub fn Heatmap(
         let Some(canvas) = canvas_ref.get() else {
             return;
         };
-        let theme = state.theme.get();
+        let theme = theme.get();
         let weights = weights.get();
         tokens.with(|tokens| {
             let n = tokens.len().min(weights.nrows());
@@ -133,7 +133,7 @@ pub fn Heatmap(
                 }
                 layout.set_value(Some(l));
             }
-            crate::components::browser::mark_drawn();
+            crate::web::timing::mark_drawn();
             if ready_flag {
                 let _ = canvas.set_attribute("data-ready", "true");
             }
@@ -151,7 +151,7 @@ pub fn Heatmap(
             .get_value()
             .and_then(|l| l.row_at(f64::from(ev.offset_y())))
         {
-            crate::components::browser::mark_update_start();
+            crate::web::timing::mark_update_start();
             on_select.run(row);
             if let Some(cb) = on_select_col {
                 cb.run(None);
@@ -184,7 +184,7 @@ pub fn Heatmap(
             _ => return,
         }
         ev.prevent_default();
-        crate::components::browser::mark_update_start();
+        crate::web::timing::mark_update_start();
         if new_row != row {
             on_select.run(new_row);
         }

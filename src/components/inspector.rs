@@ -1,11 +1,11 @@
 //! The row inspector: how the selected token splits its attention, as bars and as a table.
 
-use crate::app::AppState;
 use crate::charts::bars::{draw_row_bars, BarsSpec};
 use crate::charts::canvas::{device_pixel_ratio, Frame};
 use crate::components::format::{fixed, percent, quote};
-use crate::components::size::observed_width;
 use crate::model::stats::row_stats;
+use crate::state::{use_theme, AppState};
+use crate::web::observe::observed_width;
 use leptos::html;
 use leptos::prelude::*;
 
@@ -20,6 +20,7 @@ struct KeyWeight {
 #[component]
 pub fn RowInspector() -> impl IntoView {
     let state = AppState::from_context();
+    let theme = use_theme();
     let weights = state.main_weights;
     let row = Memo::new(move |_| {
         state
@@ -66,7 +67,7 @@ pub fn RowInspector() -> impl IntoView {
         let Some(canvas) = canvas_ref.get() else {
             return;
         };
-        let theme = state.theme.get();
+        let theme = theme.get();
         let i = row.get();
         let w = row_weights.get();
         let width = wrap_width.get().clamp(200.0, 720.0);
@@ -90,7 +91,7 @@ pub fn RowInspector() -> impl IntoView {
                 }
             }
         });
-        crate::components::browser::mark_drawn();
+        crate::web::timing::mark_drawn();
     });
 
     let bar_label = move || {

@@ -1,9 +1,9 @@
 //! Seed, head count and position codes: the settings that fix Q, K and V.
 
-use crate::app::AppState;
 use crate::model::rng::SeededRng;
 use crate::model::url_state::MAX_SEED;
 use crate::model::weights::HEAD_CHOICES;
+use crate::state::AppState;
 use leptos::prelude::*;
 
 /// The seed "New weights" moves to: derived from the current one, so the sequence of seeds a

@@ -1,6 +1,6 @@
 //! Messages about parts of a link that could not be used.
 
-use crate::app::AppState;
+use crate::state::AppState;
 use leptos::prelude::*;
 
 #[component]

@@ -1,7 +1,7 @@
 //! The learner's own sentence: a labelled text box, applied with Enter or the button, shown as chips.
 
-use crate::app::AppState;
 use crate::model::tokenizer::checked_tokens;
+use crate::state::AppState;
 use leptos::prelude::*;
 
 #[component]

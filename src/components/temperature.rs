@@ -1,8 +1,8 @@
 //! The temperature slider: log-scaled τ with marks at the unscaled (1/√d) and scaled (1) regimes.
 
-use crate::app::AppState;
 use crate::format::fixed;
 use crate::model::url_state::{SLIDER_MAX_TAU, SLIDER_MIN_TAU};
+use crate::state::AppState;
 use leptos::prelude::*;
 
 /// Slider position (log10 τ) for a temperature.
@@ -53,7 +53,7 @@ pub fn TemperatureSlider() -> impl IntoView {
     let unscaled_tau = move || 1.0 / (head_size.get() as f64).sqrt();
     let divisor = move || (head_size.get() as f64).sqrt() * state.tau.get();
     let on_input = move |ev: leptos::ev::Targeted<leptos::ev::Event, web_sys::HtmlInputElement>| {
-        crate::components::browser::mark_update_start();
+        crate::web::timing::mark_update_start();
         // The browser's own number parsing (NaN when the value is unusable).
         let v = ev.target().value_as_number();
         if v.is_finite() {

@@ -1,9 +1,9 @@
 //! One small heatmap per head; choosing one makes it the main heatmap and the inspector's source.
 
-use crate::app::AppState;
 use crate::charts::canvas::{device_pixel_ratio, size_canvas, Redraw};
 use crate::charts::heatmap::{draw_heatmap, CellText, HeatmapSpec};
 use crate::charts::layout::HeatmapLayout;
+use crate::state::{use_theme, AppState};
 use leptos::html;
 use leptos::prelude::*;
 
@@ -16,12 +16,13 @@ fn Thumbnail(
     head: usize,
 ) -> impl IntoView {
     let state = AppState::from_context();
+    let theme = use_theme();
     let canvas_ref = NodeRef::<html::Canvas>::new();
     Effect::new(move |_| {
         let Some(canvas) = canvas_ref.get() else {
             return;
         };
-        let theme = state.theme.get();
+        let theme = theme.get();
         state.head_weights.with(|a| {
             let Some(weights) = a.get(head) else { return };
             let n = weights.nrows();
@@ -41,7 +42,7 @@ fn Thumbnail(
                     leptos::logging::error!("thumbnail drawing failed: {e:?}");
                 }
             });
-            crate::components::browser::mark_drawn();
+            crate::web::timing::mark_drawn();
         });
     });
     view! {

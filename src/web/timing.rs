@@ -1,76 +1,7 @@
-//! Thin wrappers over browser APIs the components use (downloads, the URL, the theme, timing).
+//! The benchmark's timing hook, `window.__aeTiming`.
 
-use crate::model::host::{is_decimal_literal, TextHost};
+use super::window;
 use wasm_bindgen::{JsCast, JsValue};
-
-/// The model's text services from JavaScript's `Number` and `String` (see `model::host` for why).
-pub struct BrowserText;
-
-impl TextHost for BrowserText {
-    fn lowercase(s: &str) -> String {
-        js_sys::JsString::from(s).to_lower_case().into()
-    }
-
-    fn parse_decimal(s: &str) -> Option<f64> {
-        // `parseFloat` is correctly rounded; the syntax check keeps out what it is lenient about
-        // (whitespace, trailing junk, "Infinity"), so it reads exactly what `str::parse` would.
-        if is_decimal_literal(s) {
-            Some(js_sys::Number::parse_float(s))
-        } else {
-            None
-        }
-    }
-}
-
-pub fn window() -> web_sys::Window {
-    web_sys::window().expect("a browser window")
-}
-
-/// Saves `text` as a file called `filename` through a temporary object URL.
-pub fn download_text(filename: &str, mime: &str, text: &str) -> Result<(), JsValue> {
-    let parts = js_sys::Array::of1(&JsValue::from_str(text));
-    let options = web_sys::BlobPropertyBag::new();
-    options.set_type(mime);
-    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options)?;
-    let url = web_sys::Url::create_object_url_with_blob(&blob)?;
-    let result = download_url(filename, &url);
-    web_sys::Url::revoke_object_url(&url)?;
-    result
-}
-
-/// Clicks a temporary `<a download>` pointing at `url`.
-pub fn download_url(filename: &str, url: &str) -> Result<(), JsValue> {
-    let document = window()
-        .document()
-        .ok_or_else(|| JsValue::from_str("no document"))?;
-    let anchor = document
-        .create_element("a")?
-        .dyn_into::<web_sys::HtmlAnchorElement>()?;
-    anchor.set_href(url);
-    anchor.set_download(filename);
-    anchor.click();
-    Ok(())
-}
-
-/// The page's query string, including the leading `?` (empty when there is none).
-pub fn location_search() -> String {
-    window().location().search().unwrap_or_default()
-}
-
-/// Rewrites the address bar without adding a history entry.
-pub fn replace_query(query: &str) {
-    if let Ok(history) = window().history() {
-        let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&format!("?{query}")));
-    }
-}
-
-pub fn prefers_dark() -> bool {
-    window()
-        .match_media("(prefers-color-scheme: dark)")
-        .ok()
-        .flatten()
-        .is_some_and(|m| m.matches())
-}
 
 // Benchmark hook: `window.__aeTiming = { start, end, settled, updates }`. Input handlers call
 // `mark_update_start`; every canvas effect calls `mark_drawn` when it finishes (`end`, `updates`),
@@ -170,21 +101,4 @@ pub fn mark_drawn() {
             let _ = js_sys::Reflect::set(&t.object, &t.updates, &t.draws.get().into());
         }
     });
-}
-
-/// Calls `on_change(dark)` whenever the system colour scheme flips. The listener lives as long as
-/// the page (the app is mounted once).
-pub fn on_color_scheme_change(on_change: impl Fn(bool) + 'static) {
-    let Ok(Some(query)) = window().match_media("(prefers-color-scheme: dark)") else {
-        return;
-    };
-    let callback = wasm_bindgen::closure::Closure::<dyn Fn(web_sys::MediaQueryListEvent)>::new(
-        move |ev: web_sys::MediaQueryListEvent| on_change(ev.matches()),
-    );
-    if query
-        .add_event_listener_with_callback("change", callback.as_ref().unchecked_ref())
-        .is_ok()
-    {
-        callback.forget();
-    }
 }

@@ -1,0 +1,135 @@
+//! Step 4: how peaky softmax gets as the head size grows, with and without dividing by √d.
+
+use crate::charts::canvas::{device_pixel_ratio, size_canvas};
+use crate::charts::lab_chart::{draw_lab_chart, SCALED, UNSCALED};
+use crate::components::format::fixed;
+use crate::model::scaling_lab::{scaling_lab, Spread, DRAWS, HEAD_SIZES, KEYS, NOTEBOOK_DRAWS};
+use crate::state::{use_theme, AppState, Shared};
+use crate::web::observe::observed_width;
+use leptos::html;
+use leptos::prelude::*;
+use std::sync::Arc;
+
+/// A lab table cell: mean to 3 decimals, then the 10th–90th percentile band.
+fn lab_cell(spread: &Spread) -> String {
+    format!(
+        "{} ({}–{})",
+        fixed(spread.mean, 3),
+        fixed(spread.p10, 2),
+        fixed(spread.p90, 2)
+    )
+}
+
+/// The lab's head-size picker, chart, readout and table.
+#[component]
+pub(super) fn ScalingLab() -> impl IntoView {
+    let state = AppState::from_context();
+    let theme = use_theme();
+    let points = Memo::new(move |_| Shared(Arc::new(scaling_lab(DRAWS, 1337))));
+    let canvas_ref = NodeRef::<html::Canvas>::new();
+    let wrap_ref = NodeRef::<html::Div>::new();
+    let wrap_width = observed_width(wrap_ref);
+    Effect::new(move |_| {
+        let Some(canvas) = canvas_ref.get() else {
+            return;
+        };
+        let theme = theme.get();
+        let width = wrap_width.get().clamp(260.0, 720.0);
+        let height = (width * 0.6).clamp(220.0, 360.0);
+        let dpr = device_pixel_ratio();
+        size_canvas(&canvas, width, height, dpr);
+        let d = state.lab_head_size.get();
+        points.with(|p| {
+            if let Err(e) = draw_lab_chart(&canvas, p, d, theme, dpr) {
+                leptos::logging::error!("lab chart drawing failed: {e:?}");
+            }
+        });
+    });
+    let current = move || {
+        let d = state.lab_head_size.get();
+        points.with(|p| p.iter().find(|x| x.head_size == d).copied())
+    };
+    view! {
+        <p>
+            "A dot product adds up d products, so its typical size grows like √d. Below, one query is scored "
+            "against " {KEYS} " keys, all with independent unit-normal entries, " {DRAWS}
+            " seeded times per head size; the chart shows the largest softmax weight on average (line) and "
+            "between its 10th and 90th percentiles (band). Hollow rings are the notebook's single draws."
+        </p>
+        <div class="field">
+            <label for="lab-d">"Head size d"</label>
+            <select
+                id="lab-d"
+                on:change:target=move |ev| {
+                    if let Ok(d) = ev.target().value().parse::<usize>() {
+                        if HEAD_SIZES.contains(&d) {
+                            state.lab_head_size.set(d);
+                        }
+                    }
+                }
+            >
+                {HEAD_SIZES
+                    .iter()
+                    .map(|&d| view! { <option value=d.to_string() selected=move || state.lab_head_size.get() == d>{d}</option> })
+                    .collect_view()}
+            </select>
+        </div>
+        <p class="legend-line">
+            <span class="swatch" style=format!("background:{}", UNSCALED.css())></span> "unscaled softmax(q·k) "
+            <span class="swatch square" style=format!("background:{}", SCALED.css())></span> "scaled softmax(q·k/√d)"
+        </p>
+        <div class="lab-wrap" node_ref=wrap_ref>
+            <canvas
+                node_ref=canvas_ref
+                role="img"
+                aria-label="Line chart of the largest softmax weight against head size: unscaled rises toward 1, scaled stays near 0.36. The table below gives the values."
+            ></canvas>
+        </div>
+        <p data-testid="lab-readout">
+            {move || current().map(|p| format!(
+                "At d = {}: unscaled {} (10–90 %: {}–{}), scaled {} (10–90 %: {}–{}) over {DRAWS} draws.",
+                p.head_size,
+                fixed(p.unscaled.mean, 2),
+                fixed(p.unscaled.p10, 2),
+                fixed(p.unscaled.p90, 2),
+                fixed(p.scaled.mean, 2),
+                fixed(p.scaled.p10, 2),
+                fixed(p.scaled.p90, 2)
+            ))}
+        </p>
+        <p>
+            {NOTEBOOK_DRAWS
+                .iter()
+                .map(|(d, u, s)| format!(
+                    "The notebook's single draw at d = {d}: {} unscaled, {} scaled. ",
+                    fixed(*u, 2),
+                    fixed(*s, 2)
+                ))
+                .collect::<String>()}
+        </p>
+        <div class="table-scroll">
+            <table class="lab" data-testid="lab-table">
+                <caption>"Largest softmax weight over 8 keys (mean, 10th–90th percentile)"</caption>
+                <thead>
+                    <tr>
+                        <th scope="col">"d"</th>
+                        <th scope="col">"unscaled"</th>
+                        <th scope="col">"scaled by 1/√d"</th>
+                    </tr>
+                </thead>
+                <tbody>
+                    {move || points.with(|p| p.iter().map(|x| {
+                        let selected = x.head_size == state.lab_head_size.get();
+                        view! {
+                            <tr class:selected=selected>
+                                <th scope="row">{x.head_size}</th>
+                                <td class="num">{lab_cell(&x.unscaled)}</td>
+                                <td class="num">{lab_cell(&x.scaled)}</td>
+                            </tr>
+                        }
+                    }).collect_view())}
+                </tbody>
+            </table>
+        </div>
+    }
+}

@@ -1,0 +1,233 @@
+//! Step 3: one row traced through q·k → ÷√d → ÷τ → mask → softmax → Σ w·v, checked against A·V.
+
+use crate::charts::strip::{Strip, StripRows};
+use crate::components::format::{fixed, quote, scientific};
+use crate::model::attention::logit_scale;
+use crate::model::explorer::Prepared;
+use crate::state::{AppState, Shared};
+use crate::web::observe::observed_visibility;
+use leptos::html;
+use leptos::prelude::*;
+
+/// What the trace's table and its last strips show for the selected row, at the current τ.
+#[derive(Clone, PartialEq)]
+struct TraceData {
+    /// Selected row t, head size d, τ and head index.
+    t: usize,
+    d: usize,
+    tau: f64,
+    head: usize,
+    /// Raw scores q_t · k_j and weights of row t, over every key.
+    raw: Vec<f64>,
+    weights: Vec<f64>,
+    /// Σ_j w_j v_j, row t of A·V and their largest difference.
+    blended: Vec<f64>,
+    out_row: Vec<f64>,
+    diff: f64,
+    /// The model all of this comes from (its tokens label the rows): while the trace is off
+    /// screen the page's tokens may already be newer.
+    prepared: Shared<Prepared>,
+}
+
+/// The trace table, its checks and the q/k/v strips of the selected row.
+#[component]
+pub(super) fn AttentionTrace() -> impl IntoView {
+    let state = AppState::from_context();
+    let trace_ref = NodeRef::<html::Div>::new();
+    let on_screen = observed_visibility(trace_ref);
+    // Off screen, the trace keeps its last value (or none, before it was first seen) instead of
+    // rebuilding what nobody sees on every slider step; it catches up as soon as it scrolls into
+    // view.
+    let trace = Memo::new(move |previous: Option<&Option<TraceData>>| {
+        if !on_screen.get() {
+            return previous.cloned().flatten();
+        }
+        let t = state.row.get();
+        let tau = state.tau.get();
+        let head = state.head.get();
+        let prepared = state.prepared.get();
+        let p = &*prepared.0;
+        state.head_weights.with(|a| {
+            let h = head.min(p.heads.len() - 1);
+            let proj = &p.heads[h];
+            let w = &a[h];
+            let t = t.min(p.len() - 1);
+            let d = proj.head_size();
+            let raw: Vec<f64> = (0..p.len()).map(|j| proj.scores[(t, j)]).collect();
+            let weights: Vec<f64> = (0..p.len()).map(|j| w[(t, j)]).collect();
+            let blended: Vec<f64> = (0..d)
+                .map(|c| (0..=t).map(|j| weights[j] * proj.v[(j, c)]).sum())
+                .collect();
+            // Row t of A·V from nalgebra's matrix product (the same code the model's outputs
+            // use), to check the explicit blend against.
+            let output = &**w * &proj.v;
+            let out_row: Vec<f64> = (0..d).map(|c| output[(t, c)]).collect();
+            let diff = blended
+                .iter()
+                .zip(&out_row)
+                .map(|(a, b)| (a - b).abs())
+                .fold(0.0, f64::max);
+            Some(TraceData {
+                t,
+                d,
+                tau,
+                head: h,
+                raw,
+                weights,
+                blended,
+                out_row,
+                diff,
+                prepared: prepared.clone(),
+            })
+        })
+    });
+    // The strips: q_t, every key's k and v (the future's hidden), Σ w·v and row t of A·V. The k
+    // and v strips are painted once per model and head; a row click or τ step relabels, hides
+    // and repaints only what changed.
+    let strips_ref = NodeRef::<html::Div>::new();
+    // The strip elements, and the model, head and row their q, k and v were painted for.
+    type Painted = (StripRows, Option<(Shared<Prepared>, usize, usize)>);
+    let strips_drawn: StoredValue<Painted, LocalStorage> =
+        StoredValue::new_local(Default::default());
+    Effect::new(move |_| {
+        let Some(container) = strips_ref.get() else {
+            return;
+        };
+        trace.with(|tr| {
+            let Some(tr) = tr else { return };
+            let p = &*tr.prepared.0;
+            let proj = &p.heads[tr.head];
+            let key = (tr.prepared.clone(), tr.head, tr.t);
+            let (model_changed, row_changed) = strips_drawn.with_value(|(_, old)| match old {
+                Some((prepared, head, t)) => (*prepared != key.0 || *head != key.1, *t != key.2),
+                None => (true, true),
+            });
+            let row = |m: &nalgebra::DMatrix<f64>, i: usize, repaint: bool| {
+                repaint.then(|| (0..m.ncols()).map(|c| m[(i, c)]).collect::<Vec<f64>>())
+            };
+            let name = |kind: &str, j: usize| format!("{kind} {}", p.config.tokens[j]);
+            let q = name("q", tr.t);
+            let mut strips = vec![Strip {
+                label: q.clone(),
+                name: q,
+                values: row(&proj.q, tr.t, model_changed || row_changed),
+                hidden: false,
+            }];
+            for j in 0..p.len() {
+                let k = name("k", j);
+                strips.push(Strip {
+                    label: k.clone(),
+                    name: k,
+                    values: row(&proj.k, j, model_changed),
+                    hidden: j > tr.t,
+                });
+            }
+            for j in 0..p.len() {
+                let v = name("v", j);
+                strips.push(Strip {
+                    label: format!("{v} × {}", fixed(tr.weights[j], 3)),
+                    name: v,
+                    values: row(&proj.v, j, model_changed),
+                    hidden: j > tr.t,
+                });
+            }
+            let out = format!("A·V row {}", tr.t + 1);
+            strips.push(Strip {
+                label: "Σ w·v".to_string(),
+                name: "Σ w·v".to_string(),
+                values: Some(tr.blended.clone()),
+                hidden: false,
+            });
+            strips.push(Strip {
+                label: out.clone(),
+                name: out,
+                values: Some(tr.out_row.clone()),
+                hidden: false,
+            });
+            strips_drawn.update_value(|(rows, painted)| match rows.draw(&container, &strips) {
+                Ok(()) => *painted = Some(key),
+                Err(e) => {
+                    *painted = None;
+                    leptos::logging::error!("strip drawing failed: {e:?}");
+                }
+            });
+        });
+    });
+    view! {
+        <div node_ref=trace_ref>
+            {move || trace.with(|tr| tr.as_ref().map(|tr| {
+                let TraceData { t, d, tau, head: h, raw, weights, diff, prepared, .. } = tr;
+                let (t, d, tau, h, diff) = (*t, *d, *tau, *h, *diff);
+                let sqrt_d = (d as f64).sqrt();
+                let sum: f64 = weights.iter().sum();
+                let scale = logit_scale(d, tau);
+                // The snapshot's tokens, not the live ones (see `TraceData::prepared`).
+                let tokens = &prepared.0.config.tokens;
+                let name = &tokens[t];
+                let rows = tokens
+                    .iter()
+                    .enumerate()
+                    .map(|(j, key)| {
+                        let masked = j > t;
+                        let scaled = raw[j] * scale;
+                        view! {
+                            <tr class:masked=masked>
+                                <th scope="row">{key.clone()}</th>
+                                <td class="num">{fixed(raw[j], 3)}</td>
+                                <td class="num">{fixed(raw[j] / sqrt_d, 3)}</td>
+                                <td class="num">{fixed(scaled, 3)}</td>
+                                <td class="num">{if masked { "−∞".to_string() } else { fixed(scaled, 3) }}</td>
+                                <td class="num">{if masked { "0 (masked)".to_string() } else { fixed(weights[j], 4) }}</td>
+                            </tr>
+                        }
+                    })
+                    .collect_view();
+                view! {
+                    <p>
+                        "Follow one query through the whole mechanism. Row " {t + 1} " (" {quote(name)}
+                        ") of head " {h + 1} " scores its query against every key, scales, masks the future and "
+                        "applies softmax; its output is the weighted sum of the value vectors. Click a row of the "
+                        "heatmap to trace another token."
+                    </p>
+                    <div class="table-scroll">
+                        <table class="trace" data-testid="trace-table">
+                            <caption>{format!("Trace of {} (row {}), head {}, d = {d}, τ = {}", quote(name), t + 1, h + 1, fixed(tau, 3))}</caption>
+                            <thead>
+                                <tr>
+                                    <th scope="col">"key"</th>
+                                    <th scope="col">"q·k"</th>
+                                    <th scope="col">{format!("÷ √d (= {})", fixed(sqrt_d, 2))}</th>
+                                    <th scope="col">"÷ τ"</th>
+                                    <th scope="col">"mask"</th>
+                                    <th scope="col">"softmax"</th>
+                                </tr>
+                            </thead>
+                            <tbody>{rows}</tbody>
+                            <tfoot>
+                                <tr>
+                                    <th scope="row" colspan="5">"sum of weights"</th>
+                                    <td class="num" data-testid="trace-sum">{fixed(sum, 12)}</td>
+                                </tr>
+                            </tfoot>
+                        </table>
+                    </div>
+                    <p class="check" data-testid="trace-check">
+                        {format!(
+                            "{} Σ w·v equals row {} of A·V: largest difference {}.",
+                            if diff < 1e-12 { "✓" } else { "✗" },
+                            t + 1,
+                            scientific(diff, 1)
+                        )}
+                    </p>
+                }
+            }))}
+            <div
+                class="qkv"
+                role="group"
+                data-testid="trace-strips"
+                aria-label="Query, keys and values of this row as coloured strips (orange positive, blue negative)"
+                node_ref=strips_ref
+            ></div>
+        </div>
+    }
+}

@@ -1,0 +1,12 @@
+//! The app's state: what the learner chose (signals), what the model makes of it (memos), and
+//! the address bar kept in step with both. Components read it; nothing here draws.
+
+mod app_state;
+mod shared;
+mod theme;
+mod url_sync;
+
+pub use app_state::AppState;
+pub use shared::Shared;
+pub use theme::{provide_theme, use_theme};
+pub use url_sync::sync_url;

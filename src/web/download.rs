@@ -1,0 +1,30 @@
+//! Saving files from the page: a temporary `<a download>` for a URL or a text blob.
+
+use super::window;
+use wasm_bindgen::{JsCast, JsValue};
+
+/// Saves `text` as a file called `filename` through a temporary object URL.
+pub fn download_text(filename: &str, mime: &str, text: &str) -> Result<(), JsValue> {
+    let parts = js_sys::Array::of1(&JsValue::from_str(text));
+    let options = web_sys::BlobPropertyBag::new();
+    options.set_type(mime);
+    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options)?;
+    let url = web_sys::Url::create_object_url_with_blob(&blob)?;
+    let result = download_url(filename, &url);
+    web_sys::Url::revoke_object_url(&url)?;
+    result
+}
+
+/// Clicks a temporary `<a download>` pointing at `url`.
+pub fn download_url(filename: &str, url: &str) -> Result<(), JsValue> {
+    let document = window()
+        .document()
+        .ok_or_else(|| JsValue::from_str("no document"))?;
+    let anchor = document
+        .create_element("a")?
+        .dyn_into::<web_sys::HtmlAnchorElement>()?;
+    anchor.set_href(url);
+    anchor.set_download(filename);
+    anchor.click();
+    Ok(())
+}

@@ -1,0 +1,16 @@
+//! Thin wrappers over the browser APIs the app uses, one job per file. Nothing here knows the
+//! app's state: components and `state` call these.
+
+pub mod download;
+pub mod location;
+pub mod observe;
+pub mod text_host;
+pub mod theme;
+pub mod timing;
+
+pub use text_host::BrowserText;
+
+/// The page's window (the app only runs in one).
+pub fn window() -> web_sys::Window {
+    web_sys::window().expect("a browser window")
+}
