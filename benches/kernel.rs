@@ -10,10 +10,9 @@
 //!   CARGO_PROFILE_BENCH_OPT_LEVEL=3 cargo bench --bench kernel -- --out target/bench
 //! Options: `--out DIR` (default target/bench), `--quick` (shorter runs), `--sizes 7,64`.
 
-use attention_explorer::model::attention::{
-    causal_attention, causal_softmax, logit_scale, HeadProjections,
-};
+use attention_explorer::model::attention::{causal_attention, causal_softmax, HeadProjections};
 use attention_explorer::model::rng::SeededRng;
+use attention_explorer::model::temperature::logit_scale;
 use nalgebra::DMatrix;
 use std::fmt::Write as _;
 use std::hint::black_box;

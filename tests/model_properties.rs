@@ -2,13 +2,13 @@
 //! setting and temperature, attention weights are finite, rows sum to 1 and the future is 0.
 #![cfg(not(target_arch = "wasm32"))]
 
-use attention_explorer::model::attention::{attend, causal_softmax, logit_scale, HeadProjections};
+use attention_explorer::model::attention::{attend, causal_softmax, HeadProjections};
 use attention_explorer::model::explorer::{ModelConfig, Prepared};
 use attention_explorer::model::stats::row_stats;
+use attention_explorer::model::temperature::{logit_scale, SLIDER_MAX_TAU, SLIDER_MIN_TAU};
 use attention_explorer::model::tokenizer::{checked_tokens, tokenize, MAX_TOKENS};
-use attention_explorer::model::url_state::{
-    ViewState, DEVELOPER_MAX_TOKENS, SLIDER_MAX_TAU, SLIDER_MIN_TAU,
-};
+use attention_explorer::model::trace::RowTrace;
+use attention_explorer::model::url_state::{ViewState, DEVELOPER_MAX_TOKENS};
 use nalgebra::DMatrix;
 use proptest::prelude::*;
 
@@ -75,6 +75,30 @@ proptest! {
             // Output row t is the weighted mean of value rows 0..=t.
             let expected = &att.weights * &proj.v;
             prop_assert!((expected - &att.output).abs().max() < 1e-12);
+        }
+    }
+
+    #[test]
+    fn the_trace_of_any_row_agrees_with_the_model(
+        n in 1usize..=MAX_TOKENS,
+        seed in any::<u32>(),
+        heads_index in 0usize..4,
+        tau in tau_strategy(),
+        row in any::<prop::sample::Index>(),
+    ) {
+        let heads = [1, 2, 4, 8][heads_index];
+        let p = Prepared::new(ModelConfig { tokens: words(n), seed: u64::from(seed), heads, positions: true });
+        let t = row.index(n);
+        for (proj, weights) in p.heads.iter().zip(p.weights_all(tau)) {
+            let trace = RowTrace::new(proj, &weights, t, tau);
+            let expected: Vec<f64> = weights.row(t).iter().copied().collect();
+            prop_assert_eq!(&trace.weights, &expected);
+            prop_assert!(trace.blend_matches(), "blend differs by {}", trace.diff);
+            prop_assert!((trace.weight_sum - 1.0).abs() <= 1e-12);
+            for j in 0..n {
+                let expected = if j > t { f64::NEG_INFINITY } else { trace.scaled[j] };
+                prop_assert_eq!(trace.masked[j], expected);
+            }
         }
     }
 

@@ -10,8 +10,8 @@ use attention_explorer::charts::heatmap::{
     draw_heatmap, paint_cell_text, paint_cells, CellPainter, CellText, HeatmapSpec, CELL_TEXT_SCALE,
 };
 use attention_explorer::charts::layout::HeatmapLayout;
-use attention_explorer::components::heatmap::{cell_description, row_summary};
 use attention_explorer::format::fixed;
+use attention_explorer::text::{cell_description, row_summary};
 use nalgebra::DMatrix;
 use plotters::style::text_anchor::{HPos, VPos};
 use wasm_bindgen::JsCast;

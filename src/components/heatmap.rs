@@ -4,45 +4,12 @@
 use crate::charts::canvas::{device_pixel_ratio, Frame};
 use crate::charts::heatmap::{draw_heatmap, CellText, HeatmapSpec};
 use crate::charts::layout::HeatmapLayout;
-use crate::components::format::{percent, quote};
 use crate::state::{use_theme, Shared};
+use crate::text::{cell_description, heatmap_label, row_summary};
 use crate::web::observe::observed_width;
 use leptos::html;
 use leptos::prelude::*;
 use nalgebra::DMatrix;
-
-/// The tooltip's text for cell (`i`, `j`).
-pub fn cell_description(tokens: &[String], weights: &DMatrix<f64>, i: usize, j: usize) -> String {
-    let (q, k) = (&tokens[i], &tokens[j]);
-    if j > i {
-        format!("{q} → {k}: masked (future)")
-    } else {
-        format!("{q} → {k}: {}", percent(weights[(i, j)]))
-    }
-}
-
-/// A sentence describing row `i`: its token and where it looks most.
-pub fn row_summary(tokens: &[String], weights: &DMatrix<f64>, i: usize) -> String {
-    let row: Vec<f64> = (0..=i).map(|j| weights[(i, j)]).collect();
-    let stats = crate::model::stats::row_stats(&row);
-    let min = row.iter().copied().fold(f64::INFINITY, f64::min);
-    if i > 0 && stats.max_weight - min < 1e-12 {
-        return format!(
-            "Row {} {} spreads its attention evenly: {} on each of its {} tokens.",
-            i + 1,
-            quote(&tokens[i]),
-            percent(stats.max_weight),
-            i + 1
-        );
-    }
-    format!(
-        "Row {} {} attends most to {} ({}).",
-        i + 1,
-        quote(&tokens[i]),
-        quote(&tokens[stats.argmax]),
-        percent(stats.max_weight)
-    )
-}
 
 /// A heatmap canvas with its tooltip and keyboard handling.
 #[component]
@@ -199,9 +166,7 @@ pub fn Heatmap(
         let w = weights.get();
         tokens.with(|t| {
             let n = t.len().min(w.nrows());
-            let mut label = format!(
-                "{title}: {n} query tokens by {n} key tokens; colour shows attention weight, grey cells are the masked future."
-            );
+            let mut label = heatmap_label(&title, n);
             if let Some(i) = selected_row.get().filter(|&i| i < n) {
                 label.push(' ');
                 label.push_str(&row_summary(t, &w, i));

@@ -2,9 +2,10 @@
 
 use crate::charts::bars::{draw_row_bars, BarsSpec};
 use crate::charts::canvas::{device_pixel_ratio, Frame};
-use crate::components::format::{fixed, percent, quote};
+use crate::format::percent;
 use crate::model::stats::row_stats;
 use crate::state::{use_theme, AppState};
+use crate::text::{bar_chart_label, effective_tokens_text, entropy_text, quote};
 use crate::web::observe::observed_width;
 use leptos::html;
 use leptos::prelude::*;
@@ -96,12 +97,13 @@ pub fn RowInspector() -> impl IntoView {
 
     let bar_label = move || {
         let s = stats();
-        format!(
-            "Bar chart of the attention of {} (row {}) over every key token; the largest bar is {} at {}. The table below lists every value.",
-            quote(&token()),
-            row.get() + 1,
-            quote(&state.tokens.with(|t| t.get(s.argmax).cloned().unwrap_or_default())),
-            percent(s.max_weight)
+        bar_chart_label(
+            &token(),
+            row.get(),
+            &state
+                .tokens
+                .with(|t| t.get(s.argmax).cloned().unwrap_or_default()),
+            s.max_weight,
         )
     };
 
@@ -121,12 +123,12 @@ pub fn RowInspector() -> impl IntoView {
             </div>
             <div>
                 <dt>"Entropy"</dt>
-                <dd data-testid="entropy">{move || format!("{} bits", fixed(stats().entropy_bits, 3))}</dd>
+                <dd data-testid="entropy">{move || entropy_text(stats().entropy_bits)}</dd>
             </div>
             <div>
                 <dt>"Effective tokens"</dt>
                 <dd data-testid="effective">
-                    {move || format!("{} of {}", fixed(stats().effective_tokens, 2), row.get() + 1)}
+                    {move || effective_tokens_text(stats().effective_tokens, row.get() + 1)}
                 </dd>
             </div>
         </dl>

@@ -3,7 +3,6 @@
 
 pub mod downloads;
 pub mod explanation;
-pub mod format;
 pub mod heatmap;
 pub mod inspector;
 pub mod lesson;

@@ -2,7 +2,7 @@
 
 use crate::model::rng::SeededRng;
 use crate::model::url_state::MAX_SEED;
-use crate::model::weights::HEAD_CHOICES;
+use crate::model::weights::{D_MODEL, HEAD_CHOICES};
 use crate::state::AppState;
 use leptos::prelude::*;
 
@@ -65,7 +65,7 @@ pub fn ModelControls() -> impl IntoView {
                         .map(|&h| {
                             view! {
                                 <option value=h.to_string() selected=move || state.heads.get() == h>
-                                    {format!("{h} × d = {}", 32 / h)}
+                                    {format!("{h} × d = {}", D_MODEL / h)}
                                 </option>
                             }
                         })

@@ -1,8 +1,14 @@
 //! The learner's own sentence: a labelled text box, applied with Enter or the button, shown as chips.
 
-use crate::model::tokenizer::checked_tokens;
+use crate::model::tokenizer::{checked_tokens, MAX_SENTENCE_CHARS};
 use crate::state::AppState;
 use leptos::prelude::*;
+
+/// The text box's `maxlength`, far above the tokenizer's limit on purpose: a sentence that is too
+/// long reaches `checked_tokens` whole, so the learner reads how long it was and what the limit
+/// is instead of having it silently cut off by the browser (the e2e reliability test pastes
+/// 10,000 characters and expects that count in the message). The cap only stops a runaway paste.
+const SENTENCE_BOX_MAX_CHARS: usize = 20 * MAX_SENTENCE_CHARS;
 
 #[component]
 pub fn SentenceBox() -> impl IntoView {
@@ -34,7 +40,7 @@ pub fn SentenceBox() -> impl IntoView {
                     type="text"
                     autocomplete="off"
                     spellcheck="false"
-                    maxlength="20000"
+                    maxlength=SENTENCE_BOX_MAX_CHARS
                     prop:value=move || draft.get()
                     on:input:target=move |ev| draft.set(ev.target().value())
                     aria-describedby="sentence-help sentence-error"

@@ -3,28 +3,12 @@
 //!
 //! The work is split in two so that a temperature change (the slider) re-runs only the cheap part:
 //! [`HeadProjections`] holds Q, K, V and the raw scores QKᵀ, which depend on the sentence and the
-//! weights but not on τ; [`attend`] applies the scale, the causal mask and the softmax.
+//! weights but not on τ; [`HeadProjections::weights`] applies the scale, the causal mask and the
+//! softmax, and [`attend`] adds the blend of the values. What τ means (its ranges, the scale
+//! `1/(√d · τ)`) lives in [`super::temperature`].
 
+use super::temperature::logit_scale;
 use nalgebra::DMatrix;
-
-/// The smallest and largest temperatures the model accepts; anything else is clamped into this
-/// range (NaN becomes 1), so no slider value or link can produce a NaN.
-pub const MIN_TEMPERATURE: f64 = 1e-4;
-pub const MAX_TEMPERATURE: f64 = 1e4;
-
-/// τ as the model uses it: finite, positive and inside `[MIN_TEMPERATURE, MAX_TEMPERATURE]`.
-pub fn effective_temperature(tau: f64) -> f64 {
-    if tau.is_nan() {
-        1.0
-    } else {
-        tau.clamp(MIN_TEMPERATURE, MAX_TEMPERATURE)
-    }
-}
-
-/// The factor the raw scores are multiplied by: `1 / (√d · τ)`.
-pub fn logit_scale(head_size: usize, tau: f64) -> f64 {
-    1.0 / ((head_size.max(1) as f64).sqrt() * effective_temperature(tau))
-}
 
 /// Row-wise softmax of `scores · scale` where entries above the diagonal (the future) are masked.
 ///
@@ -131,6 +115,12 @@ pub fn running_mean_loop(x: &DMatrix<f64>) -> DMatrix<f64> {
     out
 }
 
+/// The largest difference between the averaging matrix applied as one product, `wei · x`, and
+/// the notebook's loop over the rows of `x`: rounding error only, if the matrix is right.
+pub fn averaging_error(wei: &DMatrix<f64>, x: &DMatrix<f64>) -> f64 {
+    (wei * x - running_mean_loop(x)).abs().max()
+}
+
 /// One head's temperature-independent quantities.
 #[derive(Debug, Clone, PartialEq)]
 pub struct HeadProjections {
@@ -161,6 +151,12 @@ impl HeadProjections {
     pub fn head_size(&self) -> usize {
         self.q.ncols()
     }
+
+    /// The T × T attention weights at temperature `tau`: the raw scores scaled by
+    /// `1 / (√d · τ)`, masked and softmaxed. Every place that needs a head's weights comes here.
+    pub fn weights(&self, tau: f64) -> DMatrix<f64> {
+        causal_softmax(&self.scores, logit_scale(self.head_size(), tau))
+    }
 }
 
 /// One head's attention at one temperature.
@@ -174,7 +170,7 @@ pub struct HeadAttention {
 
 /// Scale, mask, softmax and blend the values: the τ-dependent half of attention.
 pub fn attend(head: &HeadProjections, tau: f64) -> HeadAttention {
-    let weights = causal_softmax(&head.scores, logit_scale(head.head_size(), tau));
+    let weights = head.weights(tau);
     let output = &weights * &head.v;
     HeadAttention { weights, output }
 }
@@ -193,6 +189,7 @@ pub fn causal_attention(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::temperature::{MAX_TEMPERATURE, MIN_TEMPERATURE};
 
     fn softmax_row(logits: &[f64]) -> Vec<f64> {
         // A 1-row "causal" matrix is not enough: use the last row of a T×T matrix whose last row
@@ -384,5 +381,20 @@ mod tests {
             .abs()
             .max();
         assert!(diff < 1e-14);
+        assert_eq!(averaging_error(&averaging_matrix(5), &x), diff);
+    }
+
+    #[test]
+    fn weights_are_attends_weights() {
+        let x = DMatrix::from_fn(4, 3, |i, j| ((i * 3 + j) as f64 * 0.37).sin());
+        let w = DMatrix::from_fn(3, 2, |i, j| (i + 2 * j) as f64 * 0.5 - 0.7);
+        let head = HeadProjections::new(&x, &w, &w.map(|a| -a), &w);
+        for tau in [0.01, 1.0, 50.0] {
+            assert_eq!(head.weights(tau), attend(&head, tau).weights);
+            assert_eq!(
+                head.weights(tau),
+                causal_softmax(&head.scores, logit_scale(2, tau))
+            );
+        }
     }
 }

@@ -1,7 +1,7 @@
 //! Everything the page shows for one sentence, seed and head count, computed in two stages
 //! (τ-independent projections, then the τ-dependent softmax) so the slider stays cheap.
 
-use super::attention::{attend, causal_softmax, logit_scale, HeadAttention, HeadProjections};
+use super::attention::{attend, HeadAttention, HeadProjections};
 use super::host::{CoreText, TextHost};
 use super::weights::{embed, sinusoidal_positions, Projections, D_MODEL};
 use nalgebra::DMatrix;
@@ -29,21 +29,13 @@ pub struct Prepared {
 
 impl Prepared {
     pub fn new(config: ModelConfig) -> Self {
-        Self::build::<CoreText>(config, D_MODEL)
+        Self::new_with::<CoreText>(config)
     }
 
     /// As [`Prepared::new`], lower-casing tokens through `H` (the browser passes its own).
     pub fn new_with<H: TextHost>(config: ModelConfig) -> Self {
-        Self::build::<H>(config, D_MODEL)
-    }
-
-    /// As [`Prepared::new`] with another model width (benchmarks and tests).
-    pub fn with_width(config: ModelConfig, d_model: usize) -> Self {
-        Self::build::<CoreText>(config, d_model)
-    }
-
-    fn build<H: TextHost>(config: ModelConfig, d_model: usize) -> Self {
-        let heads = config.heads.clamp(1, d_model.max(1));
+        let d_model = D_MODEL;
+        let heads = config.heads.clamp(1, d_model);
         let mut x = embed::<H>(&config.tokens, config.seed, d_model);
         if config.positions {
             x += sinusoidal_positions(config.tokens.len(), d_model);
@@ -84,10 +76,7 @@ impl Prepared {
     /// Every head's weights only: what the heatmaps need on each slider step. The outputs
     /// (`weights · V`) are left to the views that show them.
     pub fn weights_all(&self, tau: f64) -> Vec<DMatrix<f64>> {
-        self.heads
-            .iter()
-            .map(|h| causal_softmax(&h.scores, logit_scale(h.head_size(), tau)))
-            .collect()
+        self.heads.iter().map(|h| h.weights(tau)).collect()
     }
 }
 
@@ -95,11 +84,12 @@ impl Prepared {
 mod tests {
     use super::*;
     use crate::model::tokenizer::tokenize;
+    use crate::model::weights::DEFAULT_SEED;
 
     fn default_config() -> ModelConfig {
         ModelConfig {
             tokens: tokenize("The cat sat on the mat ."),
-            seed: 1337,
+            seed: DEFAULT_SEED,
             heads: 2,
             positions: false,
         }
@@ -154,7 +144,7 @@ mod tests {
                 ..default_config()
             });
             assert_eq!(p.heads.len(), heads);
-            assert!(p.heads.iter().all(|h| h.q.ncols() == 32 / heads));
+            assert!(p.heads.iter().all(|h| h.q.ncols() == D_MODEL / heads));
         }
         // One head's first 16 query columns equal head 0 of the two-head split.
         let one = Prepared::new(ModelConfig {

@@ -7,6 +7,8 @@ pub mod host;
 pub mod rng;
 pub mod scaling_lab;
 pub mod stats;
+pub mod temperature;
 pub mod tokenizer;
+pub mod trace;
 pub mod url_state;
 pub mod weights;

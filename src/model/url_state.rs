@@ -11,8 +11,7 @@ use super::weights::{valid_heads, DEFAULT_HEADS, DEFAULT_SEED};
 
 pub const DEFAULT_SENTENCE: &str = "The cat sat on the mat .";
 /// Slider range for τ (log scale). Links outside it are clamped with a notice.
-pub const SLIDER_MIN_TAU: f64 = 0.01;
-pub const SLIDER_MAX_TAU: f64 = 100.0;
+pub use super::temperature::{SLIDER_MAX_TAU, SLIDER_MIN_TAU};
 /// Largest seed accepted: seeds stay exact as JSON numbers in every language.
 pub const MAX_SEED: u64 = u32::MAX as u64;
 /// The developer setting `max_tokens` may raise the token limit up to this (benchmarks).

@@ -96,7 +96,7 @@ impl Projections {
     }
 }
 
-/// The nearest offered head count (links may carry anything).
+/// Whether `heads` is one of the offered head counts (a link may carry any number).
 pub fn valid_heads(heads: usize) -> bool {
     HEAD_CHOICES.contains(&heads)
 }

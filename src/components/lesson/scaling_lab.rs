@@ -2,30 +2,20 @@
 
 use crate::charts::canvas::{device_pixel_ratio, size_canvas};
 use crate::charts::lab_chart::{draw_lab_chart, SCALED, UNSCALED};
-use crate::components::format::fixed;
-use crate::model::scaling_lab::{scaling_lab, Spread, DRAWS, HEAD_SIZES, KEYS, NOTEBOOK_DRAWS};
+use crate::model::scaling_lab::{scaling_lab, DRAWS, HEAD_SIZES, KEYS, LAB_SEED};
 use crate::state::{use_theme, AppState, Shared};
+use crate::text::{lab_caption, lab_cell, lab_readout, notebook_draws};
 use crate::web::observe::observed_width;
 use leptos::html;
 use leptos::prelude::*;
 use std::sync::Arc;
-
-/// A lab table cell: mean to 3 decimals, then the 10th–90th percentile band.
-fn lab_cell(spread: &Spread) -> String {
-    format!(
-        "{} ({}–{})",
-        fixed(spread.mean, 3),
-        fixed(spread.p10, 2),
-        fixed(spread.p90, 2)
-    )
-}
 
 /// The lab's head-size picker, chart, readout and table.
 #[component]
 pub(super) fn ScalingLab() -> impl IntoView {
     let state = AppState::from_context();
     let theme = use_theme();
-    let points = Memo::new(move |_| Shared(Arc::new(scaling_lab(DRAWS, 1337))));
+    let points = Memo::new(move |_| Shared(Arc::new(scaling_lab(DRAWS, LAB_SEED))));
     let canvas_ref = NodeRef::<html::Canvas>::new();
     let wrap_ref = NodeRef::<html::Div>::new();
     let wrap_width = observed_width(wrap_ref);
@@ -86,30 +76,12 @@ pub(super) fn ScalingLab() -> impl IntoView {
             ></canvas>
         </div>
         <p data-testid="lab-readout">
-            {move || current().map(|p| format!(
-                "At d = {}: unscaled {} (10–90 %: {}–{}), scaled {} (10–90 %: {}–{}) over {DRAWS} draws.",
-                p.head_size,
-                fixed(p.unscaled.mean, 2),
-                fixed(p.unscaled.p10, 2),
-                fixed(p.unscaled.p90, 2),
-                fixed(p.scaled.mean, 2),
-                fixed(p.scaled.p10, 2),
-                fixed(p.scaled.p90, 2)
-            ))}
+            {move || current().map(|p| lab_readout(&p))}
         </p>
-        <p>
-            {NOTEBOOK_DRAWS
-                .iter()
-                .map(|(d, u, s)| format!(
-                    "The notebook's single draw at d = {d}: {} unscaled, {} scaled. ",
-                    fixed(*u, 2),
-                    fixed(*s, 2)
-                ))
-                .collect::<String>()}
-        </p>
+        <p>{notebook_draws()}</p>
         <div class="table-scroll">
             <table class="lab" data-testid="lab-table">
-                <caption>"Largest softmax weight over 8 keys (mean, 10th–90th percentile)"</caption>
+                <caption>{lab_caption()}</caption>
                 <thead>
                     <tr>
                         <th scope="col">"d"</th>

@@ -1,10 +1,13 @@
 //! Step 3: one row traced through q·k → ÷√d → ÷τ → mask → softmax → Σ w·v, checked against A·V.
 
 use crate::charts::strip::{Strip, StripRows};
-use crate::components::format::{fixed, quote, scientific};
-use crate::model::attention::logit_scale;
+use crate::format::fixed;
 use crate::model::explorer::Prepared;
+use crate::model::trace::RowTrace;
 use crate::state::{AppState, Shared};
+use crate::text::{
+    quote, trace_caption, trace_cells, trace_check, trace_sqrt_d_heading, trace_sum,
+};
 use crate::web::observe::observed_visibility;
 use leptos::html;
 use leptos::prelude::*;
@@ -12,18 +15,10 @@ use leptos::prelude::*;
 /// What the trace's table and its last strips show for the selected row, at the current τ.
 #[derive(Clone, PartialEq)]
 struct TraceData {
-    /// Selected row t, head size d, τ and head index.
-    t: usize,
-    d: usize,
-    tau: f64,
+    /// The head's index.
     head: usize,
-    /// Raw scores q_t · k_j and weights of row t, over every key.
-    raw: Vec<f64>,
-    weights: Vec<f64>,
-    /// Σ_j w_j v_j, row t of A·V and their largest difference.
-    blended: Vec<f64>,
-    out_row: Vec<f64>,
-    diff: f64,
+    /// Row t of that head, stage by stage (the model computes every number).
+    row: RowTrace,
     /// The model all of this comes from (its tokens label the rows): while the trace is off
     /// screen the page's tokens may already be newer.
     prepared: Shared<Prepared>,
@@ -49,34 +44,10 @@ pub(super) fn AttentionTrace() -> impl IntoView {
         let p = &*prepared.0;
         state.head_weights.with(|a| {
             let h = head.min(p.heads.len() - 1);
-            let proj = &p.heads[h];
-            let w = &a[h];
             let t = t.min(p.len() - 1);
-            let d = proj.head_size();
-            let raw: Vec<f64> = (0..p.len()).map(|j| proj.scores[(t, j)]).collect();
-            let weights: Vec<f64> = (0..p.len()).map(|j| w[(t, j)]).collect();
-            let blended: Vec<f64> = (0..d)
-                .map(|c| (0..=t).map(|j| weights[j] * proj.v[(j, c)]).sum())
-                .collect();
-            // Row t of A·V from nalgebra's matrix product (the same code the model's outputs
-            // use), to check the explicit blend against.
-            let output = &**w * &proj.v;
-            let out_row: Vec<f64> = (0..d).map(|c| output[(t, c)]).collect();
-            let diff = blended
-                .iter()
-                .zip(&out_row)
-                .map(|(a, b)| (a - b).abs())
-                .fold(0.0, f64::max);
             Some(TraceData {
-                t,
-                d,
-                tau,
                 head: h,
-                raw,
-                weights,
-                blended,
-                out_row,
-                diff,
+                row: RowTrace::new(&p.heads[h], &a[h], t, tau),
                 prepared: prepared.clone(),
             })
         })
@@ -97,7 +68,7 @@ pub(super) fn AttentionTrace() -> impl IntoView {
             let Some(tr) = tr else { return };
             let p = &*tr.prepared.0;
             let proj = &p.heads[tr.head];
-            let key = (tr.prepared.clone(), tr.head, tr.t);
+            let key = (tr.prepared.clone(), tr.head, tr.row.t);
             let (model_changed, row_changed) = strips_drawn.with_value(|(_, old)| match old {
                 Some((prepared, head, t)) => (*prepared != key.0 || *head != key.1, *t != key.2),
                 None => (true, true),
@@ -106,11 +77,11 @@ pub(super) fn AttentionTrace() -> impl IntoView {
                 repaint.then(|| (0..m.ncols()).map(|c| m[(i, c)]).collect::<Vec<f64>>())
             };
             let name = |kind: &str, j: usize| format!("{kind} {}", p.config.tokens[j]);
-            let q = name("q", tr.t);
+            let q = name("q", tr.row.t);
             let mut strips = vec![Strip {
                 label: q.clone(),
                 name: q,
-                values: row(&proj.q, tr.t, model_changed || row_changed),
+                values: row(&proj.q, tr.row.t, model_changed || row_changed),
                 hidden: false,
             }];
             for j in 0..p.len() {
@@ -119,29 +90,29 @@ pub(super) fn AttentionTrace() -> impl IntoView {
                     label: k.clone(),
                     name: k,
                     values: row(&proj.k, j, model_changed),
-                    hidden: j > tr.t,
+                    hidden: j > tr.row.t,
                 });
             }
             for j in 0..p.len() {
                 let v = name("v", j);
                 strips.push(Strip {
-                    label: format!("{v} × {}", fixed(tr.weights[j], 3)),
+                    label: format!("{v} × {}", fixed(tr.row.weights[j], 3)),
                     name: v,
                     values: row(&proj.v, j, model_changed),
-                    hidden: j > tr.t,
+                    hidden: j > tr.row.t,
                 });
             }
-            let out = format!("A·V row {}", tr.t + 1);
+            let out = format!("A·V row {}", tr.row.t + 1);
             strips.push(Strip {
                 label: "Σ w·v".to_string(),
                 name: "Σ w·v".to_string(),
-                values: Some(tr.blended.clone()),
+                values: Some(tr.row.blended.clone()),
                 hidden: false,
             });
             strips.push(Strip {
                 label: out.clone(),
                 name: out,
-                values: Some(tr.out_row.clone()),
+                values: Some(tr.row.out_row.clone()),
                 hidden: false,
             });
             strips_drawn.update_value(|(rows, painted)| match rows.draw(&container, &strips) {
@@ -156,11 +127,8 @@ pub(super) fn AttentionTrace() -> impl IntoView {
     view! {
         <div node_ref=trace_ref>
             {move || trace.with(|tr| tr.as_ref().map(|tr| {
-                let TraceData { t, d, tau, head: h, raw, weights, diff, prepared, .. } = tr;
-                let (t, d, tau, h, diff) = (*t, *d, *tau, *h, *diff);
-                let sqrt_d = (d as f64).sqrt();
-                let sum: f64 = weights.iter().sum();
-                let scale = logit_scale(d, tau);
+                let TraceData { head: h, row: trace, prepared } = tr;
+                let (t, h) = (trace.t, *h);
                 // The snapshot's tokens, not the live ones (see `TraceData::prepared`).
                 let tokens = &prepared.0.config.tokens;
                 let name = &tokens[t];
@@ -168,16 +136,15 @@ pub(super) fn AttentionTrace() -> impl IntoView {
                     .iter()
                     .enumerate()
                     .map(|(j, key)| {
-                        let masked = j > t;
-                        let scaled = raw[j] * scale;
+                        let [raw, over_sqrt_d, scaled, masked, weight] = trace_cells(trace, j);
                         view! {
-                            <tr class:masked=masked>
+                            <tr class:masked=trace.is_masked(j)>
                                 <th scope="row">{key.clone()}</th>
-                                <td class="num">{fixed(raw[j], 3)}</td>
-                                <td class="num">{fixed(raw[j] / sqrt_d, 3)}</td>
-                                <td class="num">{fixed(scaled, 3)}</td>
-                                <td class="num">{if masked { "−∞".to_string() } else { fixed(scaled, 3) }}</td>
-                                <td class="num">{if masked { "0 (masked)".to_string() } else { fixed(weights[j], 4) }}</td>
+                                <td class="num">{raw}</td>
+                                <td class="num">{over_sqrt_d}</td>
+                                <td class="num">{scaled}</td>
+                                <td class="num">{masked}</td>
+                                <td class="num">{weight}</td>
                             </tr>
                         }
                     })
@@ -191,12 +158,12 @@ pub(super) fn AttentionTrace() -> impl IntoView {
                     </p>
                     <div class="table-scroll">
                         <table class="trace" data-testid="trace-table">
-                            <caption>{format!("Trace of {} (row {}), head {}, d = {d}, τ = {}", quote(name), t + 1, h + 1, fixed(tau, 3))}</caption>
+                            <caption>{trace_caption(name, trace, h)}</caption>
                             <thead>
                                 <tr>
                                     <th scope="col">"key"</th>
                                     <th scope="col">"q·k"</th>
-                                    <th scope="col">{format!("÷ √d (= {})", fixed(sqrt_d, 2))}</th>
+                                    <th scope="col">{trace_sqrt_d_heading(trace)}</th>
                                     <th scope="col">"÷ τ"</th>
                                     <th scope="col">"mask"</th>
                                     <th scope="col">"softmax"</th>
@@ -206,18 +173,13 @@ pub(super) fn AttentionTrace() -> impl IntoView {
                             <tfoot>
                                 <tr>
                                     <th scope="row" colspan="5">"sum of weights"</th>
-                                    <td class="num" data-testid="trace-sum">{fixed(sum, 12)}</td>
+                                    <td class="num" data-testid="trace-sum">{trace_sum(trace)}</td>
                                 </tr>
                             </tfoot>
                         </table>
                     </div>
                     <p class="check" data-testid="trace-check">
-                        {format!(
-                            "{} Σ w·v equals row {} of A·V: largest difference {}.",
-                            if diff < 1e-12 { "✓" } else { "✗" },
-                            t + 1,
-                            scientific(diff, 1)
-                        )}
+                        {trace_check(trace)}
                     </p>
                 }
             }))}

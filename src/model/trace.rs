@@ -1,0 +1,189 @@
+//! One row of one head followed through every stage of attention: the numbers of the lesson's
+//! step 3.
+//!
+//! For the query token t, each key j goes through `q_t · k_j` → `÷ √d` → `÷ τ` → the causal mask
+//! (−∞ for the future, j > t) → softmax, and the row's output is the weighted sum of the value
+//! vectors, `Σ_j w_j v_j`. The page shows each stage as a column of a table and checks the
+//! explicit sum against row t of the matrix product `A · V`. Everything is computed here so that
+//! the table only formats numbers, and native tests can check them.
+
+use super::attention::HeadProjections;
+use super::stats::ROUNDING_TOLERANCE;
+use super::temperature::logit_scale;
+use nalgebra::DMatrix;
+
+/// Row `t` of one head at temperature `tau`, stage by stage. The per-key vectors have one entry
+/// for every key, the masked future included.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RowTrace {
+    /// The traced row: the query token's index.
+    pub t: usize,
+    /// The head size d.
+    pub head_size: usize,
+    /// √d, what the raw scores are first divided by.
+    pub sqrt_d: f64,
+    /// The temperature the weights were computed at.
+    pub tau: f64,
+    /// Raw scores `q_t · k_j`.
+    pub raw: Vec<f64>,
+    /// `q_t · k_j / √d`.
+    pub over_sqrt_d: Vec<f64>,
+    /// The logits `q_t · k_j / (√d · τ)`, computed as the model does: raw score × logit scale.
+    pub scaled: Vec<f64>,
+    /// The logits after the causal mask: −∞ for the future (j > t).
+    pub masked: Vec<f64>,
+    /// The softmax weights, row t of the head's weights (exactly 0 for the future).
+    pub weights: Vec<f64>,
+    /// `Σ_j w_j v_j`, summed explicitly over the visible keys.
+    pub blended: Vec<f64>,
+    /// Row t of `A · V` from the matrix product (the code the model's outputs use).
+    pub out_row: Vec<f64>,
+    /// The largest difference between `blended` and `out_row`.
+    pub diff: f64,
+    /// The sum of the row's weights (1 up to rounding).
+    pub weight_sum: f64,
+}
+
+impl RowTrace {
+    /// Traces row `t` of `head`, whose weights at temperature `tau` are `weights` (T × T, as
+    /// [`HeadProjections::weights`] returns them). Panics if `t` is not a row.
+    pub fn new(head: &HeadProjections, weights: &DMatrix<f64>, t: usize, tau: f64) -> Self {
+        let keys = head.scores.ncols();
+        let head_size = head.head_size();
+        let sqrt_d = (head_size as f64).sqrt();
+        let scale = logit_scale(head_size, tau);
+        let raw: Vec<f64> = (0..keys).map(|j| head.scores[(t, j)]).collect();
+        let over_sqrt_d = raw.iter().map(|r| r / sqrt_d).collect();
+        let scaled: Vec<f64> = raw.iter().map(|r| r * scale).collect();
+        let masked = scaled
+            .iter()
+            .enumerate()
+            .map(|(j, &s)| if j > t { f64::NEG_INFINITY } else { s })
+            .collect();
+        let weights_t: Vec<f64> = (0..keys).map(|j| weights[(t, j)]).collect();
+        let blended: Vec<f64> = (0..head_size)
+            .map(|c| (0..=t).map(|j| weights_t[j] * head.v[(j, c)]).sum())
+            .collect();
+        let output = weights * &head.v;
+        let out_row: Vec<f64> = (0..head_size).map(|c| output[(t, c)]).collect();
+        let diff = blended
+            .iter()
+            .zip(&out_row)
+            .map(|(a, b)| (a - b).abs())
+            .fold(0.0, f64::max);
+        let weight_sum = weights_t.iter().sum();
+        Self {
+            t,
+            head_size,
+            sqrt_d,
+            tau,
+            raw,
+            over_sqrt_d,
+            scaled,
+            masked,
+            weights: weights_t,
+            blended,
+            out_row,
+            diff,
+            weight_sum,
+        }
+    }
+
+    /// Whether key `j` is in the future of the traced row (masked out).
+    pub fn is_masked(&self, j: usize) -> bool {
+        j > self.t
+    }
+
+    /// Whether the explicit blend `Σ w·v` equals row t of `A · V` up to rounding.
+    pub fn blend_matches(&self) -> bool {
+        self.diff < ROUNDING_TOLERANCE
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::attention::{attend, causal_softmax};
+    use crate::model::explorer::{ModelConfig, Prepared};
+    use crate::model::tokenizer::tokenize;
+    use crate::model::weights::{DEFAULT_HEADS, DEFAULT_SEED};
+
+    fn default_model() -> Prepared {
+        Prepared::new(ModelConfig {
+            tokens: tokenize("The cat sat on the mat ."),
+            seed: DEFAULT_SEED,
+            heads: DEFAULT_HEADS,
+            positions: false,
+        })
+    }
+
+    #[test]
+    fn every_row_of_the_default_view_checks_out() {
+        let p = default_model();
+        for head in &p.heads {
+            for tau in [0.01, 0.25, 1.0, 100.0] {
+                let weights = head.weights(tau);
+                let softmax = causal_softmax(&head.scores, logit_scale(head.head_size(), tau));
+                let output = attend(head, tau).output;
+                for t in 0..p.len() {
+                    let row = RowTrace::new(head, &weights, t, tau);
+                    // The weights are the softmax's row, bit for bit.
+                    let expected: Vec<f64> = softmax.row(t).iter().copied().collect();
+                    assert_eq!(row.weights, expected);
+                    // The future is masked: −∞ logits and zero weight.
+                    for j in 0..p.len() {
+                        assert_eq!(row.is_masked(j), j > t);
+                        if j > t {
+                            assert_eq!(row.masked[j], f64::NEG_INFINITY);
+                            assert_eq!(row.weights[j], 0.0);
+                        } else {
+                            assert_eq!(row.masked[j], row.scaled[j]);
+                        }
+                    }
+                    // The blend is the model's output row.
+                    assert!(row.diff < 1e-12 && row.blend_matches(), "{}", row.diff);
+                    let out: Vec<f64> = output.row(t).iter().copied().collect();
+                    assert_eq!(row.out_row, out);
+                    assert!((row.weight_sum - 1.0).abs() < 1e-12);
+                    assert_eq!((row.head_size, row.sqrt_d), (16, 4.0));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_small_case_by_hand() {
+        // X = I₂ and d = 4: q₀ = (1,0,0,0), q₁ = (1,1,1,1), k₀ = 0, k₁ = (2,2,2,2),
+        // v₀ = (1,0,0,0), v₁ = (0,0,0,1). Row 1: q·k = (0, 8), ÷√d = (0, 4), ÷τ (τ = 2) = (0, 2).
+        let x = DMatrix::<f64>::identity(2, 2);
+        let w_q = DMatrix::from_row_slice(2, 4, &[1.0, 0.0, 0.0, 0.0, 1.0, 1.0, 1.0, 1.0]);
+        let w_k = DMatrix::from_row_slice(2, 4, &[0.0, 0.0, 0.0, 0.0, 2.0, 2.0, 2.0, 2.0]);
+        let w_v = DMatrix::from_row_slice(2, 4, &[1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0]);
+        let head = HeadProjections::new(&x, &w_q, &w_k, &w_v);
+        let weights = head.weights(2.0);
+
+        let row = RowTrace::new(&head, &weights, 1, 2.0);
+        assert_eq!(row.raw, [0.0, 8.0]);
+        assert_eq!(row.sqrt_d, 2.0);
+        assert_eq!(row.over_sqrt_d, [0.0, 4.0]);
+        assert_eq!(row.scaled, [0.0, 2.0]);
+        assert_eq!(row.masked, [0.0, 2.0]);
+        let e2 = 2f64.exp();
+        let (w0, w1) = (1.0 / (1.0 + e2), e2 / (1.0 + e2));
+        assert!((row.weights[0] - w0).abs() < 1e-15 && (row.weights[1] - w1).abs() < 1e-15);
+        let expected_blend = [w0, 0.0, 0.0, w1];
+        for (b, e) in row.blended.iter().zip(expected_blend) {
+            assert!((b - e).abs() < 1e-15, "{:?}", row.blended);
+        }
+        assert!(row.diff < 1e-15 && (row.weight_sum - 1.0).abs() < 1e-15);
+
+        // Row 0 sees only itself: key 1 is the future.
+        let row = RowTrace::new(&head, &weights, 0, 2.0);
+        assert_eq!(row.raw, [0.0, 2.0]);
+        assert_eq!(row.scaled, [0.0, 0.5]);
+        assert_eq!(row.masked, [0.0, f64::NEG_INFINITY]);
+        assert_eq!(row.weights, [1.0, 0.0]);
+        assert_eq!(row.blended, [1.0, 0.0, 0.0, 0.0]);
+        assert_eq!((row.diff, row.weight_sum), (0.0, 1.0));
+    }
+}
