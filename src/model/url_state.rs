@@ -4,7 +4,7 @@
 //! and adds one short [`Notice`] that the page shows. Serialising a valid state and parsing it back
 //! gives the same state.
 //!
-//! Each parameter is declared once, in the table [`view_params!`]; the [`ViewState`] fields, the
+//! Each parameter is declared once, in the table `view_params!`; the [`ViewState`] fields, the
 //! parser, the link writer and (in `src/state`) the view's signals are all made from it.
 
 use super::host::{CoreText, TextHost};
