@@ -3,10 +3,13 @@
 //! Parsing never fails: each missing, malformed or out-of-range parameter falls back to its default
 //! and adds one short [`Notice`] that the page shows. Serialising a valid state and parsing it back
 //! gives the same state.
+//!
+//! Each parameter is declared once, in the table `view_params!`; the [`ViewState`] fields, the
+//! parser, the link writer and (in `src/state`) the view's signals are all made from it.
 
 use super::host::{CoreText, TextHost};
 use super::scaling_lab::HEAD_SIZES;
-use super::tokenizer::{checked_tokens, MAX_TOKENS};
+use super::tokenizer::{checked_tokens, tokenize, MAX_TOKENS};
 use super::weights::{valid_heads, DEFAULT_HEADS, DEFAULT_SEED};
 
 pub const DEFAULT_SENTENCE: &str = "The cat sat on the mat .";
@@ -18,21 +21,222 @@ pub const MAX_SEED: u64 = u32::MAX as u64;
 pub const DEVELOPER_MAX_TOKENS: usize = 512;
 /// Longest notice text; a notice quotes at most this much of the offending value.
 pub const MAX_NOTICE_CHARS: usize = 240;
-/// Every parameter a link may carry (see [`ViewState::to_query`]).
-pub const PARAMS: [&str; 10] = [
-    "s",
-    "tau",
-    "seed",
-    "heads",
-    "head",
-    "row",
-    "step",
-    "lab_d",
-    "pos",
-    "max_tokens",
-];
 /// Tokens in [`DEFAULT_SENTENCE`].
 const DEFAULT_TOKENS: usize = 7;
+/// The query row selected when the link names none (moved up if the sentence is shorter).
+const DEFAULT_ROW: usize = 5;
+
+/// The table of view parameters: every parameter a link may carry is declared here, once.
+///
+/// An entry reads `field: Type { key, default, read, write, then }`:
+/// - `field: Type`: the [`ViewState`] field (and, in `src/state`, the signal) holding it.
+/// - `key`: its name in the link. Entries are in link order, the order `to_query` writes them.
+/// - `default`: its value when the link has none, or one that cannot be used.
+/// - `read`: a `fn(&str, &ReadContext) -> Reading<Type>` checking the link's text; the notice for
+///   a bad value is written there. It may look at the parameters read before it
+///   (`ReadContext::so_far`): they are read in table order, except [`READ_FIRST`], read before all.
+/// - `write`: a `fn(&Type) -> Option<String>`, the text in the link (`None` leaves it out).
+/// - `then` (optional): a `fn(&mut ViewState) -> Option<String>` run right after this parameter
+///   is read, whether or not the link has it, for a rule between parameters; it returns the
+///   notice when it corrects something.
+///
+/// Adding a parameter: one entry here, its `read` fn below, and its row in the test
+/// `every_parameter_round_trips_and_reports_a_bad_value`.
+///
+/// The table is handed to a generator macro (`view_params!(generator)`): `view_state_from_table`
+/// here, `view_signals_from_table` in `src/state/app_state.rs`.
+macro_rules! view_params {
+    ($generate:ident) => {
+        $generate! {
+            /// The sentence whose attention is shown.
+            sentence: String {
+                key: "s",
+                default: DEFAULT_SENTENCE.to_string(),
+                read: read_sentence,
+                write: display,
+                then: settle_sentence,
+            }
+            /// Softmax temperature τ.
+            tau: f64 {
+                key: "tau",
+                default: 1.0,
+                read: read_tau,
+                write: display,
+            }
+            /// Seed of the embeddings and projections.
+            seed: u64 {
+                key: "seed",
+                default: DEFAULT_SEED,
+                read: read_seed,
+                write: display,
+            }
+            /// Number of attention heads.
+            heads: usize {
+                key: "heads",
+                default: DEFAULT_HEADS,
+                read: read_heads,
+                write: display,
+            }
+            /// Which head the main heatmap shows (0-based; 1-based in the link, as on screen).
+            head: usize {
+                key: "head",
+                default: 0,
+                read: read_head,
+                write: |&head| Some((head + 1).to_string()),
+            }
+            /// Selected query row (0-based; 1-based in the link, as on screen).
+            row: usize {
+                key: "row",
+                default: DEFAULT_ROW,
+                read: read_row,
+                write: |&row| Some((row + 1).to_string()),
+            }
+            /// The lesson section on screen.
+            step: Step {
+                key: "step",
+                default: Step::Attention,
+                read: read_step,
+                write: |step| Some(step.key().to_string()),
+            }
+            /// Head size on the scaling lab (step 4).
+            lab_head_size: usize {
+                key: "lab_d",
+                default: 16,
+                read: read_lab_head_size,
+                write: display,
+            }
+            /// Sinusoidal position encodings added to the embeddings.
+            positions: bool {
+                key: "pos",
+                default: false,
+                read: read_positions,
+                write: |&on| Some(if on { "1" } else { "0" }.to_string()),
+            }
+            /// Developer setting: token limit (default `MAX_TOKENS`; in the link only when changed).
+            max_tokens: usize {
+                key: "max_tokens",
+                default: MAX_TOKENS,
+                read: read_max_tokens,
+                write: |&limit| (limit != MAX_TOKENS).then(|| limit.to_string()),
+            }
+        }
+    };
+}
+// Outside this file only `src/state` (built for the browser alone) expands the table.
+#[cfg_attr(not(target_arch = "wasm32"), allow(unused_imports))]
+pub(crate) use view_params;
+
+/// Read before every other parameter, wherever it stands in the table: the token limit decides
+/// which sentences a link may carry.
+const READ_FIRST: &str = "max_tokens";
+
+/// Builds [`ViewState`] (with its `Default`), [`PARAMS`] and the parser's and writer's table
+/// from [`view_params!`].
+macro_rules! view_state_from_table {
+    ($(
+        $(#[$doc:meta])*
+        $field:ident: $ty:ty {
+            key: $key:literal,
+            default: $default:expr,
+            read: $read:expr,
+            write: $write:expr,
+            $(then: $then:expr,)?
+        }
+    )*) => {
+        /// Everything a link carries.
+        #[derive(Debug, Clone, PartialEq)]
+        pub struct ViewState {
+            $($(#[$doc])* pub $field: $ty,)*
+        }
+
+        impl Default for ViewState {
+            fn default() -> Self {
+                Self {
+                    $($field: $default,)*
+                }
+            }
+        }
+
+        /// Every parameter a link may carry, in the order [`ViewState::to_query`] writes them.
+        pub const PARAMS: &[&str] = &[$($key),*];
+
+        /// The table as the parser and the writer loop over it, one [`Param`] per entry.
+        const TABLE: &[Param] = &[$(
+            Param {
+                key: $key,
+                read: |value, state, parse_decimal| {
+                    let read: fn(&str, &ReadContext) -> Reading<$ty> = $read;
+                    read(value, &ReadContext { so_far: &*state, parse_decimal })
+                        .store(&mut state.$field)
+                },
+                then: some_or_none!($($then)?),
+                write: |state| {
+                    let write: fn(&$ty) -> Option<String> = $write;
+                    write(&state.$field)
+                },
+            },
+        )*];
+    };
+}
+
+/// `Some(f)` for a `then` the entry has, `None` otherwise.
+macro_rules! some_or_none {
+    () => {
+        None
+    };
+    ($f:expr) => {
+        Some($f)
+    };
+}
+
+view_params!(view_state_from_table);
+
+/// One table entry with its type erased: what the parser and the writer loop over.
+struct Param {
+    key: &'static str,
+    /// Reads the link's value into the state; the notice, if the value was not used as written.
+    read: fn(&str, &mut ViewState, ParseDecimal) -> Option<String>,
+    then: Option<fn(&mut ViewState) -> Option<String>>,
+    /// The value's text in the link (`None`: left out).
+    write: fn(&ViewState) -> Option<String>,
+}
+
+/// Reads a decimal number (in the page, the browser's own parser; see [`TextHost`]).
+type ParseDecimal = fn(&str) -> Option<f64>;
+
+/// What a parameter's `read` fn may look at besides its text.
+struct ReadContext<'a> {
+    /// The view read so far: the parameters read before this one hold their link values.
+    so_far: &'a ViewState,
+    parse_decimal: ParseDecimal,
+}
+
+/// What a link's text for one parameter comes to.
+enum Reading<T> {
+    /// Valid as written.
+    Valid(T),
+    /// Usable once moved into range: the corrected value, and the notice saying so.
+    Corrected(T, String),
+    /// Not usable: the parameter keeps its default, and the notice says why.
+    Ignored(String),
+}
+
+impl<T> Reading<T> {
+    /// Stores the value (if there is one) in `field` and returns the notice (if there is one).
+    fn store(self, field: &mut T) -> Option<String> {
+        match self {
+            Reading::Valid(value) => {
+                *field = value;
+                None
+            }
+            Reading::Corrected(value, notice) => {
+                *field = value;
+                Some(notice)
+            }
+            Reading::Ignored(notice) => Some(notice),
+        }
+    }
+}
 
 /// The lesson section on screen.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -55,42 +259,6 @@ impl Step {
 
     pub fn from_key(key: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|s| s.key() == key)
-    }
-}
-
-/// Everything a link carries.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ViewState {
-    pub sentence: String,
-    pub tau: f64,
-    pub seed: u64,
-    pub heads: usize,
-    /// Which head the main heatmap shows (0-based).
-    pub head: usize,
-    /// Selected query row (0-based).
-    pub row: usize,
-    pub step: Step,
-    /// Head size on the scaling lab (step 4).
-    pub lab_head_size: usize,
-    pub positions: bool,
-    /// Developer setting: token limit (default [`MAX_TOKENS`]).
-    pub max_tokens: usize,
-}
-
-impl Default for ViewState {
-    fn default() -> Self {
-        Self {
-            sentence: DEFAULT_SENTENCE.to_string(),
-            tau: 1.0,
-            seed: DEFAULT_SEED,
-            heads: DEFAULT_HEADS,
-            head: 0,
-            row: 5,
-            step: Step::Attention,
-            lab_head_size: 16,
-            positions: false,
-            max_tokens: MAX_TOKENS,
-        }
     }
 }
 
@@ -117,6 +285,140 @@ fn notice(text: String) -> Notice {
     Notice(text.chars().take(MAX_NOTICE_CHARS).collect())
 }
 
+// ---------------------------------------------------------------------------------------------
+// Reading each parameter (in table order)
+// ---------------------------------------------------------------------------------------------
+
+fn read_sentence(value: &str, cx: &ReadContext) -> Reading<String> {
+    match checked_tokens(value, cx.so_far.max_tokens) {
+        Ok(_) => Reading::Valid(value.to_string()),
+        Err(e) => Reading::Ignored(format!("The link's sentence was not used. {}", e.message())),
+    }
+}
+
+/// Once the sentence is settled (the link's, or the default): the token limit must hold it, and
+/// the default row must be one of its tokens.
+fn settle_sentence(state: &mut ViewState) -> Option<String> {
+    state.row = state.row.min(tokenize(&state.sentence).len() - 1);
+    if state.sentence == DEFAULT_SENTENCE && state.max_tokens < DEFAULT_TOKENS {
+        // The default sentence must fit, or the page would have no sentence to show.
+        let notice = format!(
+            "Ignored max_tokens={}: the default sentence has {DEFAULT_TOKENS} tokens.",
+            state.max_tokens
+        );
+        state.max_tokens = MAX_TOKENS;
+        return Some(notice);
+    }
+    None
+}
+
+fn read_tau(value: &str, cx: &ReadContext) -> Reading<f64> {
+    match (cx.parse_decimal)(value) {
+        Some(t) if t.is_finite() && (SLIDER_MIN_TAU..=SLIDER_MAX_TAU).contains(&t) => {
+            Reading::Valid(t)
+        }
+        Some(t) if t.is_finite() && t > 0.0 => {
+            let tau = t.clamp(SLIDER_MIN_TAU, SLIDER_MAX_TAU);
+            Reading::Corrected(
+                tau,
+                format!(
+                    "Temperature {} is outside {SLIDER_MIN_TAU}–{SLIDER_MAX_TAU}; using {tau}.",
+                    quoted(value)
+                ),
+            )
+        }
+        _ => Reading::Ignored(format!(
+            "Ignored temperature {}: it must be a positive number; using 1.",
+            quoted(value)
+        )),
+    }
+}
+
+fn read_seed(value: &str, _: &ReadContext) -> Reading<u64> {
+    match value.parse::<u64>() {
+        Ok(seed) if seed <= MAX_SEED => Reading::Valid(seed),
+        _ => Reading::Ignored(format!(
+            "Ignored seed {}: it must be a whole number from 0 to {MAX_SEED}.",
+            quoted(value)
+        )),
+    }
+}
+
+fn read_heads(value: &str, _: &ReadContext) -> Reading<usize> {
+    match value.parse::<usize>() {
+        Ok(heads) if valid_heads(heads) => Reading::Valid(heads),
+        _ => Reading::Ignored(format!(
+            "Ignored heads={}: choose 1, 2, 4 or 8.",
+            quoted(value)
+        )),
+    }
+}
+
+fn read_head(value: &str, cx: &ReadContext) -> Reading<usize> {
+    let heads = cx.so_far.heads;
+    match value.parse::<usize>() {
+        Ok(head) if (1..=heads).contains(&head) => Reading::Valid(head - 1),
+        _ => Reading::Ignored(format!(
+            "Ignored head={}: there are {heads} heads.",
+            quoted(value)
+        )),
+    }
+}
+
+fn read_row(value: &str, cx: &ReadContext) -> Reading<usize> {
+    let token_count = tokenize(&cx.so_far.sentence).len();
+    match value.parse::<usize>() {
+        Ok(row) if (1..=token_count).contains(&row) => Reading::Valid(row - 1),
+        _ => Reading::Ignored(format!(
+            "Ignored row={}: the sentence has {token_count} tokens.",
+            quoted(value)
+        )),
+    }
+}
+
+fn read_step(value: &str, _: &ReadContext) -> Reading<Step> {
+    match Step::from_key(value) {
+        Some(step) => Reading::Valid(step),
+        None => Reading::Ignored(format!(
+            "Ignored step={}: use average, attention or scaling.",
+            quoted(value)
+        )),
+    }
+}
+
+fn read_lab_head_size(value: &str, _: &ReadContext) -> Reading<usize> {
+    match value.parse::<usize>() {
+        Ok(d) if HEAD_SIZES.contains(&d) => Reading::Valid(d),
+        _ => Reading::Ignored(format!(
+            "Ignored lab_d={}: use a power of two from 1 to 512.",
+            quoted(value)
+        )),
+    }
+}
+
+fn read_positions(value: &str, _: &ReadContext) -> Reading<bool> {
+    match value {
+        "1" | "true" | "on" => Reading::Valid(true),
+        "0" | "false" | "off" => Reading::Valid(false),
+        _ => Reading::Ignored(format!("Ignored pos={}: use 0 or 1.", quoted(value))),
+    }
+}
+
+fn read_max_tokens(value: &str, _: &ReadContext) -> Reading<usize> {
+    match value.parse::<usize>() {
+        Ok(limit) if (1..=DEVELOPER_MAX_TOKENS).contains(&limit) => Reading::Valid(limit),
+        _ => Reading::Ignored(format!(
+            "Ignored max_tokens={}: it must be a whole number from 1 to {DEVELOPER_MAX_TOKENS}.",
+            quoted(value)
+        )),
+    }
+}
+
+/// How most values are written: their `Display` text.
+fn display<T: std::fmt::Display>(value: &T) -> Option<String> {
+    Some(value.to_string())
+}
+
 impl ViewState {
     /// The state a query string (with or without the leading `?`) describes, and what was corrected.
     pub fn from_query(query: &str) -> (Self, Vec<Notice>) {
@@ -126,140 +428,36 @@ impl ViewState {
     /// As [`ViewState::from_query`], reading numbers through `H` (the browser passes its own).
     pub fn from_query_with<H: TextHost>(query: &str) -> (Self, Vec<Notice>) {
         let query = query.strip_prefix('?').unwrap_or(query);
-        let mut state = Self::default();
         let mut notices = Vec::new();
         // Only the known parameters are kept (first value wins), so the work and the number of
         // notices stay bounded however long the link is; other keys are ignored.
-        let mut values: [Option<String>; PARAMS.len()] = Default::default();
-        let mut repeated = [false; PARAMS.len()];
+        let mut values: Vec<Option<String>> = vec![None; TABLE.len()];
+        let mut repeated = vec![false; TABLE.len()];
         for (key, value) in form_urlencoded::parse(query.as_bytes()) {
-            if let Some(i) = PARAMS.iter().position(|p| *p == key) {
+            if let Some(i) = TABLE.iter().position(|p| p.key == key) {
                 match values[i] {
                     Some(_) => repeated[i] = true,
                     None => values[i] = Some(value.into_owned()),
                 }
             }
         }
-        for (name, _) in PARAMS.iter().zip(repeated).filter(|(_, r)| *r) {
+        for (param, _) in TABLE.iter().zip(repeated).filter(|(_, r)| *r) {
             notices.push(notice(format!(
-                "The link repeats “{name}”; the first value was used."
+                "The link repeats “{}”; the first value was used.",
+                param.key
             )));
         }
-        let get = |name: &str| {
-            let i = PARAMS.iter().position(|p| *p == name)?;
-            values[i].as_deref()
-        };
 
-        if let Some(v) = get("max_tokens") {
-            match v.parse::<usize>() {
-                Ok(n) if (1..=DEVELOPER_MAX_TOKENS).contains(&n) => state.max_tokens = n,
-                _ => notices.push(notice(format!(
-                    "Ignored max_tokens={}: it must be a whole number from 1 to {DEVELOPER_MAX_TOKENS}.",
-                    quoted(v)
-                ))),
+        let mut in_read_order: Vec<_> = TABLE.iter().zip(values).collect();
+        // A stable sort: READ_FIRST moves to the front, the rest keep their table order.
+        in_read_order.sort_by_key(|(param, _)| param.key != READ_FIRST);
+        let mut state = Self::default();
+        for (param, value) in in_read_order {
+            if let Some(value) = value {
+                notices.extend((param.read)(&value, &mut state, H::parse_decimal).map(notice));
             }
-        }
-        let mut token_count = DEFAULT_TOKENS;
-        if let Some(v) = get("s") {
-            match checked_tokens(v, state.max_tokens) {
-                Ok(tokens) => {
-                    state.sentence = v.to_string();
-                    token_count = tokens.len();
-                }
-                Err(e) => notices.push(notice(format!(
-                    "The link's sentence was not used. {}",
-                    e.message()
-                ))),
-            }
-        }
-        if state.sentence == DEFAULT_SENTENCE && state.max_tokens < DEFAULT_TOKENS {
-            // The default sentence must fit, or the page would have no sentence to show.
-            notices.push(notice(format!(
-                "Ignored max_tokens={}: the default sentence has {DEFAULT_TOKENS} tokens.",
-                state.max_tokens
-            )));
-            state.max_tokens = MAX_TOKENS;
-        }
-        if let Some(v) = get("tau") {
-            match H::parse_decimal(v) {
-                Some(t) if t.is_finite() && (SLIDER_MIN_TAU..=SLIDER_MAX_TAU).contains(&t) => {
-                    state.tau = t
-                }
-                Some(t) if t.is_finite() && t > 0.0 => {
-                    state.tau = t.clamp(SLIDER_MIN_TAU, SLIDER_MAX_TAU);
-                    notices.push(notice(format!(
-                        "Temperature {} is outside {SLIDER_MIN_TAU}–{SLIDER_MAX_TAU}; using {}.",
-                        quoted(v),
-                        state.tau
-                    )));
-                }
-                _ => notices.push(notice(format!(
-                    "Ignored temperature {}: it must be a positive number; using 1.",
-                    quoted(v)
-                ))),
-            }
-        }
-        if let Some(v) = get("seed") {
-            match v.parse::<u64>() {
-                Ok(s) if s <= MAX_SEED => state.seed = s,
-                _ => notices.push(notice(format!(
-                    "Ignored seed {}: it must be a whole number from 0 to {MAX_SEED}.",
-                    quoted(v)
-                ))),
-            }
-        }
-        if let Some(v) = get("heads") {
-            match v.parse::<usize>() {
-                Ok(h) if valid_heads(h) => state.heads = h,
-                _ => notices.push(notice(format!(
-                    "Ignored heads={}: choose 1, 2, 4 or 8.",
-                    quoted(v)
-                ))),
-            }
-        }
-        if let Some(v) = get("head") {
-            match v.parse::<usize>() {
-                Ok(h) if (1..=state.heads).contains(&h) => state.head = h - 1,
-                _ => notices.push(notice(format!(
-                    "Ignored head={}: there are {} heads.",
-                    quoted(v),
-                    state.heads
-                ))),
-            }
-        }
-        state.row = state.row.min(token_count - 1);
-        if let Some(v) = get("row") {
-            match v.parse::<usize>() {
-                Ok(r) if (1..=token_count).contains(&r) => state.row = r - 1,
-                _ => notices.push(notice(format!(
-                    "Ignored row={}: the sentence has {token_count} tokens.",
-                    quoted(v)
-                ))),
-            }
-        }
-        if let Some(v) = get("step") {
-            match Step::from_key(v) {
-                Some(s) => state.step = s,
-                None => notices.push(notice(format!(
-                    "Ignored step={}: use average, attention or scaling.",
-                    quoted(v)
-                ))),
-            }
-        }
-        if let Some(v) = get("lab_d") {
-            match v.parse::<usize>() {
-                Ok(d) if HEAD_SIZES.contains(&d) => state.lab_head_size = d,
-                _ => notices.push(notice(format!(
-                    "Ignored lab_d={}: use a power of two from 1 to 512.",
-                    quoted(v)
-                ))),
-            }
-        }
-        if let Some(v) = get("pos") {
-            match v {
-                "1" | "true" | "on" => state.positions = true,
-                "0" | "false" | "off" => state.positions = false,
-                _ => notices.push(notice(format!("Ignored pos={}: use 0 or 1.", quoted(v)))),
+            if let Some(then) = param.then {
+                notices.extend(then(&mut state).map(notice));
             }
         }
         (state, notices)
@@ -268,25 +466,13 @@ impl ViewState {
     /// The query string (without `?`) for this state. Rows and heads are 1-based, as on screen.
     pub fn to_query(&self) -> String {
         let mut out = form_urlencoded::Serializer::new(String::new());
-        out.append_pair("s", &self.sentence)
-            .append_pair("tau", &self.tau.to_string())
-            .append_pair("seed", &self.seed.to_string())
-            .append_pair("heads", &self.heads.to_string())
-            .append_pair("head", &(self.head + 1).to_string())
-            .append_pair("row", &(self.row + 1).to_string())
-            .append_pair("step", self.step.key())
-            .append_pair("lab_d", &self.lab_head_size.to_string())
-            .append_pair("pos", if self.positions { "1" } else { "0" });
-        if self.max_tokens != MAX_TOKENS {
-            out.append_pair("max_tokens", &self.max_tokens.to_string());
+        for param in TABLE {
+            if let Some(text) = (param.write)(self) {
+                out.append_pair(param.key, &text);
+            }
         }
         out.finish()
     }
-}
-
-/// τ values a valid state may hold (the model accepts a wider range; see `effective_temperature`).
-pub fn tau_is_valid(tau: f64) -> bool {
-    (SLIDER_MIN_TAU..=SLIDER_MAX_TAU).contains(&tau)
 }
 
 #[cfg(test)]
@@ -382,10 +568,47 @@ mod tests {
         assert!(notices[0].0.contains("“txet”"), "{notices:?}");
     }
 
+    /// Per parameter, in table order: a valid value other than the default, a value that cannot be
+    /// used, and a word the notice about that bad value contains.
+    const SAMPLES: [(&str, &str, &str, &str); 10] = [
+        ("s", "a+b", "", "sentence"),
+        ("tau", "2", "NaN", "temperature"),
+        ("seed", "42", "-1", "seed"),
+        ("heads", "4", "3", "heads="),
+        ("head", "2", "0", "head="),
+        ("row", "3", "99", "row="),
+        ("step", "scaling", "zzz", "step="),
+        ("lab_d", "64", "3", "lab_d="),
+        ("pos", "1", "maybe", "pos="),
+        ("max_tokens", "256", "0", "max_tokens="),
+    ];
+
+    #[test]
+    fn every_parameter_round_trips_and_reports_a_bad_value() {
+        let keys: Vec<&str> = SAMPLES.iter().map(|sample| sample.0).collect();
+        assert_eq!(keys, PARAMS, "one sample per table entry, in table order");
+        for (key, good, bad, word) in SAMPLES {
+            let (state, notices) = ViewState::from_query(&format!("{key}={good}"));
+            assert!(notices.is_empty(), "{key}={good}: {notices:?}");
+            assert_ne!(state, ViewState::default(), "{key}={good}");
+            let link = state.to_query();
+            assert!(
+                link.split('&').any(|pair| pair == format!("{key}={good}")),
+                "{link}"
+            );
+            assert_eq!(ViewState::from_query(&link), (state, vec![]));
+
+            let (state, notices) = ViewState::from_query(&format!("{key}={bad}"));
+            assert_eq!(state, ViewState::default(), "{key}={bad}");
+            assert_eq!(notices.len(), 1, "{key}={bad}: {notices:?}");
+            assert!(notices[0].0.contains(word), "{key}={bad}: {notices:?}");
+        }
+    }
+
     #[test]
     fn garbage_percent_encoding_is_harmless() {
         let (state, _) = ViewState::from_query("s=%E0%A4%A&tau=%ZZ&%%%=1&seed=%F0%9F");
-        assert!(tau_is_valid(state.tau));
+        assert!((SLIDER_MIN_TAU..=SLIDER_MAX_TAU).contains(&state.tau));
         assert!(!state.sentence.is_empty());
     }
 }

@@ -3,27 +3,49 @@
 use super::Shared;
 use crate::model::explorer::{ModelConfig, Prepared};
 use crate::model::tokenizer::{checked_tokens, tokenize};
-use crate::model::url_state::{Step, ViewState, DEFAULT_SENTENCE};
+// `Step` is a type in the parameter table, which expands here.
+use crate::model::url_state::{view_params, Step, ViewState, DEFAULT_SENTENCE};
 use crate::web::BrowserText;
 use leptos::prelude::*;
 use nalgebra::DMatrix;
+use std::ops::Deref;
 use std::sync::Arc;
+
+/// Declares [`ViewSignals`] from the parameter table in `model::url_state` (`view_params!`): only
+/// each entry's field and type matter here; the link text and its checks are the model's.
+macro_rules! view_signals_from_table {
+    ($( $(#[$doc:meta])* $field:ident: $ty:ty { $($link:tt)* } )*) => {
+        /// What a link carries, one signal per parameter.
+        #[derive(Clone, Copy)]
+        pub struct ViewSignals {
+            $($(#[$doc])* pub $field: RwSignal<$ty>,)*
+        }
+
+        impl ViewSignals {
+            fn new(initial: ViewState) -> Self {
+                Self {
+                    $($field: RwSignal::new(initial.$field),)*
+                }
+            }
+
+            /// The view now (tracked: an effect that calls this reruns on every change).
+            fn snapshot(&self) -> ViewState {
+                ViewState {
+                    $($field: self.$field.get(),)*
+                }
+            }
+        }
+    };
+}
+view_params!(view_signals_from_table);
 
 /// Everything the learner controls, plus the model results derived from it.
 #[derive(Clone, Copy)]
 pub struct AppState {
-    pub sentence: RwSignal<String>,
-    pub tau: RwSignal<f64>,
-    pub seed: RwSignal<u64>,
-    pub heads: RwSignal<usize>,
-    pub head: RwSignal<usize>,
-    pub row: RwSignal<usize>,
+    /// The view parameters; `state.tau`, `state.row`, … reach them directly (see `Deref` below).
+    pub view: ViewSignals,
     /// The keyboard-selected key column, when the heatmap is in cell mode.
     pub col: RwSignal<Option<usize>>,
-    pub step: RwSignal<Step>,
-    pub lab_head_size: RwSignal<usize>,
-    pub positions: RwSignal<bool>,
-    pub max_tokens: RwSignal<usize>,
     pub notices: RwSignal<Vec<String>>,
     pub tokens: Memo<Vec<String>>,
     pub prepared: Memo<Shared<Prepared>>,
@@ -31,6 +53,15 @@ pub struct AppState {
     pub head_weights: Memo<Shared<Vec<Shared<DMatrix<f64>>>>>,
     /// The selected head's weights: what the main heatmap and the inspector show.
     pub main_weights: Memo<Shared<DMatrix<f64>>>,
+}
+
+/// The view's signals read as the app state's own fields (`state.tau`), as components use them.
+impl Deref for AppState {
+    type Target = ViewSignals;
+
+    fn deref(&self) -> &ViewSignals {
+        &self.view
+    }
 }
 
 impl AppState {
@@ -42,12 +73,17 @@ impl AppState {
     }
 
     pub fn new(initial: ViewState, notices: Vec<String>) -> Self {
-        let sentence = RwSignal::new(initial.sentence);
-        let max_tokens = RwSignal::new(initial.max_tokens);
-        let seed = RwSignal::new(initial.seed);
-        let heads = RwSignal::new(initial.heads);
-        let positions = RwSignal::new(initial.positions);
-        let tau = RwSignal::new(initial.tau);
+        let view = ViewSignals::new(initial);
+        let ViewSignals {
+            sentence,
+            max_tokens,
+            seed,
+            heads,
+            positions,
+            tau,
+            head,
+            ..
+        } = view;
         // Only sentences that passed the gate are ever stored, so this cannot fail; the fallback
         // (never empty, whatever the limit) keeps the page alive even if that promise were broken.
         let tokens = Memo::new(move |_| {
@@ -72,22 +108,12 @@ impl AppState {
                     .collect::<Vec<_>>(),
             ))
         });
-        let head = RwSignal::new(initial.head);
         let main_weights = Memo::new(move |_| {
             head_weights.with(|w| w[head.get().min(w.len().saturating_sub(1))].clone())
         });
         Self {
-            sentence,
-            tau,
-            seed,
-            heads,
-            head,
-            row: RwSignal::new(initial.row),
+            view,
             col: RwSignal::new(None),
-            step: RwSignal::new(initial.step),
-            lab_head_size: RwSignal::new(initial.lab_head_size),
-            positions,
-            max_tokens,
             notices: RwSignal::new(notices),
             tokens,
             prepared,
@@ -98,18 +124,7 @@ impl AppState {
 
     /// The link for the current view.
     pub fn view_state(&self) -> ViewState {
-        ViewState {
-            sentence: self.sentence.get(),
-            tau: self.tau.get(),
-            seed: self.seed.get(),
-            heads: self.heads.get(),
-            head: self.head.get(),
-            row: self.row.get(),
-            step: self.step.get(),
-            lab_head_size: self.lab_head_size.get(),
-            positions: self.positions.get(),
-            max_tokens: self.max_tokens.get(),
-        }
+        self.view.snapshot()
     }
 
     /// Head size d of the current split.

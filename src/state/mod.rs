@@ -6,7 +6,7 @@ mod shared;
 mod theme;
 mod url_sync;
 
-pub use app_state::AppState;
+pub use app_state::{AppState, ViewSignals};
 pub use shared::Shared;
 pub use theme::{provide_theme, use_theme};
 pub use url_sync::sync_url;
