@@ -53,7 +53,6 @@ pub fn TemperatureSlider() -> impl IntoView {
     let unscaled_tau = move || 1.0 / (head_size.get() as f64).sqrt();
     let divisor = move || (head_size.get() as f64).sqrt() * state.tau.get();
     let on_input = move |ev: leptos::ev::Targeted<leptos::ev::Event, web_sys::HtmlInputElement>| {
-        crate::web::timing::mark_update_start();
         // The browser's own number parsing (NaN when the value is unusable).
         let v = ev.target().value_as_number();
         if v.is_finite() {

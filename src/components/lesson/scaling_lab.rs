@@ -1,11 +1,10 @@
 //! Step 4: how peaky softmax gets as the head size grows, with and without dividing by √d.
 
-use crate::charts::canvas::{device_pixel_ratio, size_canvas};
 use crate::charts::lab_chart::{draw_lab_chart, SCALED, UNSCALED};
 use crate::components::format::fixed;
+use crate::hooks::use_canvas;
 use crate::model::scaling_lab::{scaling_lab, Spread, DRAWS, HEAD_SIZES, KEYS, NOTEBOOK_DRAWS};
-use crate::state::{use_theme, AppState, Shared};
-use crate::web::observe::observed_width;
+use crate::state::{AppState, Shared};
 use leptos::html;
 use leptos::prelude::*;
 use std::sync::Arc;
@@ -24,25 +23,17 @@ fn lab_cell(spread: &Spread) -> String {
 #[component]
 pub(super) fn ScalingLab() -> impl IntoView {
     let state = AppState::from_context();
-    let theme = use_theme();
     let points = Memo::new(move |_| Shared(Arc::new(scaling_lab(DRAWS, 1337))));
     let canvas_ref = NodeRef::<html::Canvas>::new();
     let wrap_ref = NodeRef::<html::Div>::new();
-    let wrap_width = observed_width(wrap_ref);
-    Effect::new(move |_| {
-        let Some(canvas) = canvas_ref.get() else {
-            return;
-        };
-        let theme = theme.get();
-        let width = wrap_width.get().clamp(260.0, 720.0);
+    use_canvas("lab chart", canvas_ref, Some(wrap_ref), move |pass| {
+        let width = pass.width.clamp(260.0, 720.0);
         let height = (width * 0.6).clamp(220.0, 360.0);
-        let dpr = device_pixel_ratio();
-        size_canvas(&canvas, width, height, dpr);
         let d = state.lab_head_size.get();
         points.with(|p| {
-            if let Err(e) = draw_lab_chart(&canvas, p, d, theme, dpr) {
-                leptos::logging::error!("lab chart drawing failed: {e:?}");
-            }
+            pass.paint_whole((width, height), |canvas| {
+                draw_lab_chart(canvas, p, d, pass.theme, pass.dpr)
+            });
         });
     });
     let current = move || {
