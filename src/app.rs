@@ -72,7 +72,11 @@ pub fn App() -> impl IntoView {
                     ready_flag=true
                     title="Causal attention heatmap"
                 />
-                <HeadThumbnails />
+                <HeadThumbnails
+                    weights=state.head_weights
+                    selected=state.head
+                    on_select=Callback::new(move |head: usize| state.head.set(head))
+                />
                 <Downloads />
             </section>
             <section class="panel inspector" aria-labelledby="inspector-title">
@@ -90,8 +94,9 @@ pub fn App() -> impl IntoView {
     }
 }
 
-/// Installs the panic banner and mounts the app.
+/// Installs the panic banner and the benchmark's input timing, and mounts the app.
 pub fn start() {
     crate::components::panic_banner::install();
+    crate::web::timing::time_inputs();
     leptos::mount::mount_to_body(App);
 }

@@ -1,12 +1,12 @@
 //! The inspector's bar chart: one selected row's weights over every key token.
 
-use super::canvas::{color, drawing_area, js_err, text_style, Redraw};
+use super::canvas::{color, drawing_area, text_style, Redraw};
 use super::colors::{viridis, Theme};
 use super::layout::short_label;
+use super::Result;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, VPos};
 use plotters::style::FontTransform;
-use wasm_bindgen::JsValue;
 use web_sys::HtmlCanvasElement;
 
 /// One row of attention to draw as bars.
@@ -27,7 +27,7 @@ pub fn draw_row_bars(
     (css_w, css_h): (f64, f64),
     dpr: f64,
     redraw: Redraw,
-) -> Result<(), JsValue> {
+) -> Result<()> {
     let BarsSpec {
         tokens,
         weights,
@@ -44,14 +44,13 @@ pub fn draw_row_bars(
     let label_h = 22.0;
     let bottom = s(css_h - label_h - 6.0);
     if everything {
-        root.fill(&color(theme.background)).map_err(js_err)?;
+        root.fill(&color(theme.background))?;
     } else {
         // The plot area and its 1 px gridlines; labels sit ≥ 4 px outside it.
         root.draw(&Rectangle::new(
             [(left, top - 1), (right + 1, bottom + 2)],
             color(theme.background).filled(),
-        ))
-        .map_err(js_err)?;
+        ))?;
     }
     if n == 0 {
         return Ok(());
@@ -68,11 +67,9 @@ pub fn draw_row_bars(
         root.draw(&PathElement::new(
             [(left, y), (right, y)],
             color(theme.muted).stroke_width(1),
-        ))
-        .map_err(js_err)?;
+        ))?;
         if everything {
-            root.draw_text(label, &axis, (left - s(4.0), y))
-                .map_err(js_err)?;
+            root.draw_text(label, &axis, (left - s(4.0), y))?;
         }
     }
     let gap = (slot * 0.15).min(f64::from(s(6.0)));
@@ -86,20 +83,17 @@ pub fn draw_row_bars(
             root.draw(&Rectangle::new(
                 [(x0, top), (x1.max(x0 + 1), bottom)],
                 color(theme.masked).mix(0.55).filled(),
-            ))
-            .map_err(js_err)?;
+            ))?;
         } else {
             let w = weights[j];
             root.draw(&Rectangle::new(
                 [(x0, y_of(w).min(bottom - 1)), (x1.max(x0 + 1), bottom)],
                 color(viridis(w)).filled(),
-            ))
-            .map_err(js_err)?;
+            ))?;
         }
         if everything && n <= 16 && j % stride == 0 {
             let cx = (x0 + x1) / 2;
-            root.draw_text(&short_label(&tokens[j], 8), &label, (cx, bottom + s(4.0)))
-                .map_err(js_err)?;
+            root.draw_text(&short_label(&tokens[j], 8), &label, (cx, bottom + s(4.0)))?;
         }
     }
     if everything && n > 16 {
@@ -109,8 +103,7 @@ pub fn draw_row_bars(
             "keys in sentence order (see the table for names)",
             &note,
             (left, bottom + s(2.0)),
-        )
-        .map_err(js_err)?;
+        )?;
     }
     Ok(())
 }

@@ -5,10 +5,11 @@
 //! by the same ratio before drawing. That keeps lines and text sharp on HiDPI screens.
 
 use super::colors::Rgb;
+use super::{DrawError, Result};
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use plotters_canvas::CanvasBackend;
-use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 
 pub type Area = DrawingArea<CanvasBackend, plotters::coord::Shift>;
@@ -72,13 +73,15 @@ impl<L: PartialEq> Frame<L> {
     }
 }
 
-/// The device pixel ratio, at least 1 and at most 4 (a bound on backing-store memory).
+/// The device pixel ratio as the browser reports it (1 without a window).
+pub fn raw_device_pixel_ratio() -> f64 {
+    web_sys::window().map_or(1.0, |w| w.device_pixel_ratio())
+}
+
+/// The device pixel ratio charts draw at: at least 1 and at most 4 (see
+/// [`clamp_pixel_ratio`](super::pixel_ratio::clamp_pixel_ratio)).
 pub fn device_pixel_ratio() -> f64 {
-    web_sys::window()
-        .map(|w| w.device_pixel_ratio())
-        .filter(|r| r.is_finite())
-        .unwrap_or(1.0)
-        .clamp(1.0, 4.0)
+    super::pixel_ratio::clamp_pixel_ratio(raw_device_pixel_ratio())
 }
 
 /// Sizes `canvas` to `css_w × css_h` CSS pixels with a `dpr`-scaled backing store.
@@ -99,18 +102,18 @@ pub fn size_canvas(canvas: &HtmlCanvasElement, css_w: f64, css_h: f64, dpr: f64)
 }
 
 /// A plotters drawing area covering the whole backing store.
-pub fn drawing_area(canvas: &HtmlCanvasElement) -> Result<Area, JsValue> {
+pub fn drawing_area(canvas: &HtmlCanvasElement) -> Result<Area> {
     CanvasBackend::with_canvas_object(canvas.clone())
         .map(|b| b.into_drawing_area())
-        .ok_or_else(|| JsValue::from_str("canvas has no 2D context"))
+        .ok_or(DrawError::Missing("canvas has no 2D context"))
 }
 
-pub fn context_2d(canvas: &HtmlCanvasElement) -> Result<CanvasRenderingContext2d, JsValue> {
+pub fn context_2d(canvas: &HtmlCanvasElement) -> Result<CanvasRenderingContext2d> {
     canvas
         .get_context("2d")?
-        .ok_or_else(|| JsValue::from_str("canvas has no 2D context"))?
+        .ok_or(DrawError::Missing("canvas has no 2D context"))?
         .dyn_into::<CanvasRenderingContext2d>()
-        .map_err(|_| JsValue::from_str("not a 2D context"))
+        .map_err(|_| DrawError::Missing("not a 2D context"))
 }
 
 pub fn color(c: Rgb) -> RGBColor {
@@ -139,9 +142,4 @@ fn font_px(px: f64) -> f64 {
 /// 2D context directly (it must look the same).
 pub fn canvas_font(px: f64) -> String {
     format!("normal {}px sans-serif", font_px(px))
-}
-
-/// Maps plotters' error type (which is not `JsValue`) into one.
-pub fn js_err<E: std::fmt::Debug>(e: E) -> JsValue {
-    JsValue::from_str(&format!("{e:?}"))
 }

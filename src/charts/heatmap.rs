@@ -8,15 +8,16 @@
 //! canvas at all: it is an element laid over it (`components::heatmap`), so selecting a row
 //! repaints nothing.
 
-use super::canvas::{canvas_font, color, context_2d, drawing_area, js_err, text_style, Redraw};
+use super::canvas::{canvas_font, color, context_2d, drawing_area, text_style, Redraw};
 use super::colors::{label_on, viridis, Theme};
 use super::layout::{short_label, HeatmapLayout};
+use super::Result;
 use crate::format::fixed;
 use nalgebra::DMatrix;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, VPos};
 use plotters::style::FontTransform;
-use wasm_bindgen::{Clamped, JsValue};
+use wasm_bindgen::Clamped;
 use web_sys::{HtmlCanvasElement, ImageData};
 
 /// What to print inside cells when they are large enough.
@@ -94,7 +95,7 @@ pub fn paint_cells(
     spec: &HeatmapSpec,
     dpr: f64,
     painter: CellPainter,
-) -> Result<(), JsValue> {
+) -> Result<()> {
     match painter {
         CellPainter::Blit => blit_cells(canvas, layout, spec, dpr),
         CellPainter::Rectangles => {
@@ -129,7 +130,7 @@ fn blit_cells(
     layout: &HeatmapLayout,
     spec: &HeatmapSpec,
     dpr: f64,
-) -> Result<(), JsValue> {
+) -> Result<()> {
     let n = layout.n;
     let xs = edges(layout.grid_left, layout.cell, n, dpr);
     let ys = edges(layout.grid_top, layout.cell, n, dpr);
@@ -191,7 +192,8 @@ fn blit_cells(
         }
     }
     let image = ImageData::new_with_u8_clamped_array_and_sh(Clamped(&rgba), w as u32, h as u32)?;
-    context_2d(canvas)?.put_image_data(&image, f64::from(x0), f64::from(y0))
+    context_2d(canvas)?.put_image_data(&image, f64::from(x0), f64::from(y0))?;
+    Ok(())
 }
 
 /// The numbers inside the cells, straight on the 2D context: font and alignment once, the colour
@@ -203,7 +205,7 @@ pub fn paint_cell_text(
     layout: &HeatmapLayout,
     spec: &HeatmapSpec,
     dpr: f64,
-) -> Result<(), JsValue> {
+) -> Result<()> {
     let ctx = context_2d(canvas)?;
     ctx.set_text_baseline("middle");
     ctx.set_text_align("center");
@@ -239,13 +241,13 @@ pub fn draw_heatmap(
     spec: &HeatmapSpec,
     dpr: f64,
     redraw: Redraw,
-) -> Result<(), JsValue> {
+) -> Result<()> {
     let root = drawing_area(canvas)?;
     let n = layout.n;
     let s = |v: f64| (v * dpr).round() as i32;
     let everything = redraw == Redraw::Everything || n == 0;
     if everything {
-        root.fill(&color(spec.theme.background)).map_err(js_err)?;
+        root.fill(&color(spec.theme.background))?;
     } else {
         let (left, top) = (
             layout.grid_left - GRID_MARGIN,
@@ -255,8 +257,7 @@ pub fn draw_heatmap(
         root.draw(&Rectangle::new(
             [(s(left), s(top)), (s(right), s(bottom))],
             color(spec.theme.background).filled(),
-        ))
-        .map_err(js_err)?;
+        ))?;
     }
     if n == 0 {
         return Ok(());
@@ -282,8 +283,7 @@ pub fn draw_heatmap(
                 &short_label(token, 10),
                 &row_style,
                 (s(layout.grid_left - 6.0), y),
-            )
-            .map_err(js_err)?;
+            )?;
         }
         let below = layout.row_y(n) + 6.0;
         for (j, token) in spec
@@ -297,12 +297,10 @@ pub fn draw_heatmap(
             if layout.vertical_columns {
                 let style = text_style(font, spec.theme.text, HPos::Left, VPos::Center)
                     .transform(FontTransform::Rotate90);
-                root.draw_text(&label, &style, (x, s(below)))
-                    .map_err(js_err)?;
+                root.draw_text(&label, &style, (x, s(below)))?;
             } else {
                 let style = text_style(font, spec.theme.text, HPos::Center, VPos::Top);
-                root.draw_text(&label, &style, (x, s(below)))
-                    .map_err(js_err)?;
+                root.draw_text(&label, &style, (x, s(below)))?;
             }
         }
     }
@@ -318,15 +316,14 @@ fn draw_legend(
     layout: &HeatmapLayout,
     theme: Theme,
     dpr: f64,
-) -> Result<(), JsValue> {
+) -> Result<()> {
     let s = |v: f64| (v * dpr).round() as i32;
     let font = 12.0 * dpr;
     let left = 6.0;
     let top = layout.legend_top + 4.0;
     let bar_w = (layout.width - 150.0).clamp(60.0, 220.0);
     let label = text_style(font, theme.text, HPos::Left, VPos::Center);
-    root.draw_text("less", &label, (s(left), s(top + 7.0)))
-        .map_err(js_err)?;
+    root.draw_text("less", &label, (s(left), s(top + 7.0)))?;
     let bar_left = left + 34.0;
     let steps = 64;
     for k in 0..steps {
@@ -336,15 +333,13 @@ fn draw_legend(
         root.draw(&Rectangle::new(
             [(s(x0), s(top)), (s(x1) + 1, s(top + 14.0))],
             color(c).filled(),
-        ))
-        .map_err(js_err)?;
+        ))?;
     }
     root.draw_text(
         "more attention",
         &label,
         (s(bar_left + bar_w + 6.0), s(top + 7.0)),
-    )
-    .map_err(js_err)?;
+    )?;
     let swatch_left = bar_left + bar_w + 110.0;
     if swatch_left + 100.0 <= layout.width {
         root.draw(&Rectangle::new(
@@ -353,15 +348,13 @@ fn draw_legend(
                 (s(swatch_left + 14.0), s(top + 14.0)),
             ],
             color(theme.masked).filled(),
-        ))
-        .map_err(js_err)?;
+        ))?;
         let muted = text_style(font, theme.muted, HPos::Left, VPos::Center);
         root.draw_text(
             "future (masked)",
             &muted,
             (s(swatch_left + 20.0), s(top + 7.0)),
-        )
-        .map_err(js_err)?;
+        )?;
     }
     Ok(())
 }

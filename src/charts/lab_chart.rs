@@ -1,16 +1,17 @@
 //! Step 4's chart: expected largest softmax weight against head size, unscaled and scaled, each
 //! with its 10th–90th percentile band; the notebook's single draws as dots; the chosen size marked.
 
-use super::canvas::{color, drawing_area, js_err};
+use super::canvas::{color, drawing_area};
 use super::colors::{Rgb, Theme};
+use super::Result;
 use crate::format::fixed;
 use crate::model::scaling_lab::{LabPoint, Spread, NOTEBOOK_DRAWS};
 use plotters::prelude::*;
-use wasm_bindgen::JsValue;
 use web_sys::HtmlCanvasElement;
 
 /// Orange and blue from the Okabe–Ito palette: distinguishable with every common colour-vision
-/// deficiency. The lines also differ in dash pattern via their markers (circles vs squares).
+/// deficiency. Both lines are solid; the series differ in their markers too (unscaled: circles,
+/// scaled: squares, as the legend's swatches), so neither needs its colour to be told apart.
 pub const UNSCALED: Rgb = Rgb(0xd5, 0x5e, 0x00);
 pub const SCALED: Rgb = Rgb(0x00, 0x72, 0xb2);
 
@@ -20,9 +21,9 @@ pub fn draw_lab_chart(
     selected_head_size: usize,
     theme: Theme,
     dpr: f64,
-) -> Result<(), JsValue> {
+) -> Result<()> {
     let root = drawing_area(canvas)?;
-    root.fill(&color(theme.background)).map_err(js_err)?;
+    root.fill(&color(theme.background))?;
     if points.is_empty() {
         return Ok(());
     }
@@ -32,8 +33,7 @@ pub fn draw_lab_chart(
         .margin(px(10.0))
         .x_label_area_size(px(36.0))
         .y_label_area_size(px(44.0))
-        .build_cartesian_2d(-0.2f64..x_max + 0.2, 0.0f64..1.0)
-        .map_err(js_err)?;
+        .build_cartesian_2d(-0.2f64..x_max + 0.2, 0.0f64..1.0)?;
     let font = (FontFamily::SansSerif, 12.0 * dpr)
         .into_font()
         .color(&color(theme.text));
@@ -61,8 +61,7 @@ pub fn draw_lab_chart(
             }
         })
         .y_label_formatter(&|y| fixed(*y, 1))
-        .draw()
-        .map_err(js_err)?;
+        .draw()?;
 
     let series = |pick: fn(&LabPoint) -> Spread| -> Vec<(f64, Spread)> {
         points
@@ -77,64 +76,50 @@ pub fn draw_lab_chart(
     ] {
         let mut band: Vec<(f64, f64)> = values.iter().map(|(x, s)| (*x, s.p90)).collect();
         band.extend(values.iter().rev().map(|(x, s)| (*x, s.p10)));
-        chart
-            .draw_series(std::iter::once(Polygon::new(
-                band,
-                color(c).mix(0.18).filled(),
-            )))
-            .map_err(js_err)?;
-        chart
-            .draw_series(LineSeries::new(
-                values.iter().map(|(x, s)| (*x, s.mean)),
-                color(c).stroke_width(px(2.5)),
-            ))
-            .map_err(js_err)?;
+        chart.draw_series(std::iter::once(Polygon::new(
+            band,
+            color(c).mix(0.18).filled(),
+        )))?;
+        chart.draw_series(LineSeries::new(
+            values.iter().map(|(x, s)| (*x, s.mean)),
+            color(c).stroke_width(px(2.5)),
+        ))?;
     }
     let r = px(4.0);
-    chart
-        .draw_series(
-            series(|p| p.unscaled)
-                .into_iter()
-                .map(|(x, s)| Circle::new((x, s.mean), r, color(UNSCALED).filled())),
+    chart.draw_series(
+        series(|p| p.unscaled)
+            .into_iter()
+            .map(|(x, s)| Circle::new((x, s.mean), r, color(UNSCALED).filled())),
+    )?;
+    chart.draw_series(series(|p| p.scaled).into_iter().map(|(x, s)| {
+        let h = 0.012;
+        Rectangle::new(
+            [(x - 0.06, s.mean - h), (x + 0.06, s.mean + h)],
+            color(SCALED).filled(),
         )
-        .map_err(js_err)?;
-    chart
-        .draw_series(series(|p| p.scaled).into_iter().map(|(x, s)| {
-            let h = 0.012;
-            Rectangle::new(
-                [(x - 0.06, s.mean - h), (x + 0.06, s.mean + h)],
-                color(SCALED).filled(),
-            )
-        }))
-        .map_err(js_err)?;
+    }))?;
     // The notebook's single draws: hollow markers.
     for (d, unscaled, scaled) in NOTEBOOK_DRAWS {
         if let Some(i) = sizes.iter().position(|&s| s == d) {
             let x = i as f64;
-            chart
-                .draw_series([Circle::new(
-                    (x, unscaled),
-                    px(6.0),
-                    color(theme.text).stroke_width(px(1.5)),
-                )])
-                .map_err(js_err)?;
-            chart
-                .draw_series([Circle::new(
-                    (x, scaled),
-                    px(6.0),
-                    color(theme.text).stroke_width(px(1.5)),
-                )])
-                .map_err(js_err)?;
+            chart.draw_series([Circle::new(
+                (x, unscaled),
+                px(6.0),
+                color(theme.text).stroke_width(px(1.5)),
+            )])?;
+            chart.draw_series([Circle::new(
+                (x, scaled),
+                px(6.0),
+                color(theme.text).stroke_width(px(1.5)),
+            )])?;
         }
     }
     if let Some(i) = sizes.iter().position(|&s| s == selected_head_size) {
         let x = i as f64;
-        chart
-            .draw_series(LineSeries::new(
-                [(x, 0.0), (x, 1.0)],
-                color(theme.highlight).stroke_width(px(1.5)),
-            ))
-            .map_err(js_err)?;
+        chart.draw_series(LineSeries::new(
+            [(x, 0.0), (x, 1.0)],
+            color(theme.highlight).stroke_width(px(1.5)),
+        ))?;
     }
     Ok(())
 }

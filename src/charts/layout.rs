@@ -41,7 +41,7 @@ pub fn short_label(token: &str, max_chars: usize) -> String {
 
 impl HeatmapLayout {
     /// Fit `n` rows into a canvas `width` CSS pixels wide; `longest_label` counts characters.
-    /// `show_legend` and `max_side` let thumbnails reuse the same geometry.
+    /// A `font_px` of 0 (no labels) and no legend give the thumbnails' bare grid.
     pub fn new(
         width: f64,
         n: usize,

@@ -1,8 +1,10 @@
-//! The drawing layer. `layout` and `colors` are pure (tested natively); the `draw_*` functions
-//! render with plotters onto a canvas and exist only in the browser build.
+//! The drawing layer. `layout`, `colors` and `pixel_ratio` are pure (tested natively); the
+//! `draw_*` functions render with plotters onto a canvas and exist only in the browser build,
+//! returning this module's [`Result`] (a [`DrawError`] on failure).
 
 pub mod colors;
 pub mod layout;
+pub mod pixel_ratio;
 pub mod strip;
 
 #[cfg(target_arch = "wasm32")]
@@ -10,6 +12,11 @@ pub mod bars;
 #[cfg(target_arch = "wasm32")]
 pub mod canvas;
 #[cfg(target_arch = "wasm32")]
+pub mod error;
+#[cfg(target_arch = "wasm32")]
 pub mod heatmap;
 #[cfg(target_arch = "wasm32")]
 pub mod lab_chart;
+
+#[cfg(target_arch = "wasm32")]
+pub use error::{DrawError, Result};

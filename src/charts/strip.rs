@@ -74,15 +74,11 @@ struct StripRow {
 impl StripRows {
     /// Makes `container` show `strips`, in order: `div.strip > span.strip-label + span.cells >
     /// canvas`, one canvas pixel per entry (see [`paint_strip`]).
-    pub fn draw(
-        &mut self,
-        container: &web_sys::Element,
-        strips: &[Strip],
-    ) -> Result<(), wasm_bindgen::JsValue> {
+    pub fn draw(&mut self, container: &web_sys::Element, strips: &[Strip]) -> super::Result<()> {
         use wasm_bindgen::JsCast;
         let document = container
             .owner_document()
-            .ok_or_else(|| wasm_bindgen::JsValue::from_str("no document"))?;
+            .ok_or(super::DrawError::Missing("no document"))?;
         while self.rows.len() > strips.len() {
             if let Some(row) = self.rows.pop() {
                 row.root.remove();
@@ -140,10 +136,7 @@ impl StripRows {
 
 /// Puts `values` on `canvas` as one pixel per entry (resizing it to `len × 1` if needed).
 #[cfg(target_arch = "wasm32")]
-pub fn paint_strip(
-    canvas: &web_sys::HtmlCanvasElement,
-    values: &[f64],
-) -> Result<(), wasm_bindgen::JsValue> {
+pub fn paint_strip(canvas: &web_sys::HtmlCanvasElement, values: &[f64]) -> super::Result<()> {
     let len = values.len() as u32;
     if canvas.width() != len || canvas.height() != 1 {
         canvas.set_width(len);
@@ -158,7 +151,8 @@ pub fn paint_strip(
         len,
         1,
     )?;
-    super::canvas::context_2d(canvas)?.put_image_data(&image, 0.0, 0.0)
+    super::canvas::context_2d(canvas)?.put_image_data(&image, 0.0, 0.0)?;
+    Ok(())
 }
 
 #[cfg(test)]

@@ -1,12 +1,11 @@
 //! The clickable attention heatmap: hover for a tooltip, click a row to inspect it, or focus it
 //! and steer with the keyboard.
 
-use crate::charts::canvas::{device_pixel_ratio, Frame};
 use crate::charts::heatmap::{draw_heatmap, CellText, HeatmapSpec};
 use crate::charts::layout::HeatmapLayout;
-use crate::state::{use_theme, Shared};
+use crate::hooks::use_canvas;
+use crate::state::Shared;
 use crate::text::{cell_description, heatmap_label, row_summary};
-use crate::web::observe::observed_width;
 use leptos::html;
 use leptos::prelude::*;
 use nalgebra::DMatrix;
@@ -44,7 +43,6 @@ pub fn Heatmap(
     #[prop(into)]
     title: String,
 ) -> impl IntoView {
-    let theme = use_theme();
     let canvas_ref = NodeRef::<html::Canvas>::new();
     let wrap_ref = NodeRef::<html::Div>::new();
     // The geometry last drawn: clicks map through it.
@@ -59,40 +57,26 @@ pub fn Heatmap(
         CellText::None
     };
 
-    // What the canvas shows outside the grid (labels, legend): while it is unchanged, new weights
-    // repaint only the grid. (A new selection repaints nothing: see the outlines below.)
-    let drawn_frame: StoredValue<Option<Frame<HeatmapLayout>>> = StoredValue::new(None);
-    let wrap_width = observed_width(wrap_ref);
-    Effect::new(move |_| {
-        let Some(canvas) = canvas_ref.get() else {
-            return;
-        };
-        let theme = theme.get();
+    // While the labels and legend stay the same, new weights repaint only the grid (the hook's
+    // frame check). A new selection repaints nothing: see the outlines below.
+    use_canvas("heatmap", canvas_ref, Some(wrap_ref), move |pass| {
         let weights = weights.get();
         tokens.with(|tokens| {
             let n = tokens.len().min(weights.nrows());
-            let width = wrap_width.get().clamp(200.0, 720.0);
+            let width = pass.width.clamp(200.0, 720.0);
             let longest = tokens.iter().map(|t| t.chars().count()).max().unwrap_or(1);
             let l = HeatmapLayout::new(width, n, longest, 13.0, true);
-            let dpr = device_pixel_ratio();
             let spec = HeatmapSpec {
                 tokens: &tokens[..n],
                 weights: &weights,
-                theme,
+                theme: pass.theme,
                 cell_text,
                 show_labels: true,
                 show_legend: true,
             };
-            let mut frame = Frame::of(&canvas, l, spec.tokens.to_vec(), theme, dpr);
-            let redraw =
-                drawn_frame.with_value(|f| frame.prepare(&canvas, f.as_ref(), (l.width, l.height)));
-            match draw_heatmap(&canvas, &l, &spec, dpr, redraw) {
-                Ok(()) => drawn_frame.set_value(Some(frame)),
-                Err(e) => {
-                    drawn_frame.set_value(None);
-                    leptos::logging::error!("heatmap drawing failed: {e:?}");
-                }
-            }
+            pass.paint(l, spec.tokens, (l.width, l.height), |canvas, redraw| {
+                draw_heatmap(canvas, &l, &spec, pass.dpr, redraw)
+            });
             if layout.get_value() != Some(l) {
                 // The grid's geometry for the selection outline's CSS (style/main.css).
                 if let Some(wrap) = wrap_ref.get() {
@@ -100,9 +84,8 @@ pub fn Heatmap(
                 }
                 layout.set_value(Some(l));
             }
-            crate::web::timing::mark_drawn();
             if ready_flag {
-                let _ = canvas.set_attribute("data-ready", "true");
+                let _ = pass.canvas().set_attribute("data-ready", "true");
             }
         });
     });
@@ -118,7 +101,6 @@ pub fn Heatmap(
             .get_value()
             .and_then(|l| l.row_at(f64::from(ev.offset_y())))
         {
-            crate::web::timing::mark_update_start();
             on_select.run(row);
             if let Some(cb) = on_select_col {
                 cb.run(None);
@@ -151,7 +133,6 @@ pub fn Heatmap(
             _ => return,
         }
         ev.prevent_default();
-        crate::web::timing::mark_update_start();
         if new_row != row {
             on_select.run(new_row);
         }

@@ -1,12 +1,11 @@
 //! The row inspector: how the selected token splits its attention, as bars and as a table.
 
 use crate::charts::bars::{draw_row_bars, BarsSpec};
-use crate::charts::canvas::{device_pixel_ratio, Frame};
 use crate::format::percent;
+use crate::hooks::use_canvas;
 use crate::model::stats::row_stats;
-use crate::state::{use_theme, AppState};
+use crate::state::AppState;
 use crate::text::{bar_chart_label, effective_tokens_text, entropy_text, quote};
-use crate::web::observe::observed_width;
 use leptos::html;
 use leptos::prelude::*;
 
@@ -21,7 +20,6 @@ struct KeyWeight {
 #[component]
 pub fn RowInspector() -> impl IntoView {
     let state = AppState::from_context();
-    let theme = use_theme();
     let weights = state.main_weights;
     let row = Memo::new(move |_| {
         state
@@ -61,38 +59,23 @@ pub fn RowInspector() -> impl IntoView {
 
     let canvas_ref = NodeRef::<html::Canvas>::new();
     let wrap_ref = NodeRef::<html::Div>::new();
-    let wrap_width = observed_width(wrap_ref);
-    // What the canvas shows outside the plot area; while it is unchanged only the bars repaint.
-    let drawn_frame: StoredValue<Option<Frame<(f64, f64)>>> = StoredValue::new(None);
-    Effect::new(move |_| {
-        let Some(canvas) = canvas_ref.get() else {
-            return;
-        };
-        let theme = theme.get();
+    // While the axis and token labels stay the same, only the plot area repaints (the hook's
+    // frame check, with the chart's size as its layout).
+    use_canvas("bar chart", canvas_ref, Some(wrap_ref), move |pass| {
         let i = row.get();
         let w = row_weights.get();
-        let width = wrap_width.get().clamp(200.0, 720.0);
-        let height = 180.0;
-        let dpr = device_pixel_ratio();
+        let size = (pass.width.clamp(200.0, 720.0), 180.0);
         state.tokens.with(|t| {
             let spec = BarsSpec {
                 tokens: t,
                 weights: &w,
                 row: i,
-                theme,
+                theme: pass.theme,
             };
-            let mut frame = Frame::of(&canvas, (width, height), t.clone(), theme, dpr);
-            let redraw =
-                drawn_frame.with_value(|f| frame.prepare(&canvas, f.as_ref(), (width, height)));
-            match draw_row_bars(&canvas, &spec, (width, height), dpr, redraw) {
-                Ok(()) => drawn_frame.set_value(Some(frame)),
-                Err(e) => {
-                    drawn_frame.set_value(None);
-                    leptos::logging::error!("bar chart drawing failed: {e:?}");
-                }
-            }
+            pass.paint(size, t, size, |canvas, redraw| {
+                draw_row_bars(canvas, &spec, size, pass.dpr, redraw)
+            });
         });
-        crate::web::timing::mark_drawn();
     });
 
     let bar_label = move || {

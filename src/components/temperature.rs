@@ -16,7 +16,6 @@ pub fn TemperatureSlider() -> impl IntoView {
     let unscaled = move || unscaled_tau(head_size.get());
     let shown_divisor = move || divisor(head_size.get(), state.tau.get());
     let on_input = move |ev: leptos::ev::Targeted<leptos::ev::Event, web_sys::HtmlInputElement>| {
-        crate::web::timing::mark_update_start();
         // The browser's own number parsing (NaN when the value is unusable).
         let v = ev.target().value_as_number();
         if v.is_finite() {

@@ -1,48 +1,52 @@
 //! One small heatmap per head; choosing one makes it the main heatmap and the inspector's source.
 
-use crate::charts::canvas::{device_pixel_ratio, size_canvas, Redraw};
+use crate::charts::canvas::Redraw;
 use crate::charts::heatmap::{draw_heatmap, CellText, HeatmapSpec};
 use crate::charts::layout::HeatmapLayout;
-use crate::state::{use_theme, AppState};
+use crate::hooks::use_canvas;
+use crate::state::Shared;
 use leptos::html;
 use leptos::prelude::*;
+use nalgebra::DMatrix;
 
 /// Side of a thumbnail in CSS pixels.
 const THUMB: f64 = 96.0;
 
+/// Every head's attention weights, one matrix per head.
+pub type HeadWeights = Shared<Vec<Shared<DMatrix<f64>>>>;
+
+/// One head's weights as a bare grid on a button.
 #[component]
-fn Thumbnail(
-    /// Which head this thumbnail shows (0-based).
+pub fn Thumbnail(
+    /// Which head this thumbnail shows (0-based), for its labels.
     head: usize,
+    /// The head's weights; `None` while the head is going away (fewer heads were chosen).
+    #[prop(into)]
+    weights: Signal<Option<Shared<DMatrix<f64>>>>,
+    /// Whether this head is the one shown large.
+    #[prop(into)]
+    selected: Signal<bool>,
+    /// Called when the thumbnail is chosen.
+    on_select: Callback<()>,
 ) -> impl IntoView {
-    let state = AppState::from_context();
-    let theme = use_theme();
     let canvas_ref = NodeRef::<html::Canvas>::new();
-    Effect::new(move |_| {
-        let Some(canvas) = canvas_ref.get() else {
-            return;
-        };
-        let theme = theme.get();
-        state.head_weights.with(|a| {
-            let Some(weights) = a.get(head) else { return };
-            let n = weights.nrows();
-            let layout = HeatmapLayout::new(THUMB, n, 1, 0.0, false);
-            let dpr = device_pixel_ratio();
-            size_canvas(&canvas, layout.width, layout.height, dpr);
-            state.tokens.with(|t| {
-                let spec = HeatmapSpec {
-                    tokens: t,
-                    weights,
-                    theme,
-                    cell_text: CellText::None,
-                    show_labels: false,
-                    show_legend: false,
-                };
-                if let Err(e) = draw_heatmap(&canvas, &layout, &spec, dpr, Redraw::Everything) {
-                    leptos::logging::error!("thumbnail drawing failed: {e:?}");
-                }
+    // Drawn whole every time: there are no labels to keep.
+    use_canvas("thumbnail", canvas_ref, None, move |pass| {
+        weights.with(|weights| {
+            let Some(weights) = weights else { return };
+            let layout = HeatmapLayout::new(THUMB, weights.nrows(), 1, 0.0, false);
+            let spec = HeatmapSpec {
+                // Only labels would name the tokens, and a thumbnail has none.
+                tokens: &[],
+                weights,
+                theme: pass.theme,
+                cell_text: CellText::None,
+                show_labels: false,
+                show_legend: false,
+            };
+            pass.paint_whole((layout.width, layout.height), |canvas| {
+                draw_heatmap(canvas, &layout, &spec, pass.dpr, Redraw::Everything)
             });
-            crate::web::timing::mark_drawn();
         });
     });
     view! {
@@ -50,8 +54,8 @@ fn Thumbnail(
             <button
                 type="button"
                 class="thumb"
-                aria-pressed=move || if state.head.get() == head { "true" } else { "false" }
-                on:click=move |_| state.head.set(head)
+                aria-pressed=move || if selected.get() { "true" } else { "false" }
+                on:click=move |_| on_select.run(())
             >
                 <canvas node_ref=canvas_ref role="img" aria-label=format!("Thumbnail of head {}'s attention", head + 1)></canvas>
                 <span>{format!("Head {}", head + 1)}</span>
@@ -60,14 +64,37 @@ fn Thumbnail(
     }
 }
 
+/// A thumbnail per head, shown when there is more than one.
 #[component]
-pub fn HeadThumbnails() -> impl IntoView {
-    let state = AppState::from_context();
+pub fn HeadThumbnails(
+    /// Every head's weights.
+    #[prop(into)]
+    weights: Signal<HeadWeights>,
+    /// The selected head (0-based).
+    #[prop(into)]
+    selected: Signal<usize>,
+    /// Called with the head chosen.
+    on_select: Callback<usize>,
+) -> impl IntoView {
+    let heads = Memo::new(move |_| weights.with(|w| w.len()));
     view! {
-        <Show when=move || { state.heads.get() > 1 }>
+        <Show when=move || { heads.get() > 1 }>
             <h3 class="sub">"All heads — choose one to inspect"</h3>
             <ul class="thumbs" aria-label="Heads">
-                <For each=move || 0..state.heads.get() key=|h| *h children=move |h| view! { <Thumbnail head=h /> } />
+                <For
+                    each=move || 0..heads.get()
+                    key=|h| *h
+                    children=move |h| {
+                        view! {
+                            <Thumbnail
+                                head=h
+                                weights=Signal::derive(move || weights.with(|w| w.get(h).cloned()))
+                                selected=Signal::derive(move || selected.get() == h)
+                                on_select=Callback::new(move |()| on_select.run(h))
+                            />
+                        }
+                    }
+                />
             </ul>
         </Show>
     }

@@ -3,7 +3,6 @@
 
 pub mod download;
 pub mod location;
-pub mod observe;
 pub mod text_host;
 pub mod theme;
 pub mod timing;

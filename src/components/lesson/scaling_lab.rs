@@ -1,11 +1,10 @@
 //! Step 4: how peaky softmax gets as the head size grows, with and without dividing by √d.
 
-use crate::charts::canvas::{device_pixel_ratio, size_canvas};
 use crate::charts::lab_chart::{draw_lab_chart, SCALED, UNSCALED};
+use crate::hooks::use_canvas;
 use crate::model::scaling_lab::{scaling_lab, DRAWS, HEAD_SIZES, KEYS, LAB_SEED};
-use crate::state::{use_theme, AppState, Shared};
+use crate::state::{AppState, Shared};
 use crate::text::{lab_caption, lab_cell, lab_readout, notebook_draws};
-use crate::web::observe::observed_width;
 use leptos::html;
 use leptos::prelude::*;
 use std::sync::Arc;
@@ -14,25 +13,17 @@ use std::sync::Arc;
 #[component]
 pub(super) fn ScalingLab() -> impl IntoView {
     let state = AppState::from_context();
-    let theme = use_theme();
     let points = Memo::new(move |_| Shared(Arc::new(scaling_lab(DRAWS, LAB_SEED))));
     let canvas_ref = NodeRef::<html::Canvas>::new();
     let wrap_ref = NodeRef::<html::Div>::new();
-    let wrap_width = observed_width(wrap_ref);
-    Effect::new(move |_| {
-        let Some(canvas) = canvas_ref.get() else {
-            return;
-        };
-        let theme = theme.get();
-        let width = wrap_width.get().clamp(260.0, 720.0);
+    use_canvas("lab chart", canvas_ref, Some(wrap_ref), move |pass| {
+        let width = pass.width.clamp(260.0, 720.0);
         let height = (width * 0.6).clamp(220.0, 360.0);
-        let dpr = device_pixel_ratio();
-        size_canvas(&canvas, width, height, dpr);
         let d = state.lab_head_size.get();
         points.with(|p| {
-            if let Err(e) = draw_lab_chart(&canvas, p, d, theme, dpr) {
-                leptos::logging::error!("lab chart drawing failed: {e:?}");
-            }
+            pass.paint_whole((width, height), |canvas| {
+                draw_lab_chart(canvas, p, d, pass.theme, pass.dpr)
+            });
         });
     });
     let current = move || {

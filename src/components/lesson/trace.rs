@@ -2,13 +2,13 @@
 
 use crate::charts::strip::{Strip, StripRows};
 use crate::format::fixed;
+use crate::hooks::use_visibility;
 use crate::model::explorer::Prepared;
 use crate::model::trace::RowTrace;
 use crate::state::{AppState, Shared};
 use crate::text::{
     quote, trace_caption, trace_cells, trace_check, trace_sqrt_d_heading, trace_sum,
 };
-use crate::web::observe::observed_visibility;
 use leptos::html;
 use leptos::prelude::*;
 
@@ -29,7 +29,7 @@ struct TraceData {
 pub(super) fn AttentionTrace() -> impl IntoView {
     let state = AppState::from_context();
     let trace_ref = NodeRef::<html::Div>::new();
-    let on_screen = observed_visibility(trace_ref);
+    let on_screen = use_visibility(trace_ref);
     // Off screen, the trace keeps its last value (or none, before it was first seen) instead of
     // rebuilding what nobody sees on every slider step; it catches up as soon as it scrolls into
     // view.
