@@ -1,13 +1,13 @@
 //! Native kernel benchmark (issue 4): `causal_attention` (Q, K, V projections, scores, causal mask,
-//! softmax, A·V) for T ∈ {7, 64, 256, 512}, d_model = 64, one head of size 64, τ = 1.
+//! softmax, A·V) for T ∈ {7, 64, 256, 512}, `d_model` = 64, one head of size 64, τ = 1.
 //!
 //! A tiny harness instead of criterion (no extra dependencies, seconds to build): warm up, then time
 //! batches of calls with `Instant` and report the median time per call. For every T the seeded
 //! inputs and the Rust result are written as little-endian f64 files so that
-//! `bench/numpy_attention.py` times NumPy on exactly the same numbers and checks it agrees.
+//! `bench/numpy_attention.py` times `NumPy` on exactly the same numbers and checks it agrees.
 //!
 //! Run through `scripts/bench.sh`, or alone:
-//!   CARGO_PROFILE_BENCH_OPT_LEVEL=3 cargo bench --bench kernel -- --out target/bench
+//!   `CARGO_PROFILE_BENCH_OPT_LEVEL=3` cargo bench --bench kernel -- --out target/bench
 //! Options: `--out DIR` (default target/bench), `--quick` (shorter runs), `--sizes 7,64`.
 
 use attention_explorer::model::attention::{causal_attention, causal_softmax, HeadProjections};
@@ -103,9 +103,10 @@ fn main() {
     };
     let out_dir = PathBuf::from(value_of("--out").unwrap_or_else(|| "target/bench".into()));
     let quick = args.iter().any(|a| a == "--quick");
-    let sizes: Vec<usize> = value_of("--sizes")
-        .map(|s| s.split(',').filter_map(|x| x.trim().parse().ok()).collect())
-        .unwrap_or_else(|| vec![7, 64, 256, 512]);
+    let sizes: Vec<usize> = value_of("--sizes").map_or_else(
+        || vec![7, 64, 256, 512],
+        |s| s.split(',').filter_map(|x| x.trim().parse().ok()).collect(),
+    );
     std::fs::create_dir_all(&out_dir).expect("create output dir");
     let (warm, budget) = if quick {
         (Duration::from_millis(100), Duration::from_millis(400))

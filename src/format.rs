@@ -149,7 +149,7 @@ mod tests {
         assert_eq!(scientific(f64::NEG_INFINITY, 1), "-inf");
         assert_eq!(scientific(f64::NAN, 1), "NaN");
         assert_eq!(scientific(9.96, 1), "1.0e1");
-        assert_eq!(scientific(2.220446049250313e-16, 1), "2.2e-16");
+        assert_eq!(scientific(2.220_446_049_250_313e-16, 1), "2.2e-16");
         assert_eq!(scientific(5e-324, 1), "4.9e-324");
         assert_eq!(scientific(f64::MAX, 2), "1.80e308");
         assert_eq!(percent(0.314), "31.4%");

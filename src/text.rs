@@ -122,7 +122,7 @@ pub fn averaging_row(tokens: &[String], i: usize) -> String {
     format!(
         "Row {} ({}) takes {} from each of its {} visible tokens. Attention keeps this triangle but lets the data choose the shares.",
         i + 1,
-        quote(tokens.get(i).map(String::as_str).unwrap_or("")),
+        quote(tokens.get(i).map_or("", String::as_str)),
         percent(1.0 / (i + 1) as f64),
         i + 1
     )

@@ -193,7 +193,7 @@ fn every_slider_position_at_the_token_limit() {
     }
 }
 
-/// The developer limit (max_tokens=512) at the slider's ends and at τ = 1.
+/// The developer limit (`max_tokens=512`) at the slider's ends and at τ = 1.
 #[test]
 fn developer_token_limit_stays_valid() {
     let p = Prepared::new(ModelConfig {

@@ -153,12 +153,11 @@ async fn the_default_view_renders_seven_tokens_and_a_labelled_heatmap() {
     let mut masked = 0;
     for i in 0..cells.length() {
         let text = cells.item(i).unwrap().text_content().unwrap();
-        match text.strip_suffix('%') {
-            Some(p) => total += p.parse::<f64>().unwrap(),
-            None => {
-                assert_eq!(text, "masked");
-                masked += 1;
-            }
+        if let Some(p) = text.strip_suffix('%') {
+            total += p.parse::<f64>().unwrap();
+        } else {
+            assert_eq!(text, "masked");
+            masked += 1;
         }
     }
     assert_eq!(masked, 1);
@@ -223,7 +222,10 @@ async fn clicking_a_chip_selects_its_row_and_the_slider_sharpens_it() {
 
 #[wasm_bindgen_test]
 fn descriptions_name_tokens_and_weights() {
-    let tokens: Vec<String> = ["mat", "cat"].iter().map(|s| s.to_string()).collect();
+    let tokens: Vec<String> = ["mat", "cat"]
+        .iter()
+        .map(std::string::ToString::to_string)
+        .collect();
     let w = DMatrix::from_row_slice(2, 2, &[1.0, 0.0, 0.314, 0.686]);
     assert_eq!(cell_description(&tokens, &w, 1, 0), "cat → mat: 31.4%");
     assert_eq!(
@@ -254,7 +256,7 @@ fn all_pixels(canvas: &HtmlCanvasElement) -> Vec<u8> {
 fn sentence_tokens() -> Vec<String> {
     ["The", "cat", "sat", "on", "the", "mat", "."]
         .iter()
-        .map(|s| s.to_string())
+        .map(std::string::ToString::to_string)
         .collect()
 }
 
@@ -276,6 +278,16 @@ fn assert_same_pixels(a: &[u8], b: &[u8], dpr: f64) {
 
 #[wasm_bindgen_test]
 fn a_grid_only_redraw_paints_exactly_what_a_full_draw_does() {
+    fn spec<'a>(tokens: &'a [String], w: &'a DMatrix<f64>) -> HeatmapSpec<'a> {
+        HeatmapSpec {
+            tokens,
+            weights: w,
+            theme: Theme::LIGHT,
+            cell_text: CellText::Percent,
+            show_labels: true,
+            show_legend: true,
+        }
+    }
     let tokens = sentence_tokens();
     let n = tokens.len();
     // Two different weight matrices (rows sum to 1, future 0), as after a τ change.
@@ -291,16 +303,6 @@ fn a_grid_only_redraw_paints_exactly_what_a_full_draw_does() {
     let (before, after) = (weights(0.3), weights(2.0));
     for dpr in [1.0, 2.0] {
         let layout = HeatmapLayout::new(560.0, n, 3, 13.0, true);
-        fn spec<'a>(tokens: &'a [String], w: &'a DMatrix<f64>) -> HeatmapSpec<'a> {
-            HeatmapSpec {
-                tokens,
-                weights: w,
-                theme: Theme::LIGHT,
-                cell_text: CellText::Percent,
-                show_labels: true,
-                show_legend: true,
-            }
-        }
         let canvas = || detached_canvas((layout.width, layout.height), dpr);
         let (incremental, fresh) = (canvas(), canvas());
         draw_heatmap(
@@ -345,9 +347,9 @@ fn a_grid_only_redraw_paints_exactly_what_a_full_draw_does() {
 
 #[wasm_bindgen_test]
 fn a_bars_only_redraw_paints_exactly_what_a_full_draw_does() {
-    let tokens = sentence_tokens();
     const BEFORE: [f64; 7] = [0.1, 0.2, 0.3, 0.4, 0.0, 0.0, 0.0];
     const AFTER: [f64; 7] = [0.05, 0.05, 0.1, 0.1, 0.2, 0.5, 0.0];
+    let tokens = sentence_tokens();
     let size = (420.0, 180.0);
     for dpr in [1.0, 2.0] {
         let canvas = || detached_canvas(size, dpr);

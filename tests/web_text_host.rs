@@ -106,7 +106,7 @@ fn decimal_parsing_matches_core() {
         "١",
     ]
     .iter()
-    .map(|s| s.to_string())
+    .map(std::string::ToString::to_string)
     .collect();
     for _ in 0..20_000 {
         // Shortest forms of arbitrary doubles, and long decimals near rounding boundaries.
@@ -115,7 +115,7 @@ fn decimal_parsing_matches_core() {
             cases.push(x.to_string());
             cases.push(format!("{x:e}"));
         }
-        let digits: String = (0..(1 + rng.next_u64() % 30))
+        let digits: String = (0..=(rng.next_u64() % 30))
             .map(|_| char::from(b'0' + (rng.next_u64() % 10) as u8))
             .collect();
         let exponent = (rng.next_u64() % 700) as i64 - 350;

@@ -1,8 +1,8 @@
-//! Canvas plumbing shared by every chart: HiDPI sizing and plotters text styles.
+//! Canvas plumbing shared by every chart: `HiDPI` sizing and plotters text styles.
 //!
 //! plotters-canvas draws in backing-store pixels and knows nothing of `devicePixelRatio`, so each
 //! canvas gets a backing store of `css size × dpr` and every coordinate and font size is multiplied
-//! by the same ratio before drawing. That keeps lines and text sharp on HiDPI screens.
+//! by the same ratio before drawing. That keeps lines and text sharp on `HiDPI` screens.
 
 use super::colors::Rgb;
 use super::{DrawError, Result};
@@ -104,7 +104,7 @@ pub fn size_canvas(canvas: &HtmlCanvasElement, css_w: f64, css_h: f64, dpr: f64)
 /// A plotters drawing area covering the whole backing store.
 pub fn drawing_area(canvas: &HtmlCanvasElement) -> Result<Area> {
     CanvasBackend::with_canvas_object(canvas.clone())
-        .map(|b| b.into_drawing_area())
+        .map(plotters::drawing::IntoDrawingArea::into_drawing_area)
         .ok_or(DrawError::Missing("canvas has no 2D context"))
 }
 

@@ -327,9 +327,9 @@ fn draw_legend(
     let bar_left = left + 34.0;
     let steps = 64;
     for k in 0..steps {
-        let x0 = bar_left + bar_w * k as f64 / steps as f64;
-        let x1 = bar_left + bar_w * (k + 1) as f64 / steps as f64;
-        let c = viridis((k as f64 + 0.5) / steps as f64);
+        let x0 = bar_left + bar_w * f64::from(k) / f64::from(steps);
+        let x1 = bar_left + bar_w * f64::from(k + 1) / f64::from(steps);
+        let c = viridis((f64::from(k) + 0.5) / f64::from(steps));
         root.draw(&Rectangle::new(
             [(s(x0), s(top)), (s(x1) + 1, s(top + 14.0))],
             color(c).filled(),

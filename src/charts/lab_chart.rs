@@ -54,7 +54,7 @@ pub fn draw_lab_chart(
             if (x - i).abs() < 1e-6 && i >= 0.0 {
                 sizes
                     .get(i as usize)
-                    .map(|d| d.to_string())
+                    .map(std::string::ToString::to_string)
                     .unwrap_or_default()
             } else {
                 String::new()

@@ -34,7 +34,7 @@ mod tests {
     fn the_query_names_the_exact_ratio() {
         assert_eq!(resolution_query(2.0), "(resolution: 2dppx)");
         assert_eq!(
-            resolution_query(1.100000023841858),
+            resolution_query(1.100_000_023_841_858),
             "(resolution: 1.100000023841858dppx)"
         );
     }

@@ -124,10 +124,10 @@ pub fn Heatmap(
             "PageDown" => new_row = (row + 5).min(n - 1),
             "PageUp" => new_row = row.saturating_sub(5),
             "ArrowRight" if on_select_col.is_some() => {
-                new_col = Some(col.map_or(0, |c| (c + 1).min(n - 1)))
+                new_col = Some(col.map_or(0, |c| (c + 1).min(n - 1)));
             }
             "ArrowLeft" if on_select_col.is_some() => {
-                new_col = Some(col.map_or(row, |c| c.saturating_sub(1)))
+                new_col = Some(col.map_or(row, |c| c.saturating_sub(1)));
             }
             "Escape" if col.is_some() => new_col = None,
             _ => return,

@@ -12,7 +12,7 @@ use web_sys::{IntersectionObserver, IntersectionObserverEntry, IntersectionObser
 
 /// Whether any part of the element behind `target` is within 200 px of the viewport. False until
 /// the observer's first report (which it sends as soon as it starts), so a view below the fold is
-/// not built during page load; always true where IntersectionObserver is unavailable.
+/// not built during page load; always true where `IntersectionObserver` is unavailable.
 pub fn use_visibility(target: NodeRef<Div>) -> ReadSignal<bool> {
     let (visible, set_visible) = signal(false);
     Effect::new(move |_| {

@@ -2,7 +2,7 @@
 //! `weights = softmax(mask(Q Kᵀ / (√d · τ)))`, `output = weights · V`.
 //!
 //! The work is split in two so that a temperature change (the slider) re-runs only the cheap part:
-//! [`HeadProjections`] holds Q, K, V and the raw scores QKᵀ, which depend on the sentence and the
+//! [`HeadProjections`] holds Q, K, V and the raw scores `QKᵀ`, which depend on the sentence and the
 //! weights but not on τ; [`HeadProjections::weights`] applies the scale, the causal mask and the
 //! softmax, and [`attend`] adds the blend of the values. What τ means (its ranges, the scale
 //! `1/(√d · τ)`) lives in [`super::temperature`].
@@ -175,7 +175,7 @@ pub fn attend(head: &HeadProjections, tau: f64) -> HeadAttention {
     HeadAttention { weights, output }
 }
 
-/// The whole computation for one head in one call, as in the NumPy reference.
+/// The whole computation for one head in one call, as in the `NumPy` reference.
 pub fn causal_attention(
     x: &DMatrix<f64>,
     w_q: &DMatrix<f64>,

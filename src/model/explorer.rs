@@ -21,7 +21,7 @@ pub struct ModelConfig {
 pub struct Prepared {
     pub config: ModelConfig,
     pub d_model: usize,
-    /// T × d_model input to attention (token embedding, plus position code when enabled).
+    /// T × `d_model` input to attention (token embedding, plus position code when enabled).
     pub x: DMatrix<f64>,
     pub projections: Projections,
     pub heads: Vec<HeadProjections>,

@@ -2,7 +2,7 @@
 //!
 //! JSON is written by hand (a few nested arrays) rather than through serde: the bundle stays small
 //! and the number format is under our control. Rust's `{}` for `f64` prints the shortest string that
-//! parses back to the same number, so NumPy reads back exactly the values the page used.
+//! parses back to the same number, so `NumPy` reads back exactly the values the page used.
 
 use super::attention::HeadAttention;
 use super::explorer::Prepared;
@@ -187,7 +187,10 @@ mod tests {
 
     #[test]
     fn csv_quotes_tokens_and_blanks_the_future() {
-        let tokens: Vec<String> = ["a", ",", "=1"].iter().map(|s| s.to_string()).collect();
+        let tokens: Vec<String> = ["a", ",", "=1"]
+            .iter()
+            .map(std::string::ToString::to_string)
+            .collect();
         let w = DMatrix::from_row_slice(3, 3, &[1.0, 0.0, 0.0, 0.5, 0.5, 0.0, 0.25, 0.25, 0.5]);
         let csv = weights_csv(&tokens, &w);
         let lines: Vec<&str> = csv.lines().collect();

@@ -1,7 +1,7 @@
 //! A tiny, documented, deterministic random number generator.
 //!
 //! Every random quantity in the app is drawn from a *named stream*: the stream's starting state is
-//! `seed ^ fnv1a64(label)`, stepped by SplitMix64 (Steele, Lea & Flood, 2014). Normals come from the
+//! `seed ^ fnv1a64(label)`, stepped by `SplitMix64` (Steele, Lea & Flood, 2014). Normals come from the
 //! Box–Muller transform. Naming the stream (for example `"embedding:cat"` or `"w_q"`) means a word's
 //! vector never depends on which other words are in the sentence, and a matrix never depends on the
 //! order in which things were generated. No OS randomness is used anywhere, so a seed reproduces a
@@ -17,7 +17,7 @@ pub fn fnv1a64(bytes: &[u8]) -> u64 {
     hash
 }
 
-/// SplitMix64 with a cached second Box–Muller normal.
+/// `SplitMix64` with a cached second Box–Muller normal.
 #[derive(Debug, Clone)]
 pub struct SeededRng {
     state: u64,
@@ -100,8 +100,8 @@ mod tests {
         let mut rng = SeededRng::stream(1337, "moments");
         let n = 200_000;
         let draws: Vec<f64> = (0..n).map(|_| rng.normal()).collect();
-        let mean = draws.iter().sum::<f64>() / n as f64;
-        let var = draws.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / n as f64;
+        let mean = draws.iter().sum::<f64>() / f64::from(n);
+        let var = draws.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / f64::from(n);
         assert!(mean.abs() < 0.01, "mean {mean}");
         assert!((var - 1.0).abs() < 0.02, "variance {var}");
         assert!(draws.iter().all(|x| x.is_finite()));

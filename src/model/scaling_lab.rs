@@ -61,8 +61,10 @@ pub fn lab_point(head_size: usize, draws: usize, seed: u64) -> LabPoint {
     let mut q = vec![0.0; d];
     let mut scores = [0.0; KEYS];
     for _ in 0..draws.max(1) {
-        q.iter_mut().for_each(|x| *x = rng.normal());
-        for s in scores.iter_mut() {
+        for x in &mut q {
+            *x = rng.normal();
+        }
+        for s in &mut scores {
             *s = q.iter().map(|qi| qi * rng.normal()).sum();
         }
         unscaled.push(max_softmax_weight(&scores, 1.0));

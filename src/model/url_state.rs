@@ -281,8 +281,11 @@ fn quoted(value: &str) -> String {
     format!("“{short}”")
 }
 
-fn notice(text: String) -> Notice {
-    Notice(text.chars().take(MAX_NOTICE_CHARS).collect())
+fn notice(mut text: String) -> Notice {
+    if let Some((end, _)) = text.char_indices().nth(MAX_NOTICE_CHARS) {
+        text.truncate(end);
+    }
+    Notice(text)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -414,7 +417,9 @@ fn read_max_tokens(value: &str, _: &ReadContext) -> Reading<usize> {
     }
 }
 
-/// How most values are written: their `Display` text.
+/// How most values are written: their `Display` text (an `Option` because that is the table's
+/// `write` signature, where `None` leaves a value out of the link).
+#[allow(clippy::unnecessary_wraps)]
 fn display<T: std::fmt::Display>(value: &T) -> Option<String> {
     Some(value.to_string())
 }

@@ -20,7 +20,7 @@ pub fn token_embedding<H: TextHost>(token: &str, seed: u64, d_model: usize) -> V
     (0..d_model).map(|_| rng.normal()).collect()
 }
 
-/// T × d_model matrix of token embeddings, one row per token.
+/// T × `d_model` matrix of token embeddings, one row per token.
 pub fn embed<H: TextHost>(tokens: &[String], seed: u64, d_model: usize) -> DMatrix<f64> {
     let mut x = DMatrix::<f64>::zeros(tokens.len(), d_model);
     for (i, token) in tokens.iter().enumerate() {
@@ -48,7 +48,7 @@ pub fn sinusoidal_positions(t: usize, d_model: usize) -> DMatrix<f64> {
     })
 }
 
-/// The three projections as full `d_model × d_model` matrices with N(0, 1/d_model) entries, so a
+/// The three projections as full `d_model × d_model` matrices with N(0, `1/d_model`) entries, so a
 /// query or key component has unit variance and `q · k` over a head of size d has variance ≈ d.
 /// Head `h` of `n` uses columns `h·d .. (h+1)·d` with `d = d_model / n`, as in the article's
 /// multi-head code, so a head's weights do not change when another head is added.
@@ -110,7 +110,7 @@ mod tests {
     fn same_word_same_vector_regardless_of_case_and_context() {
         let tokens: Vec<String> = ["The", "cat", "the"]
             .iter()
-            .map(|s| s.to_string())
+            .map(std::string::ToString::to_string)
             .collect();
         let x = embed::<CoreText>(&tokens, DEFAULT_SEED, D_MODEL);
         assert_eq!(x.row(0), x.row(2));

@@ -51,7 +51,10 @@ impl TimingHook {
     }
 
     fn stamp(&self, key: &JsValue) {
-        let now = self.performance.as_ref().map_or(0.0, |p| p.now());
+        let now = self
+            .performance
+            .as_ref()
+            .map_or(0.0, web_sys::Performance::now);
         let _ = js_sys::Reflect::set(&self.object, key, &JsValue::from_f64(now));
     }
 }
@@ -66,8 +69,8 @@ thread_local! {
     /// One link of the chain, created once and kept for the page's lifetime.
     static SETTLE_LINK: Closure<dyn Fn()> = Closure::new(settle_link);
     /// The input listeners (see [`time_inputs`]), kept for the page's lifetime.
-    static ON_INPUT: Closure<dyn Fn(web_sys::Event)> = Closure::new(on_input);
-    static AFTER_HANDLERS: Closure<dyn Fn(web_sys::Event)> = Closure::new(after_handlers);
+    static ON_INPUT: Closure<dyn Fn(web_sys::Event)> = Closure::new(|event: web_sys::Event| on_input(&event));
+    static AFTER_HANDLERS: Closure<dyn Fn(web_sys::Event)> = Closure::new(|event: web_sys::Event| after_handlers(&event));
 }
 
 fn queue_settle_link() {
@@ -119,7 +122,7 @@ pub fn time_inputs() {
 /// events on the window) and after the handlers on the way. Starting the chain here instead
 /// would not do: during a user's event the browser runs the microtask queue after each listener,
 /// so the whole chain would run before the handlers. (All the input events bubble.)
-fn on_input(event: web_sys::Event) {
+fn on_input(event: &web_sys::Event) {
     let name = event.type_();
     if name != "change" {
         stamp(|t| &t.start);
@@ -131,7 +134,7 @@ fn on_input(event: web_sys::Event) {
 }
 
 /// Bubble phase, once per event: starts the settle chain.
-fn after_handlers(event: web_sys::Event) {
+fn after_handlers(event: &web_sys::Event) {
     AFTER_HANDLERS.with(|listener| {
         let _ = window()
             .remove_event_listener_with_callback(&event.type_(), listener.as_ref().unchecked_ref());

@@ -12,6 +12,9 @@ use crate::text::{
 use leptos::html;
 use leptos::prelude::*;
 
+/// The strip elements, and the model, head and row their q, k and v were painted for.
+type Painted = (StripRows, Option<(Shared<Prepared>, usize, usize)>);
+
 /// What the trace's table and its last strips show for the selected row, at the current τ.
 #[derive(Clone, PartialEq)]
 struct TraceData {
@@ -56,8 +59,6 @@ pub(super) fn AttentionTrace() -> impl IntoView {
     // and v strips are painted once per model and head; a row click or τ step relabels, hides
     // and repaints only what changed.
     let strips_ref = NodeRef::<html::Div>::new();
-    // The strip elements, and the model, head and row their q, k and v were painted for.
-    type Painted = (StripRows, Option<(Shared<Prepared>, usize, usize)>);
     let strips_drawn: StoredValue<Painted, LocalStorage> =
         StoredValue::new_local(Default::default());
     Effect::new(move |_| {
