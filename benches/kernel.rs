@@ -4,7 +4,7 @@
 //! A tiny harness instead of criterion (no extra dependencies, seconds to build): warm up, then time
 //! batches of calls with `Instant` and report the median time per call. For every T the seeded
 //! inputs and the Rust result are written as little-endian f64 files so that
-//! `bench/numpy_attention.py` times `NumPy` on exactly the same numbers and checks it agrees.
+//! `benches/numpy_attention.py` times `NumPy` on exactly the same numbers and checks it agrees.
 //!
 //! Run through `scripts/bench.sh`, or alone:
 //!   `CARGO_PROFILE_BENCH_OPT_LEVEL=3` cargo bench --bench kernel -- --out target/bench

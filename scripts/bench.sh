@@ -8,10 +8,10 @@
 # It builds what it needs and prints tables, then writes BENCHMARKS.md (repo root):
 #   1. kernel: native Rust `causal_attention` (benches/kernel.rs, opt-level 3) for T = 7, 64, 256,
 #      512 (d_model 64, one head of 64) next to NumPy running the course formula on the same inputs
-#      (bench/numpy_attention.py), with OpenBLAS's default threads and with one thread;
+#      (benches/numpy_attention.py), with OpenBLAS's default threads and with one thread;
 #   2. bundle: trunk release builds with opt-level "z" and "s": raw and gzip bytes of .wasm/.js/.css,
-#      plus where the wasm bytes go (bench/wasm_size_profile.py on a copy that keeps names);
-#   3. browser: headless Chromium on the "z" build, real mouse input (e2e/bench.mjs): compute+draw
+#      plus where the wasm bytes go (benches/wasm_size_profile.py on a copy that keeps names);
+#   3. browser: headless Chromium on the "z" build, real mouse input (benches/browser.mjs): compute+draw
 #      time per update from window.__aeTiming while dragging the slider and clicking rows, and
 #      navigation → first heatmap; then a V8 CPU profile of the same interactions on a build whose
 #      wasm keeps function names.
@@ -79,9 +79,9 @@ ae_log "kernel: Rust (cargo bench, opt-level 3)"
 CARGO_PROFILE_BENCH_OPT_LEVEL=3 cargo bench --quiet --bench kernel -- --out "$BENCH_DIR/kernel" "${KERNEL_ARGS[@]}"
 ae_log "kernel: NumPy, same inputs (OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE unset for NumPy only)"
 env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE \
-  python3 bench/numpy_attention.py "$BENCH_DIR/kernel" --tag default "${NUMPY_ARGS[@]}"
+  python3 benches/numpy_attention.py "$BENCH_DIR/kernel" --tag default "${NUMPY_ARGS[@]}"
 env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE OPENBLAS_NUM_THREADS=1 \
-  python3 bench/numpy_attention.py "$BENCH_DIR/kernel" --tag 1thread "${NUMPY_ARGS[@]}"
+  python3 benches/numpy_attention.py "$BENCH_DIR/kernel" --tag 1thread "${NUMPY_ARGS[@]}"
 
 # --- 2. Bundle --------------------------------------------------------------------------------
 if [ "$BUILD" = 1 ]; then
@@ -127,21 +127,21 @@ for label, v in b.items():
     print(f"  {'total':<48} {sum(f['raw'] for f in v['files']):>9} B raw {sum(f['gzip'] for f in v['files']):>9} B gzip")
 PY
 if [ -f "$BENCH_DIR/named/app_named.wasm" ]; then
-  python3 bench/wasm_size_profile.py "$BENCH_DIR/named/app_named.wasm" --top 25 | tee "$BENCH_DIR/wasm-size-profile.txt"
+  python3 benches/wasm_size_profile.py "$BENCH_DIR/named/app_named.wasm" --top 25 | tee "$BENCH_DIR/wasm-size-profile.txt"
 fi
 
 # --- 3. Browser -------------------------------------------------------------------------------
 ae_log "browser: headless Chromium, release build (opt-level z)"
-node e2e/bench.mjs --dist "$DIST_Z" --out "$BENCH_DIR/browser.json" --updates "$UPDATES" --loads "$LOADS"
+node benches/browser.mjs --dist "$DIST_Z" --out "$BENCH_DIR/browser.json" --updates "$UPDATES" --loads "$LOADS"
 if [ -d "$BENCH_DIR/dist-prof" ]; then
   ae_log "browser: CPU profile of the same interactions (named wasm)"
-  node e2e/bench.mjs --dist "$BENCH_DIR/dist-prof" --out "$BENCH_DIR/browser-profile.json" \
+  node benches/browser.mjs --dist "$BENCH_DIR/dist-prof" --out "$BENCH_DIR/browser-profile.json" \
     --updates 60 --loads 1 --only 'default-1h,256t-8h' --profile --profile-top 20 | tee "$BENCH_DIR/browser-profile.txt"
 fi
 
 echo "load_after=$(cut -d' ' -f1-3 /proc/loadavg)" >> "$BENCH_DIR/machine.txt"
 
 # --- Report -----------------------------------------------------------------------------------
-python3 bench/report.py "$BENCH_DIR" > "$BENCH_MD"
+python3 benches/report.py "$BENCH_DIR" > "$BENCH_MD"
 ae_log "wrote $BENCH_MD"
-python3 bench/report.py "$BENCH_DIR" --summary
+python3 benches/report.py "$BENCH_DIR" --summary

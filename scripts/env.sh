@@ -12,7 +12,7 @@ case ":$PATH:" in
   *":$CARGO_HOME/bin:"*) ;;
   *) PATH="$CARGO_HOME/bin:$PATH" ;;
 esac
-PATH="$AE_ROOT/e2e/node_modules/.bin:$PATH"
+PATH="$AE_ROOT/node_modules/.bin:$PATH"
 export PATH
 
 # Browser used by wasm-bindgen-test (via chromedriver) and by the Playwright e2e suite.

@@ -18,9 +18,9 @@ if (!staging) {
 }
 let minify;
 try {
-  ({ minify } = createRequire(path.resolve('e2e/package.json'))('terser'));
+  ({ minify } = createRequire(path.resolve('package.json'))('terser'));
 } catch {
-  console.error('minify-assets: terser is missing from e2e/node_modules; run scripts/setup.sh');
+  console.error('minify-assets: terser is missing from node_modules; run scripts/setup.sh');
   process.exit(1);
 }
 

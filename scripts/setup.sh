@@ -92,22 +92,19 @@ else
   fi
 fi
 
-# --- npm: playwright-core for e2e; binaryen (wasm-opt) and terser for trunk builds ---
-(
-  cd e2e
-  if [ -f node_modules/.package-lock.json ] && [ node_modules/.package-lock.json -nt package-lock.json ] \
-     && [ node_modules/.package-lock.json -nt package.json ] \
-     && [ -x node_modules/.bin/wasm-opt ] && [ -d node_modules/playwright-core ] \
-     && [ -d node_modules/terser ]; then
-    ae_log "npm: e2e/node_modules up to date"
-  elif [ -f package-lock.json ]; then
-    ae_log "npm ci (e2e/)"
-    npm ci --no-audit --no-fund --loglevel=error
-  else
-    ae_log "npm install (e2e/)"
-    npm install --no-audit --no-fund --loglevel=error
-  fi
-)
+# --- npm (root package.json): binaryen (wasm-opt) and terser for trunk builds; playwright-core for e2e ---
+if [ -f node_modules/.package-lock.json ] && [ node_modules/.package-lock.json -nt package-lock.json ] \
+   && [ node_modules/.package-lock.json -nt package.json ] \
+   && [ -x node_modules/.bin/wasm-opt ] && [ -d node_modules/playwright-core ] \
+   && [ -d node_modules/terser ]; then
+  ae_log "npm: node_modules up to date"
+elif [ -f package-lock.json ]; then
+  ae_log "npm ci"
+  npm ci --no-audit --no-fund --loglevel=error
+else
+  ae_log "npm install"
+  npm install --no-audit --no-fund --loglevel=error
+fi
 wasm-opt --version | grep -q 'version 132' || ae_die "wasm-opt on PATH is not version 132: $(command -v wasm-opt)"
 
 # --- python numpy (for e2e/check_json.py) ----------------------------------------

@@ -1,5 +1,6 @@
-// Browser benchmark (issue 4) — not a test (no *.test.mjs), run by scripts/bench.sh:
-//   node e2e/bench.mjs --dist /tmp/dist-bench-z [--out bench.json] [--updates 120] [--loads 7]
+// Browser benchmark (issue 4) — not a test, run by scripts/bench.sh; it drives the app with the e2e
+// suite's harness (server, browser, page helpers):
+//   node benches/browser.mjs --dist /tmp/dist-bench-z [--out bench.json] [--updates 120] [--loads 7]
 //                      [--only default-1h,64t-8h,256t-8h] [--profile [--profile-top 25]]
 //
 // Release build in headless Chromium, real mouse input through Playwright. For each scenario it
@@ -15,8 +16,8 @@
 // Scenarios: default sentence with 1 head; 64 short words with 8 heads; 256 short words with 8 heads
 // (`max_tokens=256`, the developer URL flag; 256 words of 2–3 letters fit MAX_SENTENCE_CHARS).
 import { writeFile } from 'node:fs/promises';
-import { startServer, launchBrowser, newPage, appUrl, sliderGeometry, READY_SELECTOR } from './harness.mjs';
-import { heatmapLayout, shortWordSentence } from './heatmap_geometry.mjs';
+import { startServer, launchBrowser, newPage, appUrl, sliderGeometry, READY_SELECTOR } from '../e2e/harness.mjs';
+import { heatmapLayout, shortWordSentence } from '../e2e/heatmap_geometry.mjs';
 
 const argv = process.argv.slice(2);
 const opt = (name, dflt) => {

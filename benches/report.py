@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Writes BENCHMARKS.md from the files scripts/bench.sh leaves in its work dir.
 
-Usage: python3 bench/report.py BENCH_DIR            (markdown on stdout)
-       python3 bench/report.py BENCH_DIR --summary  (targets only, for the terminal)
+Usage: python3 benches/report.py BENCH_DIR            (markdown on stdout)
+       python3 benches/report.py BENCH_DIR --summary  (targets only, for the terminal)
 """
 import json
 import os
@@ -159,7 +159,7 @@ def main():
     w("`attention_explorer::model::attention::causal_attention` (Q, K, V projections, QKᵀ, scale 1/(√d·τ), causal mask, "
       "row softmax, A·V) on seeded inputs, d_model = 64, one head of size 64, τ = 1, one thread, built at opt-level 3 "
       "(`benches/kernel.rs`, a small `Instant` harness: warm-up, then batches of calls, median per call). "
-      "NumPy runs the seed text's `self_attention` (`bench/numpy_attention.py`, the same code without the output "
+      "NumPy runs the seed text's `self_attention` (`benches/numpy_attention.py`, the same code without the output "
       "projection Wo, which the Rust kernel does not have) on the *same* inputs, read from the files the Rust bench "
       "writes, and first checks it gets the same weights and outputs (max |difference| column).")
     w("")
@@ -194,7 +194,7 @@ def main():
     w("## 2. Browser: compute + draw per update")
     w("")
     w(f"Release build (opt-level \"z\"), Chromium {browser.get('chromium', '?')} headless, 1280×800 viewport, device pixel "
-      "ratio 1, driven by Playwright with real mouse input (`e2e/bench.mjs`). The app exposes `window.__aeTiming = "
+      "ratio 1, driven by Playwright with real mouse input (`benches/browser.mjs`). The app exposes `window.__aeTiming = "
       "{start, end, settled, updates}`: the input handlers (slider `input`, heatmap `click`/keys) set `start = performance.now()`, "
       "every canvas draw sets `end` and counts `updates`, and `settled` is taken by the last link of a chain of microtasks "
       "started with the input, i.e. after the last of the Leptos effects it triggered (see the notes). After each input the "
@@ -255,7 +255,7 @@ def main():
     if size_profile:
         w("### Where the wasm bytes go (size profile)")
         w("")
-        w("`bench/wasm_size_profile.py` on the z build's wasm re-optimised with `wasm-opt -Oz -g` (same code, name section "
+        w("`benches/wasm_size_profile.py` on the z build's wasm re-optimised with `wasm-opt -Oz -g` (same code, name section "
           "kept). Function-body bytes per crate, then the largest functions:")
         w("")
         w("```")

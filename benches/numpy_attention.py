@@ -10,7 +10,7 @@ little-endian f64, followed by the Rust weights and output), checks NumPy gets t
 times it like the Rust harness (warm-up, batches of calls, median per call) and writes
 numpy.json next to the inputs.
 
-Usage: python3 bench/numpy_attention.py DIR [--quick] [--tag NAME]   (writes DIR/numpy-NAME.json)
+Usage: python3 benches/numpy_attention.py DIR [--quick] [--tag NAME]   (writes DIR/numpy-NAME.json)
 
 scripts/bench.sh runs it twice: with OpenBLAS's default thread count and with
 OPENBLAS_NUM_THREADS=1 (the Rust kernel is single-threaded), both with OPENBLAS_CORETYPE and

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Where the bytes of a .wasm go: code size per function and per crate, from the name section.
 
-Usage: python3 bench/wasm_size_profile.py FILE.wasm [--top N]
+Usage: python3 benches/wasm_size_profile.py FILE.wasm [--top N]
 
 FILE must still have its name section (e.g. wasm-bindgen output run through `wasm-opt -Oz -g`;
 scripts/bench.sh makes one). Sizes are function-body bytes; data segments and other sections are
