@@ -5,7 +5,7 @@
 //
 // Release build in headless Chromium, real mouse input through Playwright. For each scenario it
 // reads the app's own timing hook, window.__aeTiming = {start, end, settled, updates}: input
-// handlers set `start` (performance.now()), every canvas draw sets `end` and counts `updates`, and
+// events set `start` (performance.now(), from one capture-phase listener on window, before the app's handlers), every canvas draw sets `end` and counts `updates`, and
 // `settled` is taken in the first task after the input's work (all of Leptos' DOM and canvas
 // effects run as microtasks before it). After each input the script waits two animation frames
 // and records settled - start = the app's compute + draw time for that update (DOM included).
