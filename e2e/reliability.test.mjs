@@ -270,7 +270,7 @@ test('CSP: the policy ships in index.html and a full session causes no violation
     await waitForChips(page, ['A', 'small', 'dog', 'ran', 'home', '.']);
     await page.fill('#seed', '42');
     await page.locator('#seed').dispatchEvent('change');
-    await page.getByRole('button', { name: 'New weights' }).click();
+    await page.getByRole('button', { name: 'New seed' }).click();
     await page.selectOption('#heads', '8');
     await page.locator('.thumbs .thumb').nth(3).click();
     await page.locator('#positions').check();

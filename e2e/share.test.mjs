@@ -235,7 +235,7 @@ test('sentence box: Unicode is kept, markup stays text', { timeout: 60_000 }, as
 // Seed
 // ---------------------------------------------------------------------------
 
-test('seed: 42 changes the weights, New weights moves on, going back reproduces them exactly', { timeout: 60_000 }, async () => {
+test('seed: 42 changes the weights, New seed moves on, going back reproduces them exactly', { timeout: 60_000 }, async () => {
   const { context, page, consoleLog } = await app.newPage();
   try {
     await app.open(page);
@@ -253,7 +253,7 @@ test('seed: 42 changes the weights, New weights moves on, going back reproduces 
     assert.notDeepEqual(s42.heads[0].weights, orig.heads[0].weights);
 
     const captionBefore = await page.locator('[data-testid=inspector-table] tbody').textContent();
-    await page.getByRole('button', { name: 'New weights' }).click();
+    await page.getByRole('button', { name: 'New seed' }).click();
     await page.waitForFunction(() => document.querySelector('#seed').value !== '42');
     const shown = await page.inputValue('#seed');
     assert.match(shown, /^\d+$/);
@@ -581,7 +581,7 @@ test('keyboard only: heatmap rows and cells, slider, checkbox, focus ring', { ti
     await page.keyboard.press('End');
     await eventually(async () => assert.deepEqual(await inspectorRow(page), { token: '.', row: 7 }));
     assert.match(await heatmap.getAttribute('aria-label'), /Row 7 “\.” attends most to/);
-    await eventually(async () => assert.match(await live.textContent(), /^Row 7 “\.” attends most to “.+” \(\d+\.\d%\)\.$/));
+    await eventually(async () => assert.match(await live.textContent(), /^Row 7 “\.” attends most to “.+” \(\d+\.\d%( each)?\)\.$/));
 
     // Cell mode: ArrowRight enters at the first key, the live region reads the cell.
     const weights = await page.locator('[data-testid=inspector-table] tbody td.num').allTextContents();

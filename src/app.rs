@@ -8,6 +8,7 @@ use crate::components::{
 };
 use crate::model::url_state::ViewState;
 use crate::state::{provide_theme, sync_url, AppState};
+use crate::text::weights_note;
 use crate::web::location::location_search;
 use crate::web::BrowserText;
 use leptos::prelude::*;
@@ -55,6 +56,7 @@ pub fn App() -> impl IntoView {
             </section>
             <section class="panel main-view" aria-labelledby="heatmap-title">
                 <h2 id="heatmap-title">"Who attends to whom — " {heads_label}</h2>
+                <p class="note" data-testid="weights-note">{move || weights_note(state.seed.get())}</p>
                 <p class="hint" id="heatmap-keys">
                     "Rows are queries (the token doing the looking), columns are keys. "
                     "Hover for exact weights and click a row to inspect it. Keyboard: focus the map, ↑/↓ choose a row, ←/→ step through its cells, Home/End jump, Esc leaves the cell."
@@ -88,7 +90,8 @@ pub fn App() -> impl IntoView {
         <footer class="site-footer">
             <p>
                 "Every number on this page is computed by the app's Rust core (compiled to WebAssembly) "
-                "from seeded inputs; download the JSON to recompute it anywhere."
+                "from seeded inputs, except the notebook's printed values that step 4 quotes (marked as quoted); "
+                "download the JSON to recompute the view anywhere."
             </p>
         </footer>
     }

@@ -79,15 +79,12 @@ pub fn RowInspector() -> impl IntoView {
     });
 
     let bar_label = move || {
-        let s = stats();
-        bar_chart_label(
-            &token(),
-            row.get(),
-            &state
+        let i = row.get();
+        row_weights.with(|w| {
+            state
                 .tokens
-                .with(|t| t.get(s.argmax).cloned().unwrap_or_default()),
-            s.max_weight,
-        )
+                .with(|t| bar_chart_label(t, i, &w[..=i.min(w.len().saturating_sub(1))]))
+        })
     };
 
     view! {

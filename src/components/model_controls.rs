@@ -1,12 +1,16 @@
 //! Seed, head count and position codes: the settings that fix Q, K and V.
 
+use crate::model::claims::first_repeated_word;
+use crate::model::host::TextHost;
 use crate::model::rng::SeededRng;
 use crate::model::url_state::MAX_SEED;
 use crate::model::weights::{D_MODEL, HEAD_CHOICES};
 use crate::state::AppState;
+use crate::text::positions_help;
+use crate::web::BrowserText;
 use leptos::prelude::*;
 
-/// The seed "New weights" moves to: derived from the current one, so the sequence of seeds a
+/// The seed "New seed" moves to: derived from the current one, so the sequence of seeds a
 /// class clicks through is the same for everyone.
 pub fn next_seed(seed: u64) -> u64 {
     SeededRng::stream(seed, "next-seed").next_u64() % (MAX_SEED + 1)
@@ -44,9 +48,13 @@ pub fn ModelControls() -> impl IntoView {
                     }
                 />
                 <button type="button" on:click=move |_| state.seed.update(|s| *s = next_seed(*s))>
-                    "New weights"
+                    "New seed"
                 </button>
             </div>
+            <p class="help">
+                "The seed fixes every random number: the word vectors and W_q, W_k, W_v. "
+                "“New seed” draws new ones of each."
+            </p>
             <p class="error" role="alert">{move || seed_error.get()}</p>
             <div class="row">
                 <label for="heads">"Heads"</label>
@@ -81,13 +89,12 @@ pub fn ModelControls() -> impl IntoView {
                 />
                 <label for="positions">"Add sinusoidal position codes"</label>
             </div>
-            <p class="help">
+            <p class="help" data-testid="positions-help">
                 {move || {
-                    if state.positions.get() {
-                        "Each position adds its own sine–cosine pattern, so repeated words (“The” and “the”) now get different keys."
-                    } else {
-                        "Without positions, attention sees a bag of words: identical words (“The”, “the”) get identical queries and keys."
-                    }
+                    state.tokens.with(|tokens| {
+                        let repeated = first_repeated_word(tokens, BrowserText::lowercase);
+                        positions_help(state.positions.get(), tokens, repeated)
+                    })
                 }}
             </p>
         </fieldset>

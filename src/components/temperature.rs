@@ -1,6 +1,7 @@
 //! The temperature slider: log-scaled τ with marks at the unscaled (1/√d) and scaled (1) regimes.
 
 use crate::format::fixed;
+use crate::model::claims::HeadShape;
 use crate::model::temperature::{
     divisor, slider_value, track_percent, unscaled_tau, Regime, SLIDER_MAX_TAU, SLIDER_MIN_TAU,
 };
@@ -71,7 +72,8 @@ pub fn TemperatureSlider() -> impl IntoView {
             <p id="temperature-regime" class="regime" aria-live="polite">
                 {move || {
                     let (tau, d) = (state.tau.get(), head_size.get());
-                    regime_sentence(Regime::of(tau, d), tau, d)
+                    let shape = state.main_weights.with(|w| HeadShape::of(w));
+                    regime_sentence(Regime::of(tau, d), tau, d, &shape)
                 }}
             </p>
         </div>

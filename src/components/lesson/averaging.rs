@@ -17,9 +17,10 @@ pub(super) fn AveragingStep() -> impl IntoView {
     view! {
         <p>
             "The simplest way for a token to use its context is to take the plain average of itself and every "
-            "earlier token. Written as a T × T table of shares, row t gives each of tokens 0…t an equal 1/(t+1) "
-            "and the future nothing, and gathering the context becomes one matrix product, "
-            <code>"wei · X"</code> "."
+            "earlier token. Write the shares as a T × T table " <code>"wei"</code> " (T is the number of tokens; rows "
+            "and columns are counted from 1, as on screen): row t gives each of its t visible tokens an equal 1/t and "
+            "the future nothing. (The notebook counts from 0, so it writes 1/(t+1).) Gathering the context then "
+            "becomes one matrix product, " <code>"wei · X"</code> ", where X holds one word vector per row."
         </p>
         <Heatmap
             weights=Signal::from(wei)

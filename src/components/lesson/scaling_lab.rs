@@ -69,7 +69,7 @@ pub(super) fn ScalingLab() -> impl IntoView {
         <p data-testid="lab-readout">
             {move || current().map(|p| lab_readout(&p))}
         </p>
-        <p>{notebook_draws()}</p>
+        <p data-testid="notebook-draws">{move || points.with(|p| notebook_draws(p))}</p>
         <div class="table-scroll">
             <table class="lab" data-testid="lab-table">
                 <caption>{lab_caption()}</caption>

@@ -7,7 +7,7 @@ use crate::model::explorer::Prepared;
 use crate::model::trace::RowTrace;
 use crate::state::{AppState, Shared};
 use crate::text::{
-    quote, trace_caption, trace_cells, trace_check, trace_sqrt_d_heading, trace_sum,
+    quote, trace_caption, trace_cells, trace_check, trace_sqrt_d_heading, trace_sum, weights_note,
 };
 use leptos::html;
 use leptos::prelude::*;
@@ -157,6 +157,7 @@ pub(super) fn AttentionTrace() -> impl IntoView {
                         "applies softmax; its output is the weighted sum of the value vectors. Click a row of the "
                         "heatmap to trace another token."
                     </p>
+                    <p class="note" data-testid="trace-weights-note">{weights_note(prepared.0.config.seed)}</p>
                     <div class="table-scroll">
                         <table class="trace" data-testid="trace-table">
                             <caption>{trace_caption(name, trace, h)}</caption>
