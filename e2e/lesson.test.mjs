@@ -218,8 +218,7 @@ test('step 4: scaling lab readout, table and notebook draws', { timeout: 60_000 
 
     // The notebook's single draws (003: 0.87/0.32 at d=16, 0.94/0.24 at d=256) lie in the bands.
     const text = await page.locator('#lesson-panel').textContent();
-    assert.match(text, /single draw at d = 16: 0\.87 unscaled, 0\.32 scaled/);
-    assert.match(text, /single draw at d = 256: 0\.94 unscaled, 0\.24 scaled/);
+    assert.match(text, /Quoted from the notebook, not computed here \(one random draw each\): at d = 16, 0\.87 unscaled and 0\.32 scaled; at d = 256, 0\.94 unscaled and 0\.24 scaled\./);
     const inside = (x, band, what) => assert.ok(band.p10 <= x && x <= band.p90, `${what}: ${x} outside ${band.p10}–${band.p90}`);
     inside(0.87, at16.unscaled, 'notebook unscaled d=16');
     inside(0.32, at16.scaled, 'notebook scaled d=16');
@@ -299,7 +298,7 @@ test('positions toggle: "The" and "the" share keys until positions are added', {
   try {
     await app.open(page);
     assert.equal(await page.isChecked('#positions'), false);
-    const help = page.locator('fieldset.model p.help');
+    const help = page.getByTestId('positions-help');
     const helpOff = await help.textContent();
     assert.match(helpOff, /identical/);
 

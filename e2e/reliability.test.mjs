@@ -275,6 +275,7 @@ test('CSP: the policy ships in index.html and a full session causes no violation
     await page.locator('.thumbs .thumb').nth(3).click();
     await page.locator('#positions').check();
     const heatmap = page.locator('canvas.heatmap').first();
+    await heatmap.scrollIntoViewIfNeeded();
     const box = await heatmap.boundingBox();
     await page.mouse.move(box.x + box.width * 0.3, box.y + 30);
     await page.locator('[role=tooltip]').waitFor();

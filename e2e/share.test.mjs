@@ -207,8 +207,12 @@ test('sentence box: Unicode is kept, markup stays text', { timeout: 60_000 }, as
       assert.deepEqual(json.tokens, tokens);
       const keyCells = await page.locator('[data-testid=inspector-table] tbody th').allTextContents();
       assert.deepEqual(keyCells, tokens, `inspector keys for ${sentence}`);
-      const traceKeys = await page.locator('[data-testid=trace-table] tbody th').allTextContents();
-      assert.deepEqual(traceKeys, tokens, `trace keys for ${sentence}`);
+      // The trace updates once it is near the viewport (it skips work while scrolled away).
+      await page.getByTestId('trace-strips').scrollIntoViewIfNeeded();
+      await eventually(async () => {
+        const traceKeys = await page.locator('[data-testid=trace-table] tbody th').allTextContents();
+        assert.deepEqual(traceKeys, tokens, `trace keys for ${sentence}`);
+      });
       assert.match(await page.locator('canvas.heatmap').first().getAttribute('aria-label'), new RegExp(`${tokens.length} query tokens`));
     }
     // The markup case: literal text, nothing interpreted.

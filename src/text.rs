@@ -328,7 +328,7 @@ pub fn notebook_draws(points: &[LabPoint]) -> String {
 /// What is real on this page and what is not: the weights are random, the mechanism is exact.
 pub fn weights_note(seed: u64) -> String {
     format!(
-        "Not trained: the word vectors and W_q, W_k, W_v are random numbers drawn from seed {seed}, so which word a row picks means nothing yet. What is real is the mechanism: every step from scores to weights to outputs is exactly attention's."
+        "Not trained: the word vectors and W_q, W_k, W_v are random (seed {seed}), so which word a row picks means nothing yet. The mechanism is real: every step from scores to weights to outputs is exactly attention's."
     )
 }
 
@@ -546,7 +546,7 @@ mod tests {
         let plain = tokenize("a b c");
         assert!(positions_help(false, &plain, None)
             .contains("a repeated word would get identical keys"));
-        assert!(weights_note(42).contains("random numbers drawn from seed 42"));
+        assert!(weights_note(42).contains("are random (seed 42), so which word"));
     }
 
     #[test]

@@ -51,10 +51,7 @@ pub fn ModelControls() -> impl IntoView {
                     "New seed"
                 </button>
             </div>
-            <p class="help">
-                "The seed fixes every random number: the word vectors and W_q, W_k, W_v. "
-                "“New seed” draws new ones of each."
-            </p>
+            <p class="hint">"The seed draws the word vectors and W_q, W_k, W_v; “New seed” redraws all of them."</p>
             <p class="error" role="alert">{move || seed_error.get()}</p>
             <div class="row">
                 <label for="heads">"Heads"</label>
