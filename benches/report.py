@@ -12,8 +12,9 @@ TARGETS = {
     "default_p95_ms": 2.0,
     "big_p95_ms": 16.0,
     "nav_ms": 300.0,
-    # The stricter reading of "200 KB": 200,000 bytes (200 KiB would be 204,800).
-    "bundle_gzip_bytes": 200_000,
+    # The code budget since the redesign (issue 10): 300 kB, read as 300,000 bytes, for
+    # .wasm + .js + .css (data fetched on demand is not counted).
+    "bundle_gzip_bytes": 300_000,
 }
 
 
@@ -89,7 +90,7 @@ def main():
             # The release profile is "z"; "s" is measured for comparison, as the issue asks.
             met = totals[k] <= TARGETS["bundle_gzip_bytes"] if k == "z" else None
             rows.append((f"Bundle gzip total, opt-level \"{k}\"" + ("" if k == "z" else " (comparison; not shipped)"),
-                         "≤ 200 kB (200,000 B)", f"{totals[k]:,} B", met, totals[k] / 1000, 200.0, "kB"))
+                         "≤ 300 kB (300,000 B)", f"{totals[k]:,} B", met, totals[k] / 1000, 300.0, "kB"))
     if 512 in npd and rust:
         r512 = next(r for r in rust if r["T"] == 512)
         ratio = npd[512]["median_ns"] / r512["median_ns"]
