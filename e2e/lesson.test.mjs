@@ -176,6 +176,8 @@ test('step 3: trace table agrees with the inspector and the JSON, masks the futu
 
     // Another row from the main heatmap: the trace follows.
     await clickHeatmapRow(page, page.locator('canvas.heatmap').first(), 1);
+    // The trace skips work while scrolled away and catches up when it is seen again: look at it.
+    await page.getByTestId('trace-strips').scrollIntoViewIfNeeded();
     await page.waitForFunction(() =>
       document.querySelector('[data-testid=trace-table] caption').textContent.includes('(row 2)'),
     );
@@ -397,7 +399,11 @@ test('heads: 1/2/4/8 thumbnails, JSON split, clicking a thumbnail switches head'
       });
       assert.notDeepEqual(json.heads[1].weights[5], json.heads[0].weights[5], 'heads differ');
       assert.notDeepEqual(second.map((l) => l.text), first.map((l) => l.text), 'inspector changed with the head');
-      assert.match(await page.locator('[data-testid=trace-table] caption').textContent(), /head 2, d = /);
+      // The trace skips work while scrolled away and catches up when it is seen again: look at it.
+      await page.getByTestId('trace-strips').scrollIntoViewIfNeeded();
+      await eventually(async () =>
+        assert.match(await page.locator('[data-testid=trace-table] caption').textContent(), /head 2, d = /),
+      );
     }
     consoleLog.assertClean();
   } finally {
