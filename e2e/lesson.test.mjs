@@ -137,7 +137,7 @@ test('steps 1–2: averaging heatmap, live check, clickable rows', { timeout: 60
 test('step 3: trace table agrees with the inspector and the JSON, masks the future', { timeout: 60_000 }, async () => {
   const { context, page, consoleLog } = await app.newPage();
   try {
-    await app.open(page, 'row=4');
+    await app.open(page, 'row=4&step=attention');
     assert.equal(await page.getAttribute('#lesson-panel', 'data-step'), 'attention');
     const json = await downloadJson(page);
     const row = 3; // 0-based: "on"
@@ -254,14 +254,14 @@ test('step 4: scaling lab readout, table and notebook draws', { timeout: 60_000 
 test('lesson tabs: click and ArrowLeft/ArrowRight keyboard navigation', { timeout: 60_000 }, async () => {
   const { context, page, consoleLog } = await app.newPage();
   try {
-    await app.open(page);
+    await app.open(page, 'step=attention');
     const selected = () =>
       page.locator('[role=tab]').evaluateAll((tabs) => tabs.filter((t) => t.getAttribute('aria-selected') === 'true').map((t) => t.id));
     assert.deepEqual(await selected(), ['tab-attention']);
     // Roving tabindex: only the selected tab is in the tab order.
     assert.deepEqual(
       await page.locator('[role=tab]').evaluateAll((tabs) => tabs.map((t) => t.tabIndex)),
-      [-1, 0, -1],
+      [-1, -1, 0, -1, -1, -1],
     );
     await page.focus('#tab-attention');
     const expectStep = async (id, step) => {
@@ -273,12 +273,18 @@ test('lesson tabs: click and ArrowLeft/ArrowRight keyboard navigation', { timeou
     await page.keyboard.press('ArrowRight');
     await expectStep('tab-scaling', 'scaling');
     await page.locator('[data-testid=lab-readout]').waitFor();
+    await page.keyboard.press('End');
+    await expectStep('tab-positions', 'positions');
     await page.keyboard.press('ArrowRight'); // wraps around
     await expectStep('tab-average', 'average');
     await page.locator('[data-testid=averaging-check]').waitFor();
     await page.keyboard.press('ArrowLeft'); // wraps back
-    await expectStep('tab-scaling', 'scaling');
-    await page.keyboard.press('ArrowLeft');
+    await expectStep('tab-positions', 'positions');
+    await page.keyboard.press('Home');
+    await expectStep('tab-average', 'average');
+    await page.keyboard.press('ArrowRight');
+    await expectStep('tab-softmax', 'softmax');
+    await page.keyboard.press('ArrowRight');
     await expectStep('tab-attention', 'attention');
     await page.locator('[data-testid=trace-table]').waitFor();
     // The URL records the step.
@@ -350,7 +356,7 @@ test('positions toggle: "The" and "the" share keys until positions are added', {
 test('heads: 1/2/4/8 thumbnails, JSON split, clicking a thumbnail switches head', { timeout: 60_000 }, async () => {
   const { context, page, consoleLog } = await app.newPage();
   try {
-    await app.open(page);
+    await app.open(page, 'step=attention');
     const heading = page.locator('#heatmap-title');
     for (const n of [1, 2, 4, 8]) {
       await page.selectOption('#heads', String(n));

@@ -186,7 +186,7 @@ test('sentence box: Unicode is kept, markup stays text', { timeout: 60_000 }, as
   const { context, page, consoleLog } = await app.newPage();
   const dialogs = collectDialogs(page);
   try {
-    await app.open(page);
+    await app.open(page, 'step=attention');
     const imgsBefore = await page.locator('img').count();
     const cases = [
       ['🐈‍⬛ sat 🙂', ['🐈‍⬛', 'sat', '🙂']],
@@ -626,7 +626,7 @@ test('360 px touch viewport: no horizontal scroll, tap selects a row', { timeout
     await app.open(page);
     const overflow = () =>
       page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
-    for (const step of ['average', 'attention', 'scaling']) {
+    for (const step of ['average', 'softmax', 'attention', 'scaling', 'heads', 'positions']) {
       await page.locator(`#tab-${step}`).tap();
       await page.waitForFunction((s) => document.querySelector('#lesson-panel').dataset.step === s, step);
       await page.waitForTimeout(100);

@@ -6,10 +6,12 @@
 
 use crate::format::{fixed, percent, scientific};
 use crate::model::claims::{top_keys, HeadShape, NEARLY_ONE_HOT};
+use crate::model::positions::ShuffleComparison;
 use crate::model::scaling_lab::{LabPoint, Spread, DRAWS, KEYS, NOTEBOOK_DRAWS};
 use crate::model::stats::{row_stats, ROUNDING_TOLERANCE};
 use crate::model::temperature::Regime;
 use crate::model::trace::RowTrace;
+use crate::model::url_state::Step;
 use nalgebra::DMatrix;
 
 /// A token in typographic quotes for running text.
@@ -362,6 +364,126 @@ pub fn positions_help(
     }
 }
 
+// ---------------------------------------------------------------------------------------------
+// The lesson's path: step titles, "you are here", steps 2 and 6
+// ---------------------------------------------------------------------------------------------
+
+/// A step's short title, as its tab and its heading show it.
+pub fn step_title(step: Step) -> &'static str {
+    match step {
+        Step::Average => "Average the past",
+        Step::Softmax => "Softmax over masked scores",
+        Step::Attention => "Queries, keys, values",
+        Step::Scaling => "Why divide by √d",
+        Step::Heads => "Several heads",
+        Step::Positions => "Positions",
+    }
+}
+
+/// The one sentence that opens a step: what it adds to the step before it.
+pub fn step_adds(step: Step) -> &'static str {
+    match step {
+        Step::Average => "Step 1 starts with the simplest way for a token to use its context: the plain average of itself and every token before it.",
+        Step::Softmax => "Step 2 computes the same average as a softmax over a masked score matrix, the form attention uses.",
+        Step::Attention => "Step 3 computes the scores from the words themselves, with queries and keys, and blends values instead of the raw word vectors.",
+        Step::Scaling => "Step 4 explains why those scores are divided by √d before the softmax.",
+        Step::Heads => "Step 5 splits the same computation into several smaller heads and combines their outputs with W_o.",
+        Step::Positions => "Step 6 adds word order: without position codes, a row cannot tell in which order the words before it came.",
+    }
+}
+
+/// "You are here": "Step 3 of 6".
+pub fn step_position(step: Step) -> String {
+    format!("Step {} of {}", step.number(), Step::ALL.len())
+}
+
+/// A tab's label: "3 · Queries, keys, values".
+pub fn step_tab(step: Step) -> String {
+    format!("{} · {}", step.number(), step_title(step))
+}
+
+/// Step 2's first check: the softmax of masked zero scores against the averaging matrix `wei`,
+/// differing by `gap` at most (`identical`: equal bit for bit).
+pub fn zero_scores_check(gap: f64, identical: bool) -> String {
+    if identical {
+        "✓ softmax of the masked zero scores equals wei bit for bit (largest difference 0)."
+            .to_string()
+    } else {
+        format!(
+            "{} softmax of the masked zero scores equals wei: largest difference {}.",
+            check_mark(gap),
+            scientific(gap, 1)
+        )
+    }
+}
+
+/// Step 2's live readout: how far head `head` (0-based) at `tau` is from the average.
+pub fn live_gap(tau: f64, head: usize, gap: f64) -> String {
+    format!(
+        "With the live scores of head {} at τ = {}: largest |A(τ) − wei| = {}.",
+        head + 1,
+        format_tau(tau),
+        scientific(gap, 2)
+    )
+}
+
+/// Step 6's verdict on a shuffle of the past: computed from the comparison, never assumed.
+pub fn shuffle_check(cmp: &ShuffleComparison) -> String {
+    if cmp.bit_identical() {
+        "✓ Every key kept its score and its weight, bit for bit: the row is bit-identical."
+            .to_string()
+    } else if cmp.scores_bit_identical() {
+        format!(
+            "✓ Every key kept its score q·k bit for bit. The weights agree to within {} (the last bits of rounding: the softmax adds the same terms in another order).",
+            scientific(cmp.largest_change(), 1)
+        )
+    } else {
+        format!(
+            "The row changed: the largest change of a key's weight is {} percentage points.",
+            fixed(cmp.largest_change() * 100.0, 2)
+        )
+    }
+}
+
+/// Step 6: how row `i` (0-based, visible weights `row`) weighs the repeated pair, if it sees both.
+/// "exactly the same" only when the two doubles are equal.
+pub fn pair_in_row(tokens: &[String], i: usize, row: &[f64], pair: (usize, usize)) -> String {
+    let (a, b) = pair;
+    if b > i {
+        return format!(
+            "Row {} {} does not see both {} and {}; pick row {} or later to compare them.",
+            i + 1,
+            quote(&tokens[i]),
+            quote(&tokens[a]),
+            quote(&tokens[b]),
+            b + 1
+        );
+    }
+    let names = format!(
+        "{} (token {}) and {} (token {})",
+        quote(&tokens[a]),
+        a + 1,
+        quote(&tokens[b]),
+        b + 1
+    );
+    if row[a] == row[b] {
+        format!(
+            "Row {} {} gives {names} exactly the same weight, {} each.",
+            i + 1,
+            quote(&tokens[i]),
+            percent(row[a])
+        )
+    } else {
+        format!(
+            "Row {} {} gives {names} different weights: {} and {}.",
+            i + 1,
+            quote(&tokens[i]),
+            percent(row[a]),
+            percent(row[b])
+        )
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -666,5 +788,110 @@ mod tests {
             p90: 0.555,
         };
         assert_eq!(lab_cell(&spread), "0.346 (0.20–0.56)");
+    }
+
+    #[test]
+    fn every_step_has_a_title_a_place_and_one_opening_sentence() {
+        let positions: Vec<String> = Step::ALL.into_iter().map(step_position).collect();
+        assert_eq!(
+            positions,
+            [
+                "Step 1 of 6",
+                "Step 2 of 6",
+                "Step 3 of 6",
+                "Step 4 of 6",
+                "Step 5 of 6",
+                "Step 6 of 6"
+            ]
+        );
+        assert_eq!(step_tab(Step::Attention), "3 · Queries, keys, values");
+        for step in Step::ALL {
+            let adds = step_adds(step);
+            // One sentence, naming its own step number.
+            assert!(
+                adds.starts_with(&format!("Step {} ", step.number())),
+                "{adds}"
+            );
+            assert_eq!(adds.matches(". ").count(), 0, "{adds}");
+            assert!(adds.ends_with('.'), "{adds}");
+            assert!(!step_title(step).is_empty());
+        }
+        let titles: std::collections::HashSet<&str> =
+            Step::ALL.into_iter().map(step_title).collect();
+        assert_eq!(titles.len(), 6, "titles are distinct");
+    }
+
+    #[test]
+    fn softmax_step_text() {
+        use crate::model::attention::averaging_matrix;
+        use crate::model::masked_average::{bit_identical, largest_gap, zero_score_softmax};
+        let (zeros, wei) = (zero_score_softmax(7), averaging_matrix(7));
+        assert_eq!(
+            zero_scores_check(largest_gap(&zeros, &wei), bit_identical(&zeros, &wei)),
+            "✓ softmax of the masked zero scores equals wei bit for bit (largest difference 0)."
+        );
+        assert_eq!(
+            zero_scores_check(3e-17, false),
+            "✓ softmax of the masked zero scores equals wei: largest difference 3.0e-17."
+        );
+        let p = default_model();
+        let gap = largest_gap(&p.heads[0].weights(100.0), &wei);
+        assert_eq!(
+            live_gap(100.0, 0, gap),
+            format!(
+                "With the live scores of head 1 at τ = 100.0: largest |A(τ) − wei| = {}.",
+                scientific(gap, 2)
+            )
+        );
+    }
+
+    #[test]
+    fn positions_step_text() {
+        use crate::model::positions::shuffle_the_past;
+        let p = default_model();
+        let tokens = &p.config.tokens;
+        // Off: the scores never move; the sentence says "bit-identical" only if the weights are.
+        for seed in 0..6 {
+            let cmp = shuffle_the_past(&p.config, 0, 1.0, 5, seed);
+            let said = shuffle_check(&cmp);
+            assert!(said.starts_with("✓ Every key kept its score"), "{said}");
+            assert_eq!(
+                said.contains("bit-identical"),
+                cmp.bit_identical(),
+                "{said}"
+            );
+        }
+        let on = crate::model::explorer::ModelConfig {
+            positions: true,
+            ..p.config.clone()
+        };
+        let cmp = shuffle_the_past(&on, 0, 1.0, 5, 0);
+        let said = shuffle_check(&cmp);
+        assert!(
+            said.starts_with("The row changed: the largest change of a key's weight is "),
+            "{said}"
+        );
+        assert!(said.ends_with(&format!(
+            "{} percentage points.",
+            fixed(cmp.largest_change() * 100.0, 2)
+        )));
+
+        let w = p.heads[0].weights(1.0);
+        let row: Vec<f64> = (0..=5).map(|j| w[(5, j)]).collect();
+        assert_eq!(w[(5, 0)], w[(5, 4)]);
+        assert_eq!(
+            pair_in_row(tokens, 5, &row, (0, 4)),
+            format!(
+                "Row 6 “mat” gives “The” (token 1) and “the” (token 5) exactly the same weight, {} each.",
+                percent(row[0])
+            )
+        );
+        assert_eq!(
+            pair_in_row(tokens, 2, &row[..3], (0, 4)),
+            "Row 3 “sat” does not see both “The” and “the”; pick row 5 or later to compare them."
+        );
+        let uneven = [0.1, 0.2, 0.3, 0.15, 0.25];
+        assert!(pair_in_row(tokens, 4, &uneven, (0, 4))
+            .ends_with("different weights: 10.0% and 25.0%."));
     }
 }

@@ -175,9 +175,16 @@ fn value_for(key: &'static str) -> BoxedStrategy<String> {
         "seed" => (0..=MAX_SEED).prop_map(|s| s.to_string()).boxed(),
         "heads" | "head" => (0usize..=9).prop_map(|h| h.to_string()).boxed(),
         "row" => (0usize..=80).prop_map(|r| r.to_string()).boxed(),
-        "step" => prop::sample::select(vec!["average", "attention", "scaling"])
-            .prop_map(String::from)
-            .boxed(),
+        "step" => prop::sample::select(vec![
+            "average",
+            "softmax",
+            "attention",
+            "scaling",
+            "heads",
+            "positions",
+        ])
+        .prop_map(String::from)
+        .boxed(),
         "lab_d" => prop::sample::select(HEAD_SIZES.to_vec())
             .prop_map(|d| d.to_string())
             .boxed(),
@@ -480,7 +487,7 @@ proptest! {
         let expect_seed = get("seed").and_then(|v| v.parse::<u64>().ok()).filter(|s| *s <= MAX_SEED);
         prop_assert_eq!(state.seed, expect_seed.unwrap_or(DEFAULT_SEED));
         let expect_step = get("step").and_then(Step::from_key);
-        prop_assert_eq!(state.step, expect_step.unwrap_or(Step::Attention));
+        prop_assert_eq!(state.step, expect_step.unwrap_or(Step::Average));
         let expect_lab = get("lab_d").and_then(|v| v.parse::<usize>().ok()).filter(|d| HEAD_SIZES.contains(d));
         prop_assert_eq!(state.lab_head_size, expect_lab.unwrap_or(16));
         match get("tau").and_then(|v| v.parse::<f64>().ok()) {

@@ -41,12 +41,21 @@ async fn settle() {
 /// The address is reset first: the app reads its view from the query, and an earlier test's app
 /// may have written its own there.
 fn mount() -> (HtmlElement, impl Drop) {
+    mount_at("")
+}
+
+/// As [`mount`], with the address's query set to `query` (e.g. `"?step=attention"`) first.
+fn mount_at(query: &str) -> (HtmlElement, impl Drop) {
     let window = web_sys::window().unwrap();
     let path = window.location().pathname().unwrap();
     window
         .history()
         .unwrap()
-        .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&path))
+        .replace_state_with_url(
+            &wasm_bindgen::JsValue::NULL,
+            "",
+            Some(&format!("{path}{query}")),
+        )
         .unwrap();
     let div: HtmlElement = document()
         .create_element("div")
@@ -573,7 +582,7 @@ fn visible_strips(root: &HtmlElement) -> Vec<(String, HtmlCanvasElement)> {
 
 #[wasm_bindgen_test]
 async fn trace_strips_show_the_selected_rows_vectors_as_pixels() {
-    let (root, _handle) = mount();
+    let (root, _handle) = mount_at("?step=attention");
     settle().await;
     // Below this page's viewport the trace is not built at all; scrolled into view, it is.
     assert_eq!(visible_strips(&root).len(), 0);
@@ -642,7 +651,7 @@ async fn trace_strips_show_the_selected_rows_vectors_as_pixels() {
 
 #[wasm_bindgen_test]
 async fn an_off_screen_trace_catches_up_with_a_longer_sentence() {
-    let (root, _handle) = mount();
+    let (root, _handle) = mount_at("?step=attention");
     settle().await;
     // Seen once, then scrolled away: the trace keeps its last state while the sentence grows from
     // 7 to 11 tokens, which must not break it (its rows come from its own snapshot).

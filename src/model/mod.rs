@@ -5,6 +5,8 @@ pub mod claims;
 pub mod explorer;
 pub mod export;
 pub mod host;
+pub mod masked_average;
+pub mod positions;
 pub mod rng;
 pub mod scaling_lab;
 pub mod stats;

@@ -94,7 +94,7 @@ macro_rules! view_params {
             /// The lesson section on screen.
             step: Step {
                 key: "step",
-                default: Step::Attention,
+                default: Step::Average,
                 read: read_step,
                 write: |step| Some(step.key().to_string()),
             }
@@ -238,27 +238,66 @@ impl<T> Reading<T> {
     }
 }
 
-/// The lesson section on screen.
+/// The lesson section on screen: the lesson's six steps, in order (their titles and one-line
+/// summaries are in `crate::text`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Step {
-    Averaging,
+    /// 1: the plain average of the past, as a loop and as `wei · X`.
+    Average,
+    /// 2: the same average as a softmax over a masked score matrix.
+    Softmax,
+    /// 3: queries, keys and values.
     Attention,
+    /// 4: why the scores are divided by √d.
     Scaling,
+    /// 5: several heads, combined by `W_o`.
+    Heads,
+    /// 6: positions.
+    Positions,
 }
 
 impl Step {
-    pub const ALL: [Step; 3] = [Step::Averaging, Step::Attention, Step::Scaling];
+    pub const ALL: [Step; 6] = [
+        Step::Average,
+        Step::Softmax,
+        Step::Attention,
+        Step::Scaling,
+        Step::Heads,
+        Step::Positions,
+    ];
 
+    /// Its name in a link (`step=…`); older links' keys keep their meaning.
     pub fn key(self) -> &'static str {
         match self {
-            Step::Averaging => "average",
+            Step::Average => "average",
+            Step::Softmax => "softmax",
             Step::Attention => "attention",
             Step::Scaling => "scaling",
+            Step::Heads => "heads",
+            Step::Positions => "positions",
         }
     }
 
     pub fn from_key(key: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|s| s.key() == key)
+    }
+
+    /// Its number on screen, counted from 1.
+    pub fn number(self) -> usize {
+        Self::ALL
+            .iter()
+            .position(|&s| s == self)
+            .map_or(1, |i| i + 1)
+    }
+
+    /// The step before this one (none before the first).
+    pub fn previous(self) -> Option<Self> {
+        Self::ALL.get(self.number().checked_sub(2)?).copied()
+    }
+
+    /// The step after this one (none after the last).
+    pub fn next(self) -> Option<Self> {
+        Self::ALL.get(self.number()).copied()
     }
 }
 
@@ -383,9 +422,19 @@ fn read_step(value: &str, _: &ReadContext) -> Reading<Step> {
     match Step::from_key(value) {
         Some(step) => Reading::Valid(step),
         None => Reading::Ignored(format!(
-            "Ignored step={}: use average, attention or scaling.",
-            quoted(value)
+            "Ignored step={}: use {}.",
+            quoted(value),
+            step_keys()
         )),
+    }
+}
+
+/// The valid `step` keys as the notice lists them: "average, softmax, …, heads or positions".
+fn step_keys() -> String {
+    let keys: Vec<&str> = Step::ALL.iter().map(|s| s.key()).collect();
+    match keys.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+        _ => keys.concat(),
     }
 }
 
@@ -608,6 +657,43 @@ mod tests {
             assert_eq!(notices.len(), 1, "{key}={bad}: {notices:?}");
             assert!(notices[0].0.contains(word), "{key}={bad}: {notices:?}");
         }
+    }
+
+    #[test]
+    fn steps_are_numbered_in_order_and_old_keys_keep_their_meaning() {
+        assert_eq!(
+            ViewState::default().step,
+            Step::Average,
+            "a bare link opens step 1"
+        );
+        let numbers: Vec<usize> = Step::ALL.iter().map(|s| s.number()).collect();
+        assert_eq!(numbers, [1, 2, 3, 4, 5, 6]);
+        for (key, step) in [
+            ("average", Step::Average),
+            ("softmax", Step::Softmax),
+            ("attention", Step::Attention),
+            ("scaling", Step::Scaling),
+            ("heads", Step::Heads),
+            ("positions", Step::Positions),
+        ] {
+            let (state, notices) = ViewState::from_query(&format!("step={key}"));
+            assert_eq!((state.step, notices), (step, vec![]));
+        }
+        assert_eq!(Step::Average.previous(), None);
+        assert_eq!(Step::Average.next(), Some(Step::Softmax));
+        assert_eq!(Step::Heads.previous(), Some(Step::Scaling));
+        assert_eq!(Step::Positions.next(), None);
+        for pair in Step::ALL.windows(2) {
+            assert_eq!(
+                (pair[0].next(), pair[1].previous()),
+                (Some(pair[1]), Some(pair[0]))
+            );
+        }
+        let (_, notices) = ViewState::from_query("step=nope");
+        assert_eq!(
+            notices[0].0,
+            "Ignored step=“nope”: use average, softmax, attention, scaling, heads or positions."
+        );
     }
 
     #[test]

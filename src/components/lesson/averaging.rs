@@ -1,13 +1,15 @@
-//! Steps 1–2: the plain average of the past as a matrix, checked against the notebook's loop.
+//! Step 1: the plain average of the past, first as the notebook's loop, then as one matrix
+//! product `wei · X`, checked against the loop.
 
 use crate::components::heatmap::Heatmap;
 use crate::model::attention::{averaging_error, averaging_matrix};
+use crate::model::weights::D_MODEL;
 use crate::state::{AppState, Shared};
 use crate::text::{averaging_check, averaging_row};
 use leptos::prelude::*;
 use std::sync::Arc;
 
-/// The averaging matrix, its check and what row t takes.
+/// The loop, the averaging matrix, its check and what row t takes.
 #[component]
 pub(super) fn AveragingStep() -> impl IntoView {
     let state = AppState::from_context();
@@ -16,11 +18,23 @@ pub(super) fn AveragingStep() -> impl IntoView {
     let check = move || state.prepared.with(|p| averaging_error(&wei.get().0, &p.x));
     view! {
         <p>
-            "The simplest way for a token to use its context is to take the plain average of itself and every "
-            "earlier token. Write the shares as a T × T table " <code>"wei"</code> " (T is the number of tokens; rows "
-            "and columns are counted from 1, as on screen): row t gives each of its t visible tokens an equal 1/t and "
-            "the future nothing. (The notebook counts from 0, so it writes 1/(t+1).) Gathering the context then "
-            "becomes one matrix product, " <code>"wei · X"</code> ", where X holds one word vector per row."
+            {format!(
+                "Each token has a word vector of d_model = {D_MODEL} numbers; stacked one per row \
+                 they make X, a T × d_model matrix (T is the number of tokens). A token may look at \
+                 itself and the tokens before it, never after. The plainest way to use that context \
+                 is a loop: for each row t, add up rows 1 to t of X and divide by t."
+            )}
+        </p>
+        <pre class="loop" aria-label="The averaging loop">
+            <code>
+                "for t in 1 … T:\n    out[t] = (X[1] + X[2] + … + X[t]) / t"
+            </code>
+        </pre>
+        <p>
+            "The same numbers come from one matrix product. Write the shares as a T × T table "
+            <code>"wei"</code> " (rows and columns counted from 1, as on screen): row t gives each "
+            "of its t visible tokens an equal 1/t and the future nothing. (The notebook counts from "
+            "0, so it writes 1/(t+1).) Then the loop is " <code>"wei · X"</code> "."
         </p>
         <Heatmap
             weights=Signal::from(wei)

@@ -1,55 +1,74 @@
-//! The lesson: the notebook's steps as tabs, one component per step in this folder. Steps 1–2
-//! average the past ([`averaging`]), step 3 traces one row through queries, keys and values
-//! ([`trace`]), step 4 measures why scores are divided by √d ([`scaling_lab`]).
+//! The lesson: one path of six steps, from the plain average of the past to positions, one
+//! component per step in this folder. Step 1 averages the past ([`averaging`]), step 2 gets the
+//! same average from a masked softmax ([`softmax`]), step 3 traces one row through queries, keys
+//! and values ([`trace`]), step 4 measures why scores are divided by √d ([`scaling_lab`]), step 5
+//! combines several heads ([`heads`]), step 6 shows what positions change ([`positions`]).
+//!
+//! The steps are tabs (arrow keys move between them) and a path: each panel opens with where the
+//! learner is ("Step n of 6") and the one sentence it adds, and ends with Back and Next.
 
 mod averaging;
+mod heads;
+mod positions;
 mod scaling_lab;
+mod softmax;
 mod trace;
 
 use crate::model::url_state::Step;
 use crate::state::AppState;
+use crate::text::{step_adds, step_position, step_tab, step_title};
 use crate::web::window;
 use averaging::AveragingStep;
+use heads::HeadsStep;
 use leptos::prelude::*;
+use positions::PositionsStep;
 use scaling_lab::ScalingLab;
+use softmax::SoftmaxStep;
 use trace::AttentionTrace;
+use wasm_bindgen::JsCast;
 
-fn step_title(step: Step) -> &'static str {
-    match step {
-        Step::Averaging => "Steps 1–2 · Average the past",
-        Step::Attention => "Step 3 · Queries, keys, values",
-        Step::Scaling => "Step 4 · Why divide by √d",
+/// Focuses the element with `id` (a tab, or the step's heading after Back/Next).
+fn focus(id: &str) {
+    if let Some(el) = window()
+        .document()
+        .and_then(|d| d.get_element_by_id(id))
+        .and_then(|el| el.dyn_into::<web_sys::HtmlElement>().ok())
+    {
+        let _ = el.focus();
     }
 }
 
-/// The tab list and the panel of the chosen step.
+/// The tab list, where the learner is, the chosen step's panel and Back/Next.
 #[component]
 pub fn Lesson() -> impl IntoView {
     let state = AppState::from_context();
     let on_key = move |ev: leptos::ev::KeyboardEvent| {
-        let i = Step::ALL
-            .iter()
-            .position(|s| *s == state.step.get_untracked())
-            .unwrap_or(0);
+        let i = state.step.get_untracked().number() - 1;
+        let n = Step::ALL.len();
         let next = match ev.key().as_str() {
-            "ArrowRight" => (i + 1) % Step::ALL.len(),
-            "ArrowLeft" => (i + Step::ALL.len() - 1) % Step::ALL.len(),
+            "ArrowRight" => (i + 1) % n,
+            "ArrowLeft" => (i + n - 1) % n,
             "Home" => 0,
-            "End" => Step::ALL.len() - 1,
+            "End" => n - 1,
             _ => return,
         };
         ev.prevent_default();
         state.step.set(Step::ALL[next]);
+        focus(&format!("tab-{}", Step::ALL[next].key()));
+    };
+    // Back and Next move along the path, then bring the new step's heading into view and focus,
+    // so keyboard and screen-reader users start reading the new step from its top.
+    let go = move |step: Step| {
+        state.step.set(step);
         if let Some(el) = window()
             .document()
-            .and_then(|d| d.get_element_by_id(&format!("tab-{}", Step::ALL[next].key())))
+            .and_then(|d| d.get_element_by_id("lesson-step-heading"))
         {
-            use wasm_bindgen::JsCast;
-            if let Ok(el) = el.dyn_into::<web_sys::HtmlElement>() {
-                let _ = el.focus();
-            }
+            el.scroll_into_view();
         }
+        focus("lesson-step-heading");
     };
+    let step = move || state.step.get();
     view! {
         <section class="panel lesson" aria-labelledby="lesson-title">
             <h2 id="lesson-title">"From averaging to attention, step by step"</h2>
@@ -68,7 +87,7 @@ pub fn Lesson() -> impl IntoView {
                                 tabindex=move || if selected() { "0" } else { "-1" }
                                 on:click=move |_| state.step.set(s)
                             >
-                                {step_title(s)}
+                                {step_tab(s)}
                             </button>
                         }
                     })
@@ -77,14 +96,59 @@ pub fn Lesson() -> impl IntoView {
             <div
                 id="lesson-panel"
                 role="tabpanel"
-                aria-labelledby=move || format!("tab-{}", state.step.get().key())
-                data-step=move || state.step.get().key()
+                aria-labelledby=move || format!("tab-{}", step().key())
+                data-step=move || step().key()
             >
-                {move || match state.step.get() {
-                    Step::Averaging => view! { <AveragingStep /> }.into_any(),
+                <h3 id="lesson-step-heading" class="step-heading" tabindex="-1">
+                    <span class="step-count" data-testid="step-count">
+                        {move || step_position(step())}
+                    </span>
+                    " · "
+                    {move || step_title(step())}
+                </h3>
+                <p class="step-adds" data-testid="step-adds">
+                    {move || step_adds(step())}
+                </p>
+                {move || match step() {
+                    Step::Average => view! { <AveragingStep /> }.into_any(),
+                    Step::Softmax => view! { <SoftmaxStep /> }.into_any(),
                     Step::Attention => view! { <AttentionTrace /> }.into_any(),
                     Step::Scaling => view! { <ScalingLab /> }.into_any(),
+                    Step::Heads => view! { <HeadsStep /> }.into_any(),
+                    Step::Positions => view! { <PositionsStep /> }.into_any(),
                 }}
+                <nav class="step-nav" aria-label="Lesson path">
+                    {move || {
+                        step()
+                            .previous()
+                            .map(|back| {
+                                view! {
+                                    <button
+                                        type="button"
+                                        class="step-back"
+                                        on:click=move |_| go(back)
+                                    >
+                                        {format!("← Back: {}", step_tab(back))}
+                                    </button>
+                                }
+                            })
+                    }}
+                    {move || {
+                        step()
+                            .next()
+                            .map(|next| {
+                                view! {
+                                    <button
+                                        type="button"
+                                        class="step-next"
+                                        on:click=move |_| go(next)
+                                    >
+                                        {format!("Next: {} →", step_tab(next))}
+                                    </button>
+                                }
+                            })
+                    }}
+                </nav>
             </div>
         </section>
     }

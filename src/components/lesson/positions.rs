@@ -1,0 +1,193 @@
+//! Step 6: what attention knows about word order. Shuffling the tokens before the selected row
+//! leaves that row's weights where they were without position codes and changes them with
+//! position codes (computed in `model::positions`); the "The"/"the" tie; two presets with the same
+//! words in opposite orders.
+
+use crate::format::fixed;
+use crate::model::claims::first_repeated_word;
+use crate::model::host::TextHost;
+use crate::model::positions::{shuffle_the_past_with, ShuffleComparison};
+use crate::model::tokenizer::checked_tokens;
+use crate::state::AppState;
+use crate::text::{pair_in_row, positions_help, quote, shuffle_check};
+use crate::web::{window, BrowserText};
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+
+/// The preset pair: the same three words, opposite meanings.
+const PRESETS: [&str; 2] = ["dog bites man", "man bites dog"];
+
+/// Applies a preset sentence, and shows it in the sentence box too (the box keeps its own draft
+/// and follows its `input` events).
+fn apply_preset(state: AppState, sentence: &str) {
+    let Ok(tokens) = checked_tokens(sentence, state.max_tokens.get_untracked()) else {
+        return;
+    };
+    state.apply_sentence(sentence.to_string(), tokens.len());
+    let input = window()
+        .document()
+        .and_then(|d| d.get_element_by_id("sentence"))
+        .and_then(|el| el.dyn_into::<web_sys::HtmlInputElement>().ok());
+    if let Some(input) = input {
+        input.set_value(sentence);
+        if let Ok(event) = web_sys::Event::new("input") {
+            let _ = input.dispatch_event(&event);
+        }
+    }
+}
+
+/// One shuffle of the selected row's past, with the tokens it was computed for.
+#[derive(Clone, PartialEq)]
+struct Shuffled {
+    tokens: Vec<String>,
+    row: usize,
+    comparison: ShuffleComparison,
+}
+
+/// The shuffle, its key-by-key table and check, the tie and the presets.
+#[component]
+pub(super) fn PositionsStep() -> impl IntoView {
+    let state = AppState::from_context();
+    // How many times "Shuffle the past" was pressed: press n uses shuffle seed n (0: not yet).
+    let presses = RwSignal::new(0u64);
+    let shuffled = Memo::new(move |_| {
+        let seed = presses.get();
+        if seed == 0 {
+            return None;
+        }
+        let (tau, head, row) = (state.tau.get(), state.head.get(), state.row.get());
+        state.prepared.with(|p| {
+            let row = row.min(p.len() - 1);
+            Some(Shuffled {
+                tokens: p.config.tokens.clone(),
+                row,
+                comparison: shuffle_the_past_with::<BrowserText>(&p.config, head, tau, row, seed),
+            })
+        })
+    });
+    let table = move || {
+        shuffled.get().map(|s| {
+            let Shuffled {
+                tokens,
+                row,
+                comparison,
+            } = s;
+            let order_text: Vec<String> = comparison
+                .order
+                .iter()
+                .map(|&i| quote(&tokens[i]))
+                .collect();
+            let mut position_after = vec![0; comparison.order.len()];
+            for (p, &i) in comparison.order.iter().enumerate() {
+                position_after[i] = p;
+            }
+            let lines = (0..=row)
+                .map(|j| {
+                    view! {
+                        <tr>
+                            <th scope="row">{format!("{} {}", j + 1, tokens[j])}</th>
+                            <td class="num">{position_after[j] + 1}</td>
+                            <td class="num">{fixed(comparison.before[j], 6)}</td>
+                            <td class="num">{fixed(comparison.after[j], 6)}</td>
+                        </tr>
+                    }
+                })
+                .collect_view();
+            view! {
+                <p data-testid="shuffled-order">
+                    {format!("Shuffled order: {}", order_text.join(" "))}
+                </p>
+                <div class="table-scroll">
+                    <table class="shuffle" data-testid="shuffle-table">
+                        <caption>
+                            {format!(
+                                "Weights of row {} {} on each key (numbered by its place before the shuffle), before and after it",
+                                row + 1,
+                                quote(&tokens[row]),
+                            )}
+                        </caption>
+                        <thead>
+                            <tr>
+                                <th scope="col">"Key"</th>
+                                <th scope="col">"Moved to"</th>
+                                <th scope="col">"Before"</th>
+                                <th scope="col">"After"</th>
+                            </tr>
+                        </thead>
+                        <tbody>{lines}</tbody>
+                    </table>
+                </div>
+                <p class="check" data-testid="shuffle-check">
+                    {shuffle_check(&comparison)}
+                </p>
+            }
+        })
+    };
+    let tie = move || {
+        state.tokens.with(|tokens| {
+            let repeated = first_repeated_word(tokens, BrowserText::lowercase);
+            let help = positions_help(state.positions.get(), tokens, repeated);
+            let row = repeated.map(|pair| {
+                let i = state.row.get().min(tokens.len() - 1);
+                state.main_weights.with(|w| {
+                    let visible: Vec<f64> = (0..=i).map(|j| w.0[(i, j)]).collect();
+                    pair_in_row(tokens, i, &visible, pair)
+                })
+            });
+            view! {
+                <p data-testid="positions-tie">{help}</p>
+                {row.map(|text| view! { <p data-testid="pair-in-row">{text}</p> })}
+            }
+        })
+    };
+    view! {
+        <p>
+            "Without position codes a token's vector depends only on its word, and a row's score for "
+            "a key depends only on the two vectors. Then the causal mask tells a row which words came "
+            "before it, but nothing tells it in which order. Shuffle the tokens before the selected "
+            "row (the row's own token stays last) and compare the row's weights key by key."
+        </p>
+        <div class="row">
+            <input
+                id="step-positions"
+                type="checkbox"
+                prop:checked=move || state.positions.get()
+                on:change:target=move |ev| state.positions.set(ev.target().checked())
+            />
+            <label for="step-positions">
+                "Add sinusoidal position codes (the same switch as in the model controls)"
+            </label>
+        </div>
+        <button
+            type="button"
+            data-testid="shuffle-past"
+            on:click=move |_| presses.update(|n| *n += 1)
+        >
+            "Shuffle the past"
+        </button>
+        {table}
+        {tie}
+        <p>
+            "The same three words in two orders mean opposite things. Apply either sentence, pick a "
+            "row and shuffle its past:"
+        </p>
+        <div class="row presets">
+            {PRESETS
+                .into_iter()
+                .map(|sentence| {
+                    view! {
+                        <button type="button" on:click=move |_| apply_preset(state, sentence)>
+                            {quote(sentence)}
+                        </button>
+                    }
+                })
+                .collect_view()}
+        </div>
+        <p>
+            "Sinusoidal codes are one choice among several: many models learn one position vector "
+            "per place instead, and rotary position embeddings (RoPE) rotate each query and key by "
+            "an angle that grows with its position, so a score depends on how far apart two tokens "
+            "are."
+        </p>
+    }
+}

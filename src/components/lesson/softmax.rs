@@ -1,0 +1,54 @@
+//! Step 2: the average of step 1 as a softmax over a masked score matrix (the notebook's
+//! "version 3"), then the live scores, which reach step 1's matrix as τ grows.
+
+use crate::model::attention::averaging_matrix;
+use crate::model::masked_average::{bit_identical, largest_gap, zero_score_softmax};
+use crate::model::temperature::SLIDER_MAX_TAU;
+use crate::state::AppState;
+use crate::text::{live_gap, zero_scores_check};
+use leptos::prelude::*;
+
+/// The zero-score softmax and its check, then the live distance from the average.
+#[component]
+pub(super) fn SoftmaxStep() -> impl IntoView {
+    let state = AppState::from_context();
+    let zero_check = move || {
+        let t = state.tokens.with(Vec::len);
+        let (soft, wei) = (zero_score_softmax(t), averaging_matrix(t));
+        zero_scores_check(largest_gap(&soft, &wei), bit_identical(&soft, &wei))
+    };
+    let gap = move || {
+        let wei = averaging_matrix(state.tokens.with(Vec::len));
+        let gap = state.main_weights.with(|w| largest_gap(&w.0, &wei));
+        live_gap(state.tau.get(), state.head.get(), gap)
+    };
+    view! {
+        <p>
+            "Start from a T × T matrix of scores, one per (query row, key column), and make them all "
+            "0: no key is more interesting than another. Set the future (above the diagonal) to −∞, "
+            "then take a softmax along each row, w = e^score / Σ e^score. Each visible key gets "
+            "e⁰ = 1 and each future key e^−∞ = 0, so row t (counted from 1) gives 1/t to each of "
+            "its t keys: step 1's matrix wei, through the same softmax that attention uses."
+        </p>
+        <p class="check" data-testid="zero-scores-check">
+            {zero_check}
+        </p>
+        <p>
+            "Attention keeps this recipe and puts real scores where the zeros were (step 3 shows "
+            "where they come from); the main heatmap shows the result, A(τ), for the selected "
+            "head. The scores are divided by √d · τ before the softmax, so a large τ "
+            "squeezes them toward 0, and as τ → ∞ every row tends to wei. The readout below "
+            "measures how far A(τ) is from wei right now; the button moves τ to the slider's top."
+        </p>
+        <p class="readout" data-testid="softmax-gap" aria-live="polite">
+            {gap}
+        </p>
+        <button
+            type="button"
+            data-testid="set-tau-max"
+            on:click=move |_| state.tau.set(SLIDER_MAX_TAU)
+        >
+            {format!("Set τ = {SLIDER_MAX_TAU}")}
+        </button>
+    }
+}

@@ -1,0 +1,241 @@
+//! Step 6 of the lesson: what attention knows about word order.
+//!
+//! Without position codes a token's vector depends only on its word, and a row's score for a key
+//! depends only on the two vectors: shuffling the tokens before the selected row moves each
+//! key's score and weight with it, and every key keeps exactly its weight. With position codes
+//! the vectors depend on where the words stand, so the same shuffle changes the row. This file
+//! makes that shuffle (seeded, so a press is reproducible) and compares the row before and after,
+//! key by key, exactly.
+//!
+//! Without positions each key's score q·k is bit-identical after the shuffle. The weights are
+//! equal as numbers but may differ in the last bit: the softmax adds the same terms in another
+//! order, and floating-point addition rounds differently in another order. So the page says
+//! "bit-identical" only where the comparison is exact, and otherwise gives the largest change.
+
+use super::explorer::{ModelConfig, Prepared};
+use super::host::{CoreText, TextHost};
+use super::rng::SeededRng;
+
+/// The new order of the tokens when the `row` tokens before row `row` (0-based) are shuffled with
+/// `seed`: `order[p]` is the original index of the token now at position `p`. The row's own token
+/// and everything after it stay in place. With two or more earlier tokens the order always
+/// differs from the original (a shuffle that happens to change nothing is rotated by one).
+pub fn shuffled_order(len: usize, row: usize, seed: u64) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..len).collect();
+    let past = row.min(len);
+    let mut rng = SeededRng::stream(seed, "shuffle-the-past");
+    // Fisher–Yates over positions 0..past.
+    for i in (1..past).rev() {
+        let j = (rng.next_u64() % (i as u64 + 1)) as usize;
+        order.swap(i, j);
+    }
+    if past >= 2 && order[..past].iter().enumerate().all(|(p, &i)| p == i) {
+        order[..past].rotate_left(1);
+    }
+    order
+}
+
+/// One row before and after shuffling the past.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ShuffleComparison {
+    /// `order[p]`: the original index of the token at position `p` after the shuffle.
+    pub order: Vec<usize>,
+    /// The row's weights on its visible keys, indexed by the key's original position.
+    pub before: Vec<f64>,
+    /// The shuffled row's weights on the same keys (moved back to their original positions).
+    pub after: Vec<f64>,
+    /// The row's raw scores q·k on its visible keys, before and after (indexed as `before`).
+    pub scores_before: Vec<f64>,
+    pub scores_after: Vec<f64>,
+}
+
+impl ShuffleComparison {
+    /// Whether every key kept its weight bit for bit.
+    pub fn bit_identical(&self) -> bool {
+        same_bits(&self.before, &self.after)
+    }
+
+    /// Whether every key kept its raw score q·k bit for bit.
+    pub fn scores_bit_identical(&self) -> bool {
+        same_bits(&self.scores_before, &self.scores_after)
+    }
+
+    /// The largest change of any key's weight.
+    pub fn largest_change(&self) -> f64 {
+        self.before
+            .iter()
+            .zip(&self.after)
+            .map(|(a, b)| (a - b).abs())
+            .fold(0.0, f64::max)
+    }
+}
+
+fn same_bits(a: &[f64], b: &[f64]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits())
+}
+
+/// Row `row` (0-based) of head `head` at temperature `tau`, for `config` and for the same config
+/// with the tokens before the row shuffled by `seed` (same seed, heads and position switch).
+pub fn shuffle_the_past(
+    config: &ModelConfig,
+    head: usize,
+    tau: f64,
+    row: usize,
+    seed: u64,
+) -> ShuffleComparison {
+    shuffle_the_past_with::<CoreText>(config, head, tau, row, seed)
+}
+
+/// As [`shuffle_the_past`], lower-casing tokens through `H` (the browser passes its own).
+pub fn shuffle_the_past_with<H: TextHost>(
+    config: &ModelConfig,
+    head: usize,
+    tau: f64,
+    row: usize,
+    seed: u64,
+) -> ShuffleComparison {
+    let len = config.tokens.len();
+    let row = row.min(len.saturating_sub(1));
+    let order = shuffled_order(len, row, seed);
+    let shuffled = ModelConfig {
+        tokens: order.iter().map(|&i| config.tokens[i].clone()).collect(),
+        ..config.clone()
+    };
+    // The row's (weights, scores) on its visible keys.
+    let row_of = |config: ModelConfig| {
+        let p = Prepared::new_with::<H>(config);
+        let h = &p.heads[head.min(p.heads.len() - 1)];
+        let w = h.weights(tau);
+        (0..=row)
+            .map(|j| (w[(row, j)], h.scores[(row, j)]))
+            .unzip::<f64, f64, Vec<f64>, Vec<f64>>()
+    };
+    let (before, scores_before) = row_of(config.clone());
+    let (moved, moved_scores) = row_of(shuffled);
+    let (mut after, mut scores_after) = (vec![0.0; row + 1], vec![0.0; row + 1]);
+    for p in 0..=row {
+        after[order[p]] = moved[p];
+        scores_after[order[p]] = moved_scores[p];
+    }
+    ShuffleComparison {
+        order,
+        before,
+        after,
+        scores_before,
+        scores_after,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::tokenizer::tokenize;
+    use crate::model::weights::HEAD_CHOICES;
+
+    fn config(sentence: &str, heads: usize, positions: bool) -> ModelConfig {
+        ModelConfig {
+            tokens: tokenize(sentence),
+            seed: 1337,
+            heads,
+            positions,
+        }
+    }
+
+    #[test]
+    fn the_shuffle_moves_only_the_past() {
+        for len in 1..=12 {
+            for row in 0..len {
+                for seed in 0..20 {
+                    let order = shuffled_order(len, row, seed);
+                    let mut sorted = order.clone();
+                    sorted.sort_unstable();
+                    assert_eq!(sorted, (0..len).collect::<Vec<_>>(), "a permutation");
+                    assert!(order[row..].iter().enumerate().all(|(k, &i)| i == row + k));
+                    if row >= 2 {
+                        assert_ne!(&order[..row], &(0..row).collect::<Vec<_>>()[..]);
+                    }
+                }
+            }
+        }
+        assert_eq!(shuffled_order(7, 5, 3), shuffled_order(7, 5, 3), "seeded");
+        let distinct: std::collections::HashSet<Vec<usize>> =
+            (0..20).map(|s| shuffled_order(7, 6, s)).collect();
+        assert!(distinct.len() > 5, "seeds give different shuffles");
+    }
+
+    /// Without positions every key keeps its score bit for bit and its weight up to the rounding
+    /// of a sum taken in another order (a few units in the last place), for every row, several
+    /// seeds, every head split (first and last head) and temperatures across the slider.
+    #[test]
+    fn without_positions_the_row_is_bit_identical() {
+        let (mut identical, mut total) = (0, 0);
+        for sentence in [
+            "The cat sat on the mat .",
+            "dog bites man",
+            "a b c d e f g h i j",
+        ] {
+            for heads in HEAD_CHOICES {
+                let c = config(sentence, heads, false);
+                for row in 0..c.tokens.len() {
+                    for seed in 0..4 {
+                        for tau in [0.01, 1.0, 100.0] {
+                            for head in [0, heads - 1] {
+                                let s = shuffle_the_past(&c, head, tau, row, seed);
+                                assert!(
+                                    s.scores_bit_identical(),
+                                    "{sentence} row {row} seed {seed} τ {tau}: {s:?}"
+                                );
+                                for (a, b) in s.before.iter().zip(&s.after) {
+                                    assert!((a - b).abs() <= 4.0 * f64::EPSILON * a, "{s:?}");
+                                }
+                                identical += usize::from(s.bit_identical());
+                                total += 1;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        // Most shuffles leave even the last bit alone; the rest differ only by rounding.
+        assert!(identical * 2 > total, "{identical} of {total}");
+    }
+
+    /// With positions the same shuffle changes the row (every row with two or more earlier
+    /// tokens, every seed tried), by more than 1e-6, so that weights shown to six decimals differ
+    /// too, at τ = 1 and at the slider's top.
+    #[test]
+    fn with_positions_the_row_changes() {
+        for heads in HEAD_CHOICES {
+            let c = config("The cat sat on the mat .", heads, true);
+            for row in 2..c.tokens.len() {
+                for seed in 0..6 {
+                    for tau in [1.0, 100.0] {
+                        let s = shuffle_the_past(&c, 0, tau, row, seed);
+                        assert!(!s.bit_identical(), "row {row} seed {seed}");
+                        assert!(!s.scores_bit_identical(), "row {row} seed {seed}");
+                        assert!(s.largest_change() > 1e-6, "row {row} seed {seed} τ {tau}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn weights_are_moved_back_to_their_keys() {
+        let c = config("The cat sat on the mat .", 2, false);
+        let s = shuffle_the_past(&c, 0, 1.0, 5, 1);
+        let p = Prepared::new(c);
+        let w = p.heads[0].weights(1.0);
+        for j in 0..=5 {
+            assert_eq!(s.before[j], w[(5, j)]);
+        }
+        assert!((s.after.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+        // A 1-token row has nothing to shuffle.
+        let one = shuffle_the_past(&config("hi", 1, true), 0, 1.0, 0, 4);
+        assert_eq!(
+            (one.order.clone(), one.before.clone(), one.after.clone()),
+            (vec![0], vec![1.0], vec![1.0])
+        );
+        assert!(one.bit_identical() && one.scores_bit_identical());
+    }
+}
