@@ -5,6 +5,7 @@ pub mod claims;
 pub mod explorer;
 pub mod export;
 pub mod host;
+pub mod multihead;
 pub mod rng;
 pub mod scaling_lab;
 pub mod stats;
