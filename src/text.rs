@@ -384,7 +384,7 @@ pub fn heads_split(heads: usize, head_size: usize, d_model: usize) -> String {
 /// The shapes of the layer's last step, for a sentence of `t` tokens.
 pub fn heads_shapes(t: usize, heads: usize, head_size: usize, d_model: usize) -> String {
     format!(
-        "Each head's output A·V is T × d = {t} × {head_size}. Side by side, the {heads} outputs make concat, T × d_model = {t} × {d_model} (head h in columns (h − 1)·d + 1 to h·d). The output projection W_o, d_model × d_model = {d_model} × {d_model} and seeded like the others, mixes them: concat · W_o is T × d_model = {t} × {d_model}, the same shape as the input X."
+        "Each head's output A·V is T × d = {t} × {head_size}. Side by side, the {heads} outputs make concat, T × d_model = {t} × {d_model} (head h in columns (h − 1)·d + 1 to h·d). The output projection W_o, d_model × d_model = {d_model} × {d_model}, random (seeded) and untrained like W_q, W_k and W_v, mixes them: concat · W_o is T × d_model = {t} × {d_model}, the same shape as the input X."
     )
 }
 

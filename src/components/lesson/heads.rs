@@ -63,7 +63,7 @@ pub(super) fn HeadsStep() -> impl IntoView {
                 hidden: false,
             });
             strips.push(Strip {
-                label: "· W_o = output".to_string(),
+                label: "output".to_string(),
                 name: layer_output_strip_name(t),
                 values: Some(d.row.output.clone()),
                 hidden: false,
