@@ -6,6 +6,7 @@
 
 use crate::format::{fixed, percent, scientific};
 use crate::model::claims::{top_keys, HeadShape, NEARLY_ONE_HOT};
+use crate::model::multihead::HeadsRow;
 use crate::model::positions::ShuffleComparison;
 use crate::model::scaling_lab::{LabPoint, Spread, DRAWS, KEYS, NOTEBOOK_DRAWS};
 use crate::model::stats::{row_stats, ROUNDING_TOLERANCE};
@@ -483,6 +484,95 @@ pub fn pair_in_row(tokens: &[String], i: usize, row: &[f64], pair: (usize, usize
         )
     }
 }
+/// Step 5's opening: what several heads add, said honestly for random weights.
+pub fn heads_intro() -> String {
+    "Step 5 adds heads: several attentions run side by side on the same tokens, each with its own W_q, W_k and W_v, so one layer can weigh the past in several different ways at once. In trained models heads often end up doing different jobs; here the weights are random, so the heads show different random patterns, not specialisations.".to_string()
+}
+
+/// How the current view splits `d_model` into `heads` heads of `head_size`.
+pub fn heads_split(heads: usize, head_size: usize, d_model: usize) -> String {
+    if heads == 1 {
+        format!(
+            "This view has 1 head of d = d_model = {d_model}: one attention over all {d_model} columns, so the concatenation below is that head's output itself. Choose 2, 4 or 8 heads to split it."
+        )
+    } else {
+        format!(
+            "This view has h = {heads} heads of d = d_model / h = {d_model} / {heads} = {head_size}: W_q, W_k and W_v are cut into {heads} slices of {head_size} columns, head 1 taking columns 1–{head_size}, and so on. The matrix products add up to as many multiplications as one head of {d_model}, done as {heads} independent attentions."
+        )
+    }
+}
+
+/// The shapes of the layer's last step, for a sentence of `t` tokens.
+pub fn heads_shapes(t: usize, heads: usize, head_size: usize, d_model: usize) -> String {
+    format!(
+        "Each head's output A·V is T × d = {t} × {head_size}. Side by side, the {heads} outputs make concat, T × d_model = {t} × {d_model} (head h in columns (h − 1)·d + 1 to h·d). The output projection W_o, d_model × d_model = {d_model} × {d_model}, random (seeded) and untrained like W_q, W_k and W_v, mixes them: concat · W_o is T × d_model = {t} × {d_model}, the same shape as the input X."
+    )
+}
+
+/// The heading of the selected row's strips: row `t` (0-based) holding `token`.
+pub fn heads_row_heading(
+    token: &str,
+    t: usize,
+    heads: usize,
+    head_size: usize,
+    d_model: usize,
+) -> String {
+    let strips = if heads == 1 {
+        format!("the head's output row ({head_size} numbers)")
+    } else {
+        format!("one strip per head ({heads} rows of {head_size} numbers)")
+    };
+    format!(
+        "Row {} ({}): {strips} → the concatenated row ({d_model} numbers) → · W_o → the layer's output row ({d_model} numbers). Orange is positive, blue negative.",
+        t + 1,
+        quote(token)
+    )
+}
+
+/// The visible label of head `h`'s (0-based) strip.
+pub fn heads_strip_label(h: usize) -> String {
+    format!("head {}", h + 1)
+}
+
+/// The accessible name of head `h`'s (0-based) strip for row `t`; the numbers follow it.
+pub fn heads_strip_name(h: usize, t: usize) -> String {
+    format!("head {} output, row {}", h + 1, t + 1)
+}
+
+/// The accessible name of the concatenated row `t`.
+pub fn concat_strip_name(t: usize) -> String {
+    format!("concat, row {}", t + 1)
+}
+
+/// The accessible name of the layer's output row `t`.
+pub fn layer_output_strip_name(t: usize) -> String {
+    format!("layer output (concat · W_o), row {}", t + 1)
+}
+
+/// Step 5's check: row t of the matrix product `concat · W_o` against the same row summed entry
+/// by entry, and against the sum of each head's row times its own rows of `W_o`.
+pub fn heads_check(row: &HeadsRow) -> String {
+    format!(
+        "{} concat · W_o equals the layer output: largest difference {} between row {} of the matrix product and the same row summed entry by entry.",
+        check_mark(row.diff),
+        scientific(row.diff, 1),
+        row.t + 1
+    )
+}
+
+/// Step 5's second check: the per-head products, added instead of concatenated.
+pub fn heads_sum_check(row: &HeadsRow) -> String {
+    format!(
+        "{} Each head's row times its own d rows of W_o, added over the heads, gives the same output row: largest difference {}.",
+        check_mark(row.sum_diff),
+        scientific(row.sum_diff, 1)
+    )
+}
+
+/// A note about the `NumPy` article's multi-head code: quoted, not computed here.
+pub fn heads_article_note() -> String {
+    "About the NumPy article (its code, not computed here): its multi-head function multiplies each head's output by that head's rows of W_o first and then concatenates the h results, each T × d_model, so it returns T × h·d_model, not the T × d_model its comment states. The shape that works is the one above: concatenate first, concat (T × d_model), then one product with W_o (d_model × d_model), giving T × d_model. Adding the per-head products instead of concatenating them gives the same numbers, as the second check shows.".to_string()
+}
 
 #[cfg(test)]
 mod tests {
@@ -893,5 +983,98 @@ mod tests {
         let uneven = [0.1, 0.2, 0.3, 0.15, 0.25];
         assert!(pair_in_row(tokens, 4, &uneven, (0, 4))
             .ends_with("different weights: 10.0% and 25.0%."));
+    }
+
+    #[test]
+    fn heads_text_for_every_split() {
+        assert!(heads_intro().contains("random patterns, not specialisations"));
+        assert_eq!(
+            heads_split(1, 32, 32),
+            "This view has 1 head of d = d_model = 32: one attention over all 32 columns, so the concatenation below is that head's output itself. Choose 2, 4 or 8 heads to split it."
+        );
+        for heads in [2, 4, 8] {
+            let p = Prepared::new(ModelConfig {
+                heads,
+                ..default_model().config
+            });
+            let d = p.head_size();
+            assert_eq!(d * heads, p.d_model);
+            let said = heads_split(heads, d, p.d_model);
+            assert!(said.starts_with(&format!(
+                "This view has h = {heads} heads of d = d_model / h = 32 / {heads} = {}: ",
+                32 / heads
+            )));
+            assert!(said.contains(&format!("head 1 taking columns 1–{}", 32 / heads)));
+            // The claim "as many multiplications as one head of d_model", counted: projections
+            // 3·T·d_model·d per head, scores T·T·d, A·V T·T·d.
+            let t = p.len();
+            let per_head = 3 * t * p.d_model * d + 2 * t * t * d;
+            let one_head = 3 * t * p.d_model * p.d_model + 2 * t * t * p.d_model;
+            assert_eq!(heads * per_head, one_head);
+            let shapes = heads_shapes(t, heads, d, p.d_model);
+            assert!(shapes.contains(&format!("T × d = 7 × {}", 32 / heads)));
+            assert!(shapes.contains("concat, T × d_model = 7 × 32"));
+            assert!(shapes.contains("W_o, d_model × d_model = 32 × 32"));
+            assert_eq!(p.projections.w_o.shape(), (32, 32));
+        }
+        assert_eq!(
+            heads_row_heading("on", 3, 4, 8, 32),
+            "Row 4 (“on”): one strip per head (4 rows of 8 numbers) → the concatenated row (32 numbers) → · W_o → the layer's output row (32 numbers). Orange is positive, blue negative."
+        );
+        assert!(heads_row_heading("The", 0, 1, 32, 32)
+            .starts_with("Row 1 (“The”): the head's output row (32 numbers) → "));
+        assert_eq!(heads_strip_label(0), "head 1");
+        assert_eq!(heads_strip_name(7, 2), "head 8 output, row 3");
+        assert_eq!(concat_strip_name(0), "concat, row 1");
+        assert_eq!(
+            layer_output_strip_name(6),
+            "layer output (concat · W_o), row 7"
+        );
+        let note = heads_article_note();
+        assert!(note.starts_with("About the NumPy article (its code, not computed here)"));
+        assert!(note.contains("T × h·d_model"));
+    }
+
+    #[test]
+    fn heads_checks_state_the_computed_differences() {
+        use crate::model::multihead::HeadsRow;
+        for heads in [1, 2, 4, 8] {
+            let p = Prepared::new(ModelConfig {
+                heads,
+                ..default_model().config
+            });
+            let weights = p.weights_all(1.0);
+            let refs: Vec<&DMatrix<f64>> = weights.iter().collect();
+            for t in 0..p.len() {
+                let row = HeadsRow::new(&p, &refs, t);
+                // Both routes agree to rounding, so both checks pass and print the difference.
+                assert!(row.diff < 1e-12 && row.sum_diff < 1e-12);
+                assert_eq!(
+                    heads_check(&row),
+                    format!(
+                        "✓ concat · W_o equals the layer output: largest difference {} between row {} of the matrix product and the same row summed entry by entry.",
+                        scientific(row.diff, 1),
+                        t + 1
+                    )
+                );
+                assert_eq!(
+                    heads_sum_check(&row),
+                    format!(
+                        "✓ Each head's row times its own d rows of W_o, added over the heads, gives the same output row: largest difference {}.",
+                        scientific(row.sum_diff, 1)
+                    )
+                );
+            }
+        }
+        // A disagreement is reported as one.
+        let p = default_model();
+        let weights = p.weights_all(1.0);
+        let refs: Vec<&DMatrix<f64>> = weights.iter().collect();
+        let mut row = HeadsRow::new(&p, &refs, 2);
+        row.diff = 0.25;
+        row.sum_diff = 0.5;
+        assert!(heads_check(&row)
+            .starts_with("✗ concat · W_o equals the layer output: largest difference 2.5e-1 "));
+        assert!(heads_sum_check(&row).starts_with("✗ "));
     }
 }

@@ -6,6 +6,7 @@
 
 use super::attention::HeadAttention;
 use super::explorer::Prepared;
+use super::multihead::LayerOutput;
 use nalgebra::DMatrix;
 use std::fmt::Write;
 
@@ -103,7 +104,15 @@ pub fn view_json(
         }
         out.push('}');
     }
-    out.push_str("\n  ]\n}\n");
+    let outputs: Vec<&DMatrix<f64>> = attention.iter().map(|a| &a.output).collect();
+    let layer = LayerOutput::new(&outputs, &prepared.projections.w_o);
+    out.push_str("\n  ],\n  \"w_o\": ");
+    json_matrix(&mut out, &prepared.projections.w_o);
+    out.push_str(",\n  \"concat\": ");
+    json_matrix(&mut out, &layer.concat);
+    out.push_str(",\n  \"output\": ");
+    json_matrix(&mut out, &layer.output);
+    out.push_str("\n}\n");
     out
 }
 
@@ -168,11 +177,68 @@ mod tests {
         ] {
             assert!(json.contains(&format!("\"{key}\": ")), "{key}");
         }
-        for key in ["w_q", "w_k", "w_v", "scores", "weights", "output"] {
+        for key in ["w_q", "w_k", "w_v", "scores", "weights"] {
             assert_eq!(json.matches(&format!("\"{key}\": ")).count(), 2, "{key}");
         }
+        // One `output` per head, and the layer's at the top level.
+        assert_eq!(json.matches("\"output\": ").count(), 3);
+        for key in ["w_o", "concat"] {
+            assert_eq!(json.matches(&format!("\"{key}\": ")).count(), 1, "{key}");
+        }
+        assert!(json.contains("],\n  \"w_o\": [["));
+        assert!(json.contains("]],\n  \"concat\": [["));
+        assert!(json.contains("]],\n  \"output\": [["));
+        assert!(json.ends_with("]]\n}\n"));
         assert!(json.contains(r#""sentence": "a \"b\" \\ c\n""#));
         assert!(json.contains("\"temperature\": 0.5"));
+    }
+
+    /// The rows of the top-level matrix `key` in `json`, parsed back (the writer's format: one
+    /// `[[…],[…]]` on the key's line).
+    fn top_level_matrix(json: &str, key: &str) -> Vec<Vec<f64>> {
+        let line = json
+            .lines()
+            .find(|l| l.starts_with(&format!("  \"{key}\": ")))
+            .unwrap();
+        let body = line.split_once(": [[").unwrap().1;
+        let body = body.trim_end_matches(',').trim_end_matches("]]");
+        body.split("],[")
+            .map(|r| r.split(',').map(|x| x.parse().unwrap()).collect())
+            .collect()
+    }
+
+    #[test]
+    fn json_has_the_layer_output() {
+        let sentence = "The cat sat on the mat .";
+        for heads in [1, 2, 4, 8] {
+            let p = Prepared::new(ModelConfig {
+                tokens: tokenize(sentence),
+                seed: 1337,
+                heads,
+                positions: true,
+            });
+            let att = p.attend_all(0.7);
+            let json = view_json(sentence, &p, 0.7, &att);
+            let w_o = top_level_matrix(&json, "w_o");
+            let concat = top_level_matrix(&json, "concat");
+            let output = top_level_matrix(&json, "output");
+            assert_eq!((w_o.len(), w_o[0].len()), (32, 32));
+            assert_eq!((concat.len(), concat[0].len()), (7, 32));
+            assert_eq!((output.len(), output[0].len()), (7, 32));
+            for (r, row) in w_o.iter().enumerate() {
+                for (c, x) in row.iter().enumerate() {
+                    assert_eq!(*x, p.projections.w_o[(r, c)]);
+                }
+            }
+            let d = 32 / heads;
+            for i in 0..7 {
+                for c in 0..32 {
+                    assert_eq!(concat[i][c], att[c / d].output[(i, c % d)]);
+                    let by_hand: f64 = (0..32).map(|m| concat[i][m] * w_o[m][c]).sum();
+                    assert!((output[i][c] - by_hand).abs() < 1e-12);
+                }
+            }
+        }
     }
 
     #[test]

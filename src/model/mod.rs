@@ -6,6 +6,7 @@ pub mod explorer;
 pub mod export;
 pub mod host;
 pub mod masked_average;
+pub mod multihead;
 pub mod positions;
 pub mod rng;
 pub mod scaling_lab;

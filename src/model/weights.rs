@@ -1,4 +1,5 @@
-//! Seeded inputs: token embeddings, sinusoidal positions and the projection matrices.
+//! Seeded inputs: token embeddings, sinusoidal positions and the projection matrices (`W_q`, `W_k`,
+//! `W_v`, and the output projection `W_o` that mixes the heads' concatenated outputs).
 
 use super::host::TextHost;
 use super::rng::SeededRng;
@@ -52,31 +53,39 @@ pub fn sinusoidal_positions(t: usize, d_model: usize) -> DMatrix<f64> {
 /// query or key component has unit variance and `q · k` over a head of size d has variance ≈ d.
 /// Head `h` of `n` uses columns `h·d .. (h+1)·d` with `d = d_model / n`, as in the article's
 /// multi-head code, so a head's weights do not change when another head is added.
+///
+/// `w_o` (`d_model × d_model`, same distribution) takes the heads' outputs, concatenated side by
+/// side into T × `d_model`, to the layer's output. It is a stream of its own, so adding it changed
+/// no other number.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Projections {
     pub w_q: DMatrix<f64>,
     pub w_k: DMatrix<f64>,
     pub w_v: DMatrix<f64>,
+    pub w_o: DMatrix<f64>,
+}
+
+/// A `d_model × d_model` matrix with N(0, `1/d_model`) entries from the stream `label`, filled
+/// row by row so the documented stream order is the row-major order of the JSON.
+fn seeded_matrix(seed: u64, label: &str, d_model: usize) -> DMatrix<f64> {
+    let std_dev = 1.0 / (d_model.max(1) as f64).sqrt();
+    let mut rng = SeededRng::stream(seed, label);
+    let mut m = DMatrix::<f64>::zeros(d_model, d_model);
+    for r in 0..d_model {
+        for c in 0..d_model {
+            m[(r, c)] = rng.normal() * std_dev;
+        }
+    }
+    m
 }
 
 impl Projections {
     pub fn seeded(seed: u64, d_model: usize) -> Self {
-        let std_dev = 1.0 / (d_model.max(1) as f64).sqrt();
-        let matrix = |label: &str| {
-            let mut rng = SeededRng::stream(seed, label);
-            // Filled row by row so the documented stream order is the row-major order of the JSON.
-            let mut m = DMatrix::<f64>::zeros(d_model, d_model);
-            for r in 0..d_model {
-                for c in 0..d_model {
-                    m[(r, c)] = rng.normal() * std_dev;
-                }
-            }
-            m
-        };
         Self {
-            w_q: matrix("w_q"),
-            w_k: matrix("w_k"),
-            w_v: matrix("w_v"),
+            w_q: seeded_matrix(seed, "w_q", d_model),
+            w_k: seeded_matrix(seed, "w_k", d_model),
+            w_v: seeded_matrix(seed, "w_v", d_model),
+            w_o: seeded_matrix(seed, "w_o", d_model),
         }
     }
 
@@ -127,6 +136,29 @@ mod tests {
         let var = p.w_q.iter().map(|x| x * x).sum::<f64>() / n;
         assert!((var * 256.0 - 1.0).abs() < 0.05, "var·d = {}", var * 256.0);
         assert_eq!(p, Projections::seeded(DEFAULT_SEED, 256));
+    }
+
+    #[test]
+    fn w_o_is_its_own_stream_filled_row_by_row() {
+        let p = Projections::seeded(DEFAULT_SEED, 32);
+        assert_eq!(p.w_o.shape(), (32, 32));
+        // Recomputed by hand from the documented stream: N(0, 1) draws × 1/√32, row by row.
+        let mut rng = SeededRng::stream(DEFAULT_SEED, "w_o");
+        let scale = 1.0 / 32f64.sqrt();
+        for r in 0..32 {
+            for c in 0..32 {
+                assert_eq!(p.w_o[(r, c)], rng.normal() * scale, "({r}, {c})");
+            }
+        }
+        // A different matrix from the other three, and the others are untouched by it: W_q is
+        // still the stream "w_q" from its first draw.
+        assert!(p.w_o != p.w_q && p.w_o != p.w_k && p.w_o != p.w_v);
+        let mut q = SeededRng::stream(DEFAULT_SEED, "w_q");
+        assert_eq!(p.w_q[(0, 0)], q.normal() * scale);
+        assert_eq!(p.w_q[(0, 1)], q.normal() * scale);
+        let big = Projections::seeded(DEFAULT_SEED, 256);
+        let var = big.w_o.iter().map(|x| x * x).sum::<f64>() / big.w_o.len() as f64;
+        assert!((var * 256.0 - 1.0).abs() < 0.05, "var·d = {}", var * 256.0);
     }
 
     #[test]
