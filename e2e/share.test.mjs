@@ -442,7 +442,7 @@ test('URL: malformed parameters give notices and the default view', { timeout: 6
     const fixed = new URL(page.url()).searchParams;
     assert.deepEqual(
       [fixed.get('tau'), fixed.get('heads'), fixed.get('row'), fixed.get('seed'), fixed.get('step')],
-      ['1', '2', '6', '1337', 'attention'],
+      ['1', '2', '6', '1337', 'average'],
       'the address bar is rewritten to the view shown',
     );
     await notices.getByRole('button', { name: 'Dismiss' }).click();
