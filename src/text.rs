@@ -423,17 +423,17 @@ pub fn variance_readout(point: &LabPoint) -> String {
     )
 }
 
-/// How many times smaller `small` is than `large`, in words, for the gradient sentences.
+/// How `small` compares with `large`, in words ("3.2× less than"), for the gradient sentences.
 fn times_less(large: f64, small: f64) -> String {
     let ratio = large / small;
     if !ratio.is_finite() || ratio > 1e6 {
-        "vastly less".to_string()
+        "vastly less than".to_string()
     } else if ratio >= 1.05 {
-        format!("{}× less", fixed(ratio, 1))
+        format!("{}× less than", fixed(ratio, 1))
     } else if ratio > 1.0 / 1.05 {
-        "about as much".to_string()
+        "about as much as".to_string()
     } else {
-        format!("{}× more", fixed(1.0 / ratio, 1))
+        format!("{}× more than", fixed(1.0 / ratio, 1))
     }
 }
 
@@ -445,12 +445,12 @@ pub fn gradient_readout(point: &LabPoint) -> String {
         "At d = 1, √d = 1, so scaling changes nothing.".to_string()
     } else {
         format!(
-            "Without the scaling, a nudge to the scores moves the weights {} than with it, so the gradients that train W_q and W_k, which all pass through this Jacobian, are that much weaker.",
+            "Without the scaling, a nudge to the scores moves the weights {} with it, and the gradient sent back to the scores is at most ‖J‖ times the one arriving at the weights: a nearly one-hot row passes almost none.",
             times_less(s, u)
         )
     };
     format!(
-        "Why a peaky softmax is bad: learning changes the scores and reads the effect on the weights through the softmax's Jacobian J = diag(p) − p pᵀ (∂ weight ÷ ∂ score). Its mean size ‖J‖ (root of the sum of its squared entries; 0 for a one-hot row, at most 0.5) at d = {d} is {} unscaled and {} scaled. {reading}",
+        "Every gradient that trains W_q and W_k reaches the scores through the softmax's Jacobian J = diag(p) − p pᵀ, the table of ∂ weight ÷ ∂ score. Its mean size ‖J‖ (root of the sum of its squared entries; 0 for a one-hot row, at most 0.5) at d = {d} is {} unscaled and {} scaled. {reading}",
         fixed(u, 3),
         fixed(s, 3)
     )
@@ -469,7 +469,10 @@ pub fn row_gradient_text(token: &str, t: usize, head: usize, scaled: f64, unscal
         if unscaled == 0.0 && scaled == 0.0 {
             "both zero: a row that sees only itself has nothing to move".to_string()
         } else {
-            format!("{} signal without the scaling", times_less(scaled, unscaled))
+            format!(
+                "so without the scaling its weights move {} with it",
+                times_less(scaled, unscaled)
+            )
         }
     )
 }
@@ -882,19 +885,22 @@ mod tests {
             )),
             "{said}"
         );
-        assert!(said.contains(&format!("moves the weights {}× less", fixed(ratio, 1))));
+        assert!(said.contains(&format!(
+            "moves the weights {}× less than with it",
+            fixed(ratio, 1)
+        )));
         assert!(
             gradient_readout(&lab_point(1, 100, LAB_SEED)).ends_with("scaling changes nothing.")
         );
-        assert_eq!(times_less(1.0, 1.0), "about as much");
-        assert_eq!(times_less(1.0, 2.0), "2.0× more");
-        assert_eq!(times_less(1.0, 0.0), "vastly less");
+        assert_eq!(times_less(1.0, 1.0), "about as much as");
+        assert_eq!(times_less(1.0, 2.0), "2.0× more than");
+        assert_eq!(times_less(1.0, 0.0), "vastly less than");
         assert_eq!(
             row_gradient_text("The", 0, 1, 0.0, 0.0),
             "The main view's row 1 (“The”) of head 2: ‖J‖ = 0.000 scaled (τ = 1) and 0.000 unscaled (τ = 1/√d), both zero: a row that sees only itself has nothing to move."
         );
         assert!(row_gradient_text("on", 3, 0, 0.3, 0.1)
-            .ends_with("3.0× less signal without the scaling."));
+            .ends_with("so without the scaling its weights move 3.0× less than with it."));
 
         let x = times_eight(LAB_SEED);
         let said = times_eight_text(&x);

@@ -114,7 +114,7 @@ pub(super) fn ScalingLab() -> impl IntoView {
         <p data-testid="lab-row-gradient">{row_gradient}</p>
         <div class="table-scroll">
             <table class="lab" data-testid="lab-table">
-                <caption>{lab_caption()}</caption>
+                <caption>{lab_caption()} "; variance of the scores; mean ‖J‖ of the softmax"</caption>
                 <thead>
                     <tr>
                         <th scope="col">"d"</th>
