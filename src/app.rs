@@ -8,7 +8,7 @@ use crate::components::{
 };
 use crate::model::url_state::ViewState;
 use crate::state::{provide_theme, sync_url, AppState};
-use crate::text::weights_note;
+use crate::text::{glossary, weights_note};
 use crate::web::location::location_search;
 use crate::web::BrowserText;
 use leptos::prelude::*;
@@ -57,6 +57,20 @@ pub fn App() -> impl IntoView {
             <section class="panel main-view" aria-labelledby="heatmap-title">
                 <h2 id="heatmap-title">"Who attends to whom — " {heads_label}</h2>
                 <p class="note" data-testid="weights-note">{move || weights_note(state.seed.get())}</p>
+                <details class="glossary" data-testid="glossary">
+                    <summary>"Symbols used here"</summary>
+                    <dl>
+                        {move || state.prepared.with(|p| {
+                            glossary(p.0.len(), p.0.d_model, p.0.heads.len())
+                                .into_iter()
+                                .map(|(symbol, text)| view! {
+                                    <dt><dfn>{symbol}</dfn></dt>
+                                    <dd>{text}</dd>
+                                })
+                                .collect_view()
+                        })}
+                    </dl>
+                </details>
                 <p class="hint" id="heatmap-keys">
                     "Rows are queries (the token doing the looking), columns are keys. "
                     "Hover for exact weights and click a row to inspect it. Keyboard: focus the map, ↑/↓ choose a row, ←/→ step through its cells, Home/End jump, Esc leaves the cell."

@@ -574,6 +574,141 @@ pub fn heads_article_note() -> String {
     "About the NumPy article (its code, not computed here): its multi-head function multiplies each head's output by that head's rows of W_o first and then concatenates the h results, each T × d_model, so it returns T × h·d_model, not the T × d_model its comment states. The shape that works is the one above: concatenate first, concat (T × d_model), then one product with W_o (d_model × d_model), giving T × d_model. Adding the per-head products instead of concatenating them gives the same numbers, as the second check shows.".to_string()
 }
 
+/// The symbols the page uses, each with a one-line definition and this view's sizes: `tokens`
+/// is T, `heads` splits `d_model` into heads of d (the "Symbols used here" glossary).
+pub fn glossary(tokens: usize, d_model: usize, heads: usize) -> Vec<(&'static str, String)> {
+    let heads = heads.max(1);
+    let d = d_model / heads;
+    vec![
+        ("T", format!("the number of tokens in the sentence (here {tokens}); the heatmap is T × T.")),
+        ("X", "the T × d_model input to attention: one row per token, its word vector (plus its position code when positions are on).".to_string()),
+        ("x", "one token's row of X.".to_string()),
+        ("d_model", format!("how many numbers describe each token (here {d_model}).")),
+        ("d", format!("the head size: d_model ÷ number of heads (here {d_model} ÷ {heads} = {d}), the length of every query, key and value.")),
+        ("W_q, W_k, W_v", format!("d_model × d matrices (here {d_model} × {d}, one set per head) that turn x into its query, key and value. Random here, not trained.")),
+        ("Q, K, V", "T × d matrices: Q = X·W_q, K = X·W_k, V = X·W_v. Row t holds token t's query q (what it is looking for), key k (what it offers to be found by) and value v (what it hands over).".to_string()),
+        ("scores", "q·k for every query and key (the matrix QKᵀ); before softmax they are divided by √d·τ.".to_string()),
+        ("τ", "the temperature, an extra divisor of the scores; τ = 1 is standard attention.".to_string()),
+        ("A", "the T × T attention weights: softmax of each row of masked scores, so every row adds up to 1 (100 %). The output is A·V.".to_string()),
+        ("entropy (bits)", "−Σ w·log₂ w over a row's weights: 0 bits when one key gets everything, log₂ n bits when n keys share equally.".to_string()),
+        ("effective tokens", "2^entropy: how many keys the row is spread over, as if evenly.".to_string()),
+    ]
+}
+
+/// Step 3's opening: what q, k and v are for, with this model's sizes.
+pub fn qkv_intro(d_model: usize, head_size: usize) -> String {
+    format!(
+        "Each token's input x (its row of X, d_model = {d_model} numbers) is multiplied by three matrices of this head, each d_model × d = {d_model} × {head_size}, giving three vectors of d = {head_size} numbers with three jobs:"
+    )
+}
+
+/// A vector's entries as the page shows them (3 decimals).
+pub fn vector_cells(values: &[f64]) -> Vec<String> {
+    values.iter().map(|v| fixed(*v, 3)).collect()
+}
+
+/// Step 3's check that q, k and v are x times the head's columns of `W_q`, `W_k`, `W_v`.
+pub fn qkv_check(row: &crate::model::trace::QkvRow) -> String {
+    format!(
+        "{} x·W_q, x·W_k and x·W_v recomputed here with an explicit loop (one dot product of x with each of the head's {} columns) equal row {} of the Q, K and V the attention used: largest difference {}.",
+        check_mark(row.diff),
+        row.q.len(),
+        row.t + 1,
+        scientific(row.diff, 1)
+    )
+}
+
+/// A lab table cell for a variance: 2 decimals unscaled (it grows to about d), 3 scaled.
+pub fn variance_cell(variance: f64, scaled: bool) -> String {
+    fixed(variance, if scaled { 3 } else { 2 })
+}
+
+/// Step 4's variance readout for the selected head size (numbers as in the table).
+pub fn variance_readout(point: &LabPoint) -> String {
+    let d = point.head_size;
+    format!(
+        "Variance of q·k over the {} scores at d = {d}: {} unscaled (expected: d = {d}), {} scaled (expected: 1). Dividing every score by √d = {} divides the variance by d.",
+        point.scores,
+        variance_cell(point.variance_unscaled, false),
+        variance_cell(point.variance_scaled, true),
+        fixed((d as f64).sqrt(), 2)
+    )
+}
+
+/// How `small` compares with `large`, in words ("3.2× less than"), for the gradient sentences.
+fn times_less(large: f64, small: f64) -> String {
+    let ratio = large / small;
+    if !ratio.is_finite() || ratio > 1e6 {
+        "vastly less than".to_string()
+    } else if ratio >= 1.05 {
+        format!("{}× less than", fixed(ratio, 1))
+    } else if ratio > 1.0 / 1.05 {
+        "about as much as".to_string()
+    } else {
+        format!("{}× more than", fixed(1.0 / ratio, 1))
+    }
+}
+
+/// Step 4's reason: the softmax's Jacobian size, unscaled against scaled, at the selected d.
+pub fn gradient_readout(point: &LabPoint) -> String {
+    let d = point.head_size;
+    let (u, s) = (point.jacobian_unscaled, point.jacobian_scaled);
+    let reading = if d == 1 {
+        "At d = 1, √d = 1, so scaling changes nothing.".to_string()
+    } else {
+        format!(
+            "Without the scaling, a nudge to the scores moves the weights {} with it, and the gradient sent back to the scores is at most ‖J‖ times the one arriving at the weights: a nearly one-hot row passes almost none.",
+            times_less(s, u)
+        )
+    };
+    format!(
+        "Every gradient that trains W_q and W_k reaches the scores through the softmax's Jacobian J = diag(p) − p pᵀ, the table of ∂ weight ÷ ∂ score. Its mean size ‖J‖ (root of the sum of its squared entries; 0 for a one-hot row, at most 0.5) at d = {d} is {} unscaled and {} scaled. {reading}",
+        fixed(u, 3),
+        fixed(s, 3)
+    )
+}
+
+/// The same for the main view's selected row: ‖J‖ of row `t` of `head` at τ = 1 (`scaled`) and at
+/// τ = 1/√d (`unscaled`).
+pub fn row_gradient_text(token: &str, t: usize, head: usize, scaled: f64, unscaled: f64) -> String {
+    format!(
+        "The main view's row {} ({}) of head {}: ‖J‖ = {} scaled (τ = 1) and {} unscaled (τ = 1/√d), {}.",
+        t + 1,
+        quote(token),
+        head + 1,
+        fixed(scaled, 3),
+        fixed(unscaled, 3),
+        if unscaled == 0.0 && scaled == 0.0 {
+            "both zero: a row that sees only itself has nothing to move".to_string()
+        } else {
+            format!(
+                "so without the scaling its weights move {} with it",
+                times_less(scaled, unscaled)
+            )
+        }
+    )
+}
+
+/// The ×8 example's sentence: what multiplying the scores by 8 did to the top weight, and the check
+/// that it is the unscaled softmax at d = 64.
+pub fn times_eight_text(x: &crate::model::scaling_lab::TimesEight) -> String {
+    let top = |w: &[f64]| w.iter().copied().fold(0.0, f64::max);
+    let (before, after) = (top(&x.weights), top(&x.weights_times_eight));
+    let shape = if after > NEARLY_ONE_HOT {
+        format!("nearly one-hot (above {})", fixed(NEARLY_ONE_HOT, 2))
+    } else {
+        "much peakier".to_string()
+    };
+    format!(
+        "Multiplying the same {KEYS} scores by 8 raises the largest weight from {} to {}: {shape}. {} At d = {}, leaving out ÷√d is exactly this ×8: softmax(8 × scaled scores) equals softmax(q·k), largest difference {}.",
+        fixed(before, 3),
+        fixed(after, 3),
+        check_mark(x.diff_from_raw),
+        crate::model::scaling_lab::TIMES_EIGHT_D,
+        scientific(x.diff_from_raw, 1)
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1076,5 +1211,122 @@ mod tests {
         assert!(heads_check(&row)
             .starts_with("✗ concat · W_o equals the layer output: largest difference 2.5e-1 "));
         assert!(heads_sum_check(&row).starts_with("✗ "));
+    }
+
+    #[test]
+    fn the_glossary_defines_every_symbol_with_live_sizes() {
+        let g = glossary(7, 32, 2);
+        let symbols: Vec<&str> = g.iter().map(|(s, _)| *s).collect();
+        for s in [
+            "T",
+            "X",
+            "d_model",
+            "d",
+            "W_q, W_k, W_v",
+            "Q, K, V",
+            "A",
+            "scores",
+            "entropy (bits)",
+            "effective tokens",
+        ] {
+            assert!(symbols.contains(&s), "{s} missing");
+        }
+        let def = |s: &str| g.iter().find(|(k, _)| *k == s).unwrap().1.clone();
+        assert!(def("T").contains("here 7"));
+        assert!(def("d").contains("32 ÷ 2 = 16"));
+        assert!(def("W_q, W_k, W_v").contains("32 × 16"));
+        assert!(glossary(7, 32, 8)
+            .iter()
+            .any(|(k, v)| *k == "d" && v.contains("32 ÷ 8 = 4")));
+        for (_, text) in &g {
+            assert!(!text.to_lowercase().contains("logit"), "{text}");
+        }
+    }
+
+    #[test]
+    fn step_three_shows_q_k_v_and_their_check() {
+        use crate::model::trace::QkvRow;
+        let p = Prepared::new(ModelConfig {
+            tokens: crate::model::tokenizer::tokenize("The cat sat on the mat ."),
+            seed: crate::model::weights::DEFAULT_SEED,
+            heads: 2,
+            positions: false,
+        });
+        let row = QkvRow::new(&p, 0, 4);
+        let said = qkv_check(&row);
+        assert!(
+            said.starts_with("✓ x·W_q, x·W_k and x·W_v recomputed"),
+            "{said}"
+        );
+        assert!(said.contains("each of the head's 16 columns") && said.contains("row 5 "));
+        assert!(qkv_intro(32, 16).contains("d_model × d = 32 × 16"));
+        assert_eq!(
+            vector_cells(&[0.12345, -1.0, 2.0005]),
+            ["0.123", "-1.000", "2.001"]
+        );
+        let mut wrong = row.clone();
+        wrong.diff = 1e-6;
+        assert!(qkv_check(&wrong).starts_with("✗"));
+    }
+
+    #[test]
+    fn step_four_variance_gradient_and_times_eight() {
+        use crate::model::scaling_lab::{times_eight, TIMES_EIGHT_D};
+        let p = lab_point(16, DRAWS, LAB_SEED);
+        let said = variance_readout(&p);
+        assert!(said.starts_with(&format!(
+            "Variance of q·k over the 8000 scores at d = 16: {} unscaled (expected: d = 16), {} scaled (expected: 1).",
+            fixed(p.variance_unscaled, 2),
+            fixed(p.variance_scaled, 3)
+        )), "{said}");
+        assert!(said.ends_with("√d = 4.00 divides the variance by d."));
+        // The readout's two numbers stand in the relation it states, at their precision.
+        assert!((p.variance_unscaled / 16.0 - p.variance_scaled).abs() < 1e-12);
+
+        let p256 = lab_point(256, DRAWS, LAB_SEED);
+        let said = gradient_readout(&p256);
+        let ratio = p256.jacobian_scaled / p256.jacobian_unscaled;
+        assert!(ratio > 1.05, "{ratio}");
+        assert!(
+            said.contains(&format!(
+                "at d = 256 is {} unscaled and {} scaled.",
+                fixed(p256.jacobian_unscaled, 3),
+                fixed(p256.jacobian_scaled, 3)
+            )),
+            "{said}"
+        );
+        assert!(said.contains(&format!(
+            "moves the weights {}× less than with it",
+            fixed(ratio, 1)
+        )));
+        assert!(
+            gradient_readout(&lab_point(1, 100, LAB_SEED)).ends_with("scaling changes nothing.")
+        );
+        assert_eq!(times_less(1.0, 1.0), "about as much as");
+        assert_eq!(times_less(1.0, 2.0), "2.0× more than");
+        assert_eq!(times_less(1.0, 0.0), "vastly less than");
+        assert_eq!(
+            row_gradient_text("The", 0, 1, 0.0, 0.0),
+            "The main view's row 1 (“The”) of head 2: ‖J‖ = 0.000 scaled (τ = 1) and 0.000 unscaled (τ = 1/√d), both zero: a row that sees only itself has nothing to move."
+        );
+        assert!(row_gradient_text("on", 3, 0, 0.3, 0.1)
+            .ends_with("so without the scaling its weights move 3.0× less than with it."));
+
+        let x = times_eight(LAB_SEED);
+        let said = times_eight_text(&x);
+        let top = |w: &[f64]| w.iter().copied().fold(0.0, f64::max);
+        assert!(
+            said.starts_with(&format!(
+                "Multiplying the same 8 scores by 8 raises the largest weight from {} to {}: ",
+                fixed(top(&x.weights), 3),
+                fixed(top(&x.weights_times_eight), 3)
+            )),
+            "{said}"
+        );
+        assert_eq!(
+            said.contains("nearly one-hot"),
+            top(&x.weights_times_eight) > NEARLY_ONE_HOT
+        );
+        assert!(said.contains(&format!("✓ At d = {TIMES_EIGHT_D}, leaving out")));
     }
 }

@@ -112,6 +112,11 @@ pub fn RowInspector() -> impl IntoView {
                 </dd>
             </div>
         </dl>
+        <p class="hint" data-testid="stats-definitions">
+            <dfn>"Entropy"</dfn> ": −Σ w·log₂ w over the row's weights w, in bits (0 when one key takes "
+            "everything). " <dfn>"Effective tokens"</dfn> ": 2^entropy, how many keys the row is spread "
+            "over, as if evenly."
+        </p>
         <div class="table-scroll">
             <table class="weights" data-testid="inspector-table">
                 <caption>

@@ -66,7 +66,7 @@ pub fn TemperatureSlider() -> impl IntoView {
             </div>
             <p id="temperature-readout" class="readout">
                 "τ = " <output data-testid="tau">{move || format_tau(state.tau.get())}</output>
-                " · logits divided by √d·τ = √" {move || head_size.get()} " × " {move || format_tau(state.tau.get())}
+                " · scores (q·k) divided by √d·τ = √" {move || head_size.get()} " × " {move || format_tau(state.tau.get())}
                 " = " <output data-testid="divisor">{move || fixed(shown_divisor(), 3)}</output>
             </p>
             <p id="temperature-regime" class="regime" aria-live="polite">

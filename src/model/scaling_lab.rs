@@ -1,7 +1,14 @@
 //! Notebook step 4 as an experiment: how peaky is softmax over one query's scores against 8 keys,
 //! with and without dividing by √d, as the head size d grows?
+//!
+//! Besides the largest weight, each head size reports why peakiness matters and where it comes
+//! from: the variance of the scores q·k (d for unit-normal entries, 1 once divided by √d) and the
+//! mean size of the softmax's Jacobian (how much the weights move when the scores move, the path
+//! every gradient takes; close to zero for a nearly one-hot row). [`times_eight`] is the lab's
+//! first draw at d = 64, where leaving out the division by √d = 8 multiplies every score by 8.
 
 use super::rng::SeededRng;
+use super::stats::softmax_jacobian_norm;
 
 /// Keys per draw, as in the notebook.
 pub const KEYS: usize = 8;
@@ -29,6 +36,24 @@ pub struct LabPoint {
     pub head_size: usize,
     pub unscaled: Spread,
     pub scaled: Spread,
+    /// How many scores q·k the variances are taken over (draws × keys).
+    pub scores: usize,
+    /// Sample variance of the raw scores q·k (expected: d).
+    pub variance_unscaled: f64,
+    /// Sample variance of q·k/√d (expected: 1).
+    pub variance_scaled: f64,
+    /// Mean Frobenius norm of the softmax's Jacobian over the draws, raw scores.
+    pub jacobian_unscaled: f64,
+    /// The same with the scores divided by √d.
+    pub jacobian_scaled: f64,
+}
+
+/// Softmax of `scores × scale` (row maximum subtracted first).
+fn softmax_scaled(scores: &[f64], scale: f64) -> Vec<f64> {
+    let max = scores.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let e: Vec<f64> = scores.iter().map(|s| ((s - max) * scale).exp()).collect();
+    let sum: f64 = e.iter().sum();
+    e.iter().map(|x| x / sum).collect()
 }
 
 fn max_softmax_weight(scores: &[f64], scale: f64) -> f64 {
@@ -36,6 +61,13 @@ fn max_softmax_weight(scores: &[f64], scale: f64) -> f64 {
     let sum: f64 = scores.iter().map(|s| ((s - max) * scale).exp()).sum();
     // The maximum entry contributes exp(0) = 1.
     1.0 / sum
+}
+
+/// Sample variance (divided by n − 1) of `values`.
+fn sample_variance(values: &[f64]) -> f64 {
+    let n = values.len() as f64;
+    let mean = values.iter().sum::<f64>() / n;
+    values.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / (n - 1.0).max(1.0)
 }
 
 fn spread(mut values: Vec<f64>) -> Spread {
@@ -58,22 +90,87 @@ pub fn lab_point(head_size: usize, draws: usize, seed: u64) -> LabPoint {
     let mut rng = SeededRng::stream(seed, &format!("scaling-lab:{d}"));
     let mut unscaled = Vec::with_capacity(draws);
     let mut scaled = Vec::with_capacity(draws);
+    let mut all_scores = Vec::with_capacity(draws.max(1) * KEYS);
+    let (mut jacobian_unscaled, mut jacobian_scaled) = (0.0, 0.0);
+    let scale = 1.0 / (d as f64).sqrt();
     let mut q = vec![0.0; d];
     let mut scores = [0.0; KEYS];
     for _ in 0..draws.max(1) {
-        for x in &mut q {
-            *x = rng.normal();
-        }
-        for s in &mut scores {
-            *s = q.iter().map(|qi| qi * rng.normal()).sum();
-        }
+        draw_scores(&mut rng, &mut q, &mut scores);
         unscaled.push(max_softmax_weight(&scores, 1.0));
-        scaled.push(max_softmax_weight(&scores, 1.0 / (d as f64).sqrt()));
+        scaled.push(max_softmax_weight(&scores, scale));
+        jacobian_unscaled += softmax_jacobian_norm(&softmax_scaled(&scores, 1.0));
+        jacobian_scaled += softmax_jacobian_norm(&softmax_scaled(&scores, scale));
+        all_scores.extend_from_slice(&scores);
     }
+    let n = draws.max(1) as f64;
+    let variance_unscaled = sample_variance(&all_scores);
+    let scaled_scores: Vec<f64> = all_scores.iter().map(|s| s * scale).collect();
     LabPoint {
         head_size: d,
         unscaled: spread(unscaled),
         scaled: spread(scaled),
+        scores: all_scores.len(),
+        variance_unscaled,
+        variance_scaled: sample_variance(&scaled_scores),
+        jacobian_unscaled: jacobian_unscaled / n,
+        jacobian_scaled: jacobian_scaled / n,
+    }
+}
+
+/// One draw: a unit-normal query `q` and `KEYS` unit-normal keys, drawn one by one, giving the
+/// scores `K q`.
+fn draw_scores(rng: &mut SeededRng, q: &mut [f64], scores: &mut [f64; KEYS]) {
+    for x in q.iter_mut() {
+        *x = rng.normal();
+    }
+    for s in scores.iter_mut() {
+        *s = q.iter().map(|qi| qi * rng.normal()).sum();
+    }
+}
+
+/// The head size of the ×8 example: √64 = 8.
+pub const TIMES_EIGHT_D: usize = 64;
+
+/// The ×8 example: the lab's first draw at d = 64, softmaxed after dividing by √d = 8 (scaled)
+/// and without it, which is the same as multiplying the scaled scores by 8.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TimesEight {
+    /// The scaled scores q·k/8.
+    pub scaled: [f64; KEYS],
+    /// softmax of the scaled scores.
+    pub weights: Vec<f64>,
+    /// 8 × the scaled scores.
+    pub times_eight: [f64; KEYS],
+    /// softmax of 8 × the scaled scores.
+    pub weights_times_eight: Vec<f64>,
+    /// Largest difference between `weights_times_eight` and the softmax of the raw scores
+    /// (rounding only: ×8 undoes ÷8).
+    pub diff_from_raw: f64,
+}
+
+/// The ×8 example from the lab's stream `seed` (see [`TimesEight`]).
+pub fn times_eight(seed: u64) -> TimesEight {
+    let d = TIMES_EIGHT_D;
+    let mut rng = SeededRng::stream(seed, &format!("scaling-lab:{d}"));
+    let mut q = vec![0.0; d];
+    let mut raw = [0.0; KEYS];
+    draw_scores(&mut rng, &mut q, &mut raw);
+    let root = (d as f64).sqrt();
+    let scaled = raw.map(|s| s / root);
+    let times_eight = scaled.map(|s| 8.0 * s);
+    let weights_times_eight = softmax_scaled(&times_eight, 1.0);
+    let diff_from_raw = softmax_scaled(&raw, 1.0)
+        .iter()
+        .zip(&weights_times_eight)
+        .map(|(a, b)| (a - b).abs())
+        .fold(0.0, f64::max);
+    TimesEight {
+        weights: softmax_scaled(&scaled, 1.0),
+        scaled,
+        times_eight,
+        weights_times_eight,
+        diff_from_raw,
     }
 }
 
@@ -120,5 +217,103 @@ mod tests {
             }
         }
         assert_eq!(lab_point(64, 100, 9), lab_point(64, 100, 9));
+    }
+
+    /// The lab's variances are d and 1 within 5 standard errors. For unit-normal q and k, q·k
+    /// has variance d and fourth moment 3d² + 6d, so the sample variance of n independent scores
+    /// has standard error √((2d² + 6d)/n); scores of one draw share q, so n is taken as the
+    /// number of draws (the conservative end), not draws × keys.
+    #[test]
+    fn score_variance_is_d_unscaled_and_one_scaled() {
+        for p in scaling_lab(DRAWS, LAB_SEED) {
+            let d = p.head_size as f64;
+            assert_eq!(p.scores, DRAWS * KEYS);
+            let relative_se = ((2.0 + 6.0 / d) / DRAWS as f64).sqrt();
+            assert!(
+                (p.variance_unscaled / d - 1.0).abs() < 5.0 * relative_se,
+                "{p:?}"
+            );
+            assert!((p.variance_scaled - 1.0).abs() < 5.0 * relative_se, "{p:?}");
+            // Dividing every score by √d divides the variance by d exactly (up to rounding).
+            assert!((p.variance_unscaled / d - p.variance_scaled).abs() < 1e-12 * d);
+        }
+        // The estimator itself, by hand: 1, 2, 3, 4 has mean 2.5 and variance 5/3.
+        assert!((sample_variance(&[1.0, 2.0, 3.0, 4.0]) - 5.0 / 3.0).abs() < 1e-15);
+    }
+
+    /// The Jacobian's mean size, recomputed from the same draws with an explicit J = diag(p) − p pᵀ,
+    /// and its trend: equal at d = 1, the unscaled one shrinking as d grows while the scaled one
+    /// stays put.
+    #[test]
+    fn unscaled_softmax_passes_less_gradient() {
+        let draws = 300;
+        for d in [1usize, 16, 256] {
+            let p = lab_point(d, draws, LAB_SEED);
+            let mut rng = SeededRng::stream(LAB_SEED, &format!("scaling-lab:{d}"));
+            let (mut q, mut scores) = (vec![0.0; d], [0.0; KEYS]);
+            let (mut u, mut s) = (0.0, 0.0);
+            let norm = |w: &[f64]| {
+                let mut sum = 0.0;
+                for i in 0..KEYS {
+                    for j in 0..KEYS {
+                        let delta = if i == j { w[i] } else { 0.0 };
+                        sum += (delta - w[i] * w[j]).powi(2);
+                    }
+                }
+                sum.sqrt()
+            };
+            for _ in 0..draws {
+                draw_scores(&mut rng, &mut q, &mut scores);
+                u += norm(&softmax_scaled(&scores, 1.0));
+                s += norm(&softmax_scaled(&scores, 1.0 / (d as f64).sqrt()));
+            }
+            assert!((p.jacobian_unscaled - u / draws as f64).abs() < 1e-12);
+            assert!((p.jacobian_scaled - s / draws as f64).abs() < 1e-12);
+            // Between 0 (one-hot) and the largest possible, 1/2 (an even split of two).
+            for j in [p.jacobian_unscaled, p.jacobian_scaled] {
+                assert!((0.0..=0.5).contains(&j), "{p:?}");
+            }
+        }
+        let p1 = lab_point(1, draws, LAB_SEED);
+        assert_eq!(p1.jacobian_unscaled, p1.jacobian_scaled);
+        let (p16, p256) = (
+            lab_point(16, draws, LAB_SEED),
+            lab_point(256, draws, LAB_SEED),
+        );
+        assert!(p256.jacobian_unscaled < p16.jacobian_unscaled);
+        assert!(
+            p256.jacobian_unscaled < p256.jacobian_scaled / 2.0,
+            "{p256:?}"
+        );
+        assert!((p256.jacobian_scaled - p16.jacobian_scaled).abs() < 0.05);
+    }
+
+    #[test]
+    fn times_eight_is_the_unscaled_softmax_at_d_64() {
+        let x = times_eight(LAB_SEED);
+        // The scores are the first draw of the d = 64 stream, divided by 8.
+        let mut rng = SeededRng::stream(LAB_SEED, "scaling-lab:64");
+        let q: Vec<f64> = (0..64).map(|_| rng.normal()).collect();
+        for j in 0..KEYS {
+            let raw: f64 = q.iter().map(|qi| qi * rng.normal()).sum();
+            assert!((x.scaled[j] - raw / 8.0).abs() < 1e-15);
+            assert!((x.times_eight[j] - raw).abs() < 1e-12);
+        }
+        // Softmax by hand, and the check the page shows.
+        let by_hand = |s: &[f64]| {
+            let e: Vec<f64> = s.iter().map(|v| v.exp()).collect();
+            let sum: f64 = e.iter().sum();
+            e.into_iter().map(|v| v / sum).collect::<Vec<f64>>()
+        };
+        for (a, b) in x.weights.iter().zip(by_hand(&x.scaled)) {
+            assert!((a - b).abs() < 1e-15);
+        }
+        for (a, b) in x.weights_times_eight.iter().zip(by_hand(&x.times_eight)) {
+            assert!((a - b).abs() < 1e-12);
+        }
+        assert!(x.diff_from_raw < 1e-12);
+        // Multiplying by 8 sharpens: the top weight grows (softmax of c·s is monotone in c).
+        let top = |w: &[f64]| w.iter().copied().fold(0.0, f64::max);
+        assert!(top(&x.weights_times_eight) > top(&x.weights));
     }
 }

@@ -59,6 +59,31 @@ pub fn row_stats(weights: &[f64]) -> RowStats {
     }
 }
 
+/// The softmax's Jacobian at the weights `p`: `J = diag(p) − p pᵀ`, so `J[i][j] = ∂p_i/∂s_j`,
+/// how much weight i moves when score j is nudged. Its size says how much signal a change of the
+/// scores can pass through softmax: near one-hot rows it is close to zero.
+pub fn softmax_jacobian(p: &[f64]) -> Vec<Vec<f64>> {
+    p.iter()
+        .enumerate()
+        .map(|(i, &pi)| {
+            p.iter()
+                .enumerate()
+                .map(|(j, &pj)| if i == j { pi - pi * pj } else { -pi * pj })
+                .collect()
+        })
+        .collect()
+}
+
+/// The Frobenius norm (root of the sum of squared entries) of [`softmax_jacobian`] at `p`.
+pub fn softmax_jacobian_norm(p: &[f64]) -> f64 {
+    softmax_jacobian(p)
+        .iter()
+        .flatten()
+        .map(|x| x * x)
+        .sum::<f64>()
+        .sqrt()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -85,5 +110,49 @@ mod tests {
         assert!((s.entropy_bits - 1.5).abs() < 1e-15);
         assert!((s.effective_tokens - 2f64.powf(1.5)).abs() < 1e-12);
         assert!(!s.is_even());
+    }
+
+    /// Softmax of `s` scaled by `scale`, written out independently of the model's code.
+    fn softmax(s: &[f64]) -> Vec<f64> {
+        let max = s.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let e: Vec<f64> = s.iter().map(|x| (x - max).exp()).collect();
+        let sum: f64 = e.iter().sum();
+        e.iter().map(|x| x / sum).collect()
+    }
+
+    #[test]
+    fn the_jacobian_matches_finite_differences() {
+        let s = [0.3, -1.2, 2.0, 0.0, 0.7];
+        let p = softmax(&s);
+        let j = softmax_jacobian(&p);
+        let h = 1e-6;
+        for col in 0..s.len() {
+            let (mut up, mut down) = (s, s);
+            up[col] += h;
+            down[col] -= h;
+            let (pu, pd) = (softmax(&up), softmax(&down));
+            for row in 0..s.len() {
+                let numeric = (pu[row] - pd[row]) / (2.0 * h);
+                assert!((numeric - j[row][col]).abs() < 1e-8, "{row},{col}");
+            }
+        }
+        let norm: f64 = j.iter().flatten().map(|x| x * x).sum::<f64>().sqrt();
+        assert!((softmax_jacobian_norm(&p) - norm).abs() < 1e-15);
+    }
+
+    #[test]
+    fn the_jacobian_vanishes_when_one_hot() {
+        // Uniform over n: ‖J‖² = n(1/n − 1/n²)² + n(n − 1)/n⁴ = (n − 1)/n², by hand.
+        for n in [2usize, 4, 8] {
+            let p = vec![1.0 / n as f64; n];
+            let expected = ((n - 1) as f64).sqrt() / n as f64;
+            assert!((softmax_jacobian_norm(&p) - expected).abs() < 1e-15);
+        }
+        assert_eq!(softmax_jacobian_norm(&[0.0, 1.0, 0.0]), 0.0);
+        // Sharpening the same scores shrinks it.
+        let s = [0.5, -0.1, 0.2, 0.9];
+        let soft = softmax_jacobian_norm(&softmax(&s));
+        let sharp = softmax_jacobian_norm(&softmax(&s.map(|x| 8.0 * x)));
+        assert!(sharp < soft / 2.0, "{soft} {sharp}");
     }
 }

@@ -6,10 +6,15 @@
 //! vectors, `Σ_j w_j v_j`. The page shows each stage as a column of a table and checks the
 //! explicit sum against row t of the matrix product `A · V`. Everything is computed here so that
 //! the table only formats numbers, and native tests can check them.
+//!
+//! Before the trace, [`QkvRow`] shows where the row's query, key and value come from: the row's
+//! input x (`d_model` numbers) times the head's columns of `W_q`, `W_k` and `W_v`, recomputed here by an
+//! explicit loop and compared with the Q, K and V the attention used.
 
 use super::attention::HeadProjections;
-use super::stats::ROUNDING_TOLERANCE;
-use super::temperature::logit_scale;
+use super::explorer::Prepared;
+use super::stats::{softmax_jacobian_norm, ROUNDING_TOLERANCE};
+use super::temperature::{logit_scale, unscaled_tau};
 use nalgebra::DMatrix;
 
 /// Row `t` of one head at temperature `tau`, stage by stage. The per-key vectors have one entry
@@ -28,9 +33,9 @@ pub struct RowTrace {
     pub raw: Vec<f64>,
     /// `q_t · k_j / √d`.
     pub over_sqrt_d: Vec<f64>,
-    /// The logits `q_t · k_j / (√d · τ)`, computed as the model does: raw score × logit scale.
+    /// The scaled scores `q_t · k_j / (√d · τ)`, computed as the model does: raw score × scale.
     pub scaled: Vec<f64>,
-    /// The logits after the causal mask: −∞ for the future (j > t).
+    /// The scaled scores after the causal mask: −∞ for the future (j > t).
     pub masked: Vec<f64>,
     /// The softmax weights, row t of the head's weights (exactly 0 for the future).
     pub weights: Vec<f64>,
@@ -98,6 +103,79 @@ impl RowTrace {
     pub fn blend_matches(&self) -> bool {
         self.diff < ROUNDING_TOLERANCE
     }
+}
+
+/// Row t's input and its query, key and value in one head: `q = x·W_q`, `k = x·W_k`,
+/// `v = x·W_v`, as the attention used them, with an independent recomputation.
+#[derive(Debug, Clone, PartialEq)]
+pub struct QkvRow {
+    /// The row: the token's index.
+    pub t: usize,
+    /// Row t of X, the `d_model` numbers that go into attention.
+    pub x: Vec<f64>,
+    /// Row t of the head's Q, K and V (d numbers each), as the attention used them.
+    pub q: Vec<f64>,
+    pub k: Vec<f64>,
+    pub v: Vec<f64>,
+    /// `x·W_q` recomputed by an explicit dot-product loop over the head's columns of `W_q`.
+    pub recomputed_q: Vec<f64>,
+    /// The largest difference between the recomputed and the used q, k and v (all three).
+    pub diff: f64,
+}
+
+impl QkvRow {
+    /// Row `t` of head `head` of `model`. Panics if either is out of range.
+    pub fn new(model: &Prepared, head: usize, t: usize) -> Self {
+        let used = &model.heads[head];
+        let (w_q, w_k, w_v) = model.projections.head_columns(model.heads.len(), head);
+        let x: Vec<f64> = model.x.row(t).iter().copied().collect();
+        let times = |w: &DMatrix<f64>| -> Vec<f64> {
+            (0..w.ncols())
+                .map(|c| {
+                    let mut sum = 0.0;
+                    for (i, xi) in x.iter().enumerate() {
+                        sum += xi * w[(i, c)];
+                    }
+                    sum
+                })
+                .collect()
+        };
+        let row = |m: &DMatrix<f64>| -> Vec<f64> { m.row(t).iter().copied().collect() };
+        let (q, k, v) = (row(&used.q), row(&used.k), row(&used.v));
+        let recomputed = [times(&w_q), times(&w_k), times(&w_v)];
+        let diff = [&q, &k, &v]
+            .iter()
+            .zip(&recomputed)
+            .flat_map(|(a, b)| a.iter().zip(b).map(|(a, b)| (a - b).abs()))
+            .fold(0.0, f64::max);
+        let [recomputed_q, _, _] = recomputed;
+        Self {
+            t,
+            x,
+            q,
+            k,
+            v,
+            recomputed_q,
+            diff,
+        }
+    }
+
+    /// Whether the recomputation agrees with what the attention used, up to rounding.
+    pub fn matches(&self) -> bool {
+        self.diff < ROUNDING_TOLERANCE
+    }
+}
+
+/// The size of the softmax's Jacobian (see [`softmax_jacobian_norm`]) for row `t` of `head` over
+/// its visible keys: `(scaled, unscaled)`, at τ = 1 and at τ = 1/√d (no division by √d).
+pub fn row_jacobian_norms(head: &HeadProjections, t: usize) -> (f64, f64) {
+    let d = head.head_size();
+    let norm = |tau: f64| {
+        let w = head.weights(tau);
+        let row: Vec<f64> = (0..=t).map(|j| w[(t, j)]).collect();
+        softmax_jacobian_norm(&row)
+    };
+    (norm(1.0), norm(unscaled_tau(d)))
 }
 
 #[cfg(test)]
@@ -185,5 +263,71 @@ mod tests {
         assert_eq!(row.weights, [1.0, 0.0]);
         assert_eq!(row.blended, [1.0, 0.0, 0.0, 0.0]);
         assert_eq!((row.diff, row.weight_sum), (0.0, 1.0));
+    }
+
+    #[test]
+    fn q_k_v_are_x_times_the_head_columns() {
+        for heads in [1, 2, 4, 8] {
+            for positions in [false, true] {
+                let p = Prepared::new(ModelConfig {
+                    tokens: tokenize("The cat sat on the mat ."),
+                    seed: DEFAULT_SEED,
+                    heads,
+                    positions,
+                });
+                let d = p.head_size();
+                for h in 0..heads {
+                    for t in 0..p.len() {
+                        let row = QkvRow::new(&p, h, t);
+                        assert_eq!(row.x.len(), p.d_model);
+                        assert_eq!((row.q.len(), row.k.len(), row.v.len()), (d, d, d));
+                        assert!(row.matches() && row.diff < 1e-12, "{}", row.diff);
+                        // The full W_q's columns h·d … h·d + d − 1, indexed directly.
+                        for c in 0..d {
+                            let expected: f64 = (0..p.d_model)
+                                .map(|i| p.x[(t, i)] * p.projections.w_q[(i, h * d + c)])
+                                .sum();
+                            assert!((row.recomputed_q[c] - expected).abs() < 1e-12);
+                            assert!((row.q[c] - expected).abs() < 1e-12);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_wrong_q_is_caught() {
+        let mut p = default_model();
+        p.heads[1].q[(3, 5)] += 1e-6;
+        let row = QkvRow::new(&p, 1, 3);
+        assert!(
+            !row.matches() && (row.diff - 1e-6).abs() < 1e-12,
+            "{}",
+            row.diff
+        );
+        assert!(QkvRow::new(&p, 1, 2).matches());
+    }
+
+    #[test]
+    fn row_jacobians_are_the_scaled_and_unscaled_rows() {
+        let p = default_model();
+        for head in &p.heads {
+            // Unscaled: softmax of the raw scores, written out here.
+            for t in 0..p.len() {
+                let raw: Vec<f64> = (0..=t).map(|j| head.scores[(t, j)]).collect();
+                let max = raw.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+                let e: Vec<f64> = raw.iter().map(|r| (r - max).exp()).collect();
+                let sum: f64 = e.iter().sum();
+                let w: Vec<f64> = e.iter().map(|x| x / sum).collect();
+                let (scaled, unscaled) = row_jacobian_norms(head, t);
+                assert!((unscaled - softmax_jacobian_norm(&w)).abs() < 1e-12);
+                let w1: Vec<f64> = (0..=t).map(|j| head.weights(1.0)[(t, j)]).collect();
+                assert_eq!(scaled, softmax_jacobian_norm(&w1));
+                if t == 0 {
+                    assert_eq!((scaled, unscaled), (0.0, 0.0));
+                }
+            }
+        }
     }
 }

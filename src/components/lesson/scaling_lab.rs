@@ -1,10 +1,18 @@
-//! Step 4: how peaky softmax gets as the head size grows, with and without dividing by √d.
+//! Step 4: how peaky softmax gets as the head size grows, with and without dividing by √d; the
+//! variance of q·k behind it, the softmax Jacobian that says why it matters, and the ×8 example.
 
 use crate::charts::lab_chart::{draw_lab_chart, SCALED, UNSCALED};
+use crate::format::fixed;
 use crate::hooks::use_canvas;
-use crate::model::scaling_lab::{scaling_lab, DRAWS, HEAD_SIZES, KEYS, LAB_SEED};
+use crate::model::scaling_lab::{
+    scaling_lab, times_eight, DRAWS, HEAD_SIZES, KEYS, LAB_SEED, TIMES_EIGHT_D,
+};
+use crate::model::trace::row_jacobian_norms;
 use crate::state::{AppState, Shared};
-use crate::text::{lab_caption, lab_cell, lab_readout, notebook_draws};
+use crate::text::{
+    gradient_readout, lab_caption, lab_cell, lab_readout, notebook_draws, row_gradient_text,
+    times_eight_text, variance_cell, variance_readout, vector_cells,
+};
 use leptos::html;
 use leptos::prelude::*;
 use std::sync::Arc;
@@ -30,6 +38,36 @@ pub(super) fn ScalingLab() -> impl IntoView {
         let d = state.lab_head_size.get();
         points.with(|p| p.iter().find(|x| x.head_size == d).copied())
     };
+    // The main view's selected row, at τ = 1 and τ = 1/√d.
+    let row_gradient = move || {
+        let prepared = state.prepared.get();
+        let p = &*prepared.0;
+        let h = state.head.get().min(p.heads.len() - 1);
+        let t = state.row.get().min(p.len().saturating_sub(1));
+        let (scaled, unscaled) = row_jacobian_norms(&p.heads[h], t);
+        row_gradient_text(&p.config.tokens[t], t, h, scaled, unscaled)
+    };
+    let example = times_eight(LAB_SEED);
+    let example_rows = [
+        ("scores ÷ 8 (scaled)", example.scaled.to_vec()),
+        ("softmax", example.weights.clone()),
+        ("× 8 (unscaled)", example.times_eight.to_vec()),
+        ("softmax", example.weights_times_eight.clone()),
+    ]
+    .into_iter()
+    .map(|(label, values)| {
+        let cells = vector_cells(&values)
+            .into_iter()
+            .map(|c| view! { <td class="num">{c}</td> })
+            .collect_view();
+        view! {
+            <tr>
+                <th scope="row">{label}</th>
+                {cells}
+            </tr>
+        }
+    })
+    .collect_view();
     view! {
         <p>
             "A dot product adds up d products, so its typical size grows like √d. Below, one query is scored "
@@ -69,15 +107,23 @@ pub(super) fn ScalingLab() -> impl IntoView {
         <p data-testid="lab-readout">
             {move || current().map(|p| lab_readout(&p))}
         </p>
+        <p data-testid="lab-variance">{move || current().map(|p| variance_readout(&p))}</p>
         <p data-testid="notebook-draws">{move || points.with(|p| notebook_draws(p))}</p>
+        <h3 class="step-sub">"Why a peaky softmax is bad"</h3>
+        <p data-testid="lab-gradient">{move || current().map(|p| gradient_readout(&p))}</p>
+        <p data-testid="lab-row-gradient">{row_gradient}</p>
         <div class="table-scroll">
             <table class="lab" data-testid="lab-table">
-                <caption>{lab_caption()}</caption>
+                <caption>{lab_caption()} "; variance of the scores; mean ‖J‖ of the softmax"</caption>
                 <thead>
                     <tr>
                         <th scope="col">"d"</th>
                         <th scope="col">"unscaled"</th>
                         <th scope="col">"scaled by 1/√d"</th>
+                        <th scope="col">"var(q·k)"</th>
+                        <th scope="col">"var(q·k/√d)"</th>
+                        <th scope="col">"‖J‖ unscaled"</th>
+                        <th scope="col">"‖J‖ scaled"</th>
                     </tr>
                 </thead>
                 <tbody>
@@ -88,11 +134,33 @@ pub(super) fn ScalingLab() -> impl IntoView {
                                 <th scope="row">{x.head_size}</th>
                                 <td class="num">{lab_cell(&x.unscaled)}</td>
                                 <td class="num">{lab_cell(&x.scaled)}</td>
+                                <td class="num">{variance_cell(x.variance_unscaled, false)}</td>
+                                <td class="num">{variance_cell(x.variance_scaled, true)}</td>
+                                <td class="num">{fixed(x.jacobian_unscaled, 3)}</td>
+                                <td class="num">{fixed(x.jacobian_scaled, 3)}</td>
                             </tr>
                         }
                     }).collect_view())}
                 </tbody>
             </table>
         </div>
+        <h3 class="step-sub">"The ×8 example"</h3>
+        <p>
+            "The lab's first seeded draw at d = " {TIMES_EIGHT_D} ", where √d = 8: its " {KEYS}
+            " scores divided by 8, and the same scores multiplied back by 8, each through softmax."
+        </p>
+        <div class="table-scroll">
+            <table class="lab times-eight" data-testid="times-eight">
+                <caption>"One draw's scores and weights, scaled and ×8"</caption>
+                <thead>
+                    <tr>
+                        <th scope="col">"key"</th>
+                        {(1..=KEYS).map(|j| view! { <th scope="col">{j}</th> }).collect_view()}
+                    </tr>
+                </thead>
+                <tbody>{example_rows}</tbody>
+            </table>
+        </div>
+        <p class="check" data-testid="times-eight-check">{times_eight_text(&example)}</p>
     }
 }

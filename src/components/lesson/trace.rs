@@ -1,13 +1,16 @@
-//! Step 3: one row traced through q·k → ÷√d → ÷τ → mask → softmax → Σ w·v, checked against A·V.
+//! Step 3: what queries, keys and values are for, the selected row's x, q, k and v (checked
+//! against `x·W_q`, `x·W_k`, `x·W_v`), then that row traced through q·k → ÷√d → ÷τ → mask → softmax →
+//! Σ w·v, checked against A·V.
 
 use crate::charts::strip::{Strip, StripRows};
 use crate::format::fixed;
 use crate::hooks::use_visibility;
 use crate::model::explorer::Prepared;
-use crate::model::trace::RowTrace;
+use crate::model::trace::{QkvRow, RowTrace};
 use crate::state::{AppState, Shared};
 use crate::text::{
-    quote, trace_caption, trace_cells, trace_check, trace_sqrt_d_heading, trace_sum, weights_note,
+    qkv_check, qkv_intro, quote, trace_caption, trace_cells, trace_check, trace_sqrt_d_heading,
+    trace_sum, vector_cells, weights_note,
 };
 use leptos::html;
 use leptos::prelude::*;
@@ -130,6 +133,7 @@ pub(super) fn AttentionTrace() -> impl IntoView {
             {move || trace.with(|tr| tr.as_ref().map(|tr| {
                 let TraceData { head: h, row: trace, prepared } = tr;
                 let (t, h) = (trace.t, *h);
+                let qkv = QkvRow::new(&prepared.0, h, t);
                 // The snapshot's tokens, not the live ones (see `TraceData::prepared`).
                 let tokens = &prepared.0.config.tokens;
                 let name = &tokens[t];
@@ -151,6 +155,7 @@ pub(super) fn AttentionTrace() -> impl IntoView {
                     })
                     .collect_view();
                 view! {
+                    <QkvVectors qkv=qkv token=name.clone() head=h d_model=prepared.0.d_model />
                     <p>
                         "Follow one query through the whole mechanism. Row " {t + 1} " (" {quote(name)}
                         ") of head " {h + 1} " scores its query against every key, scales, masks the future and "
@@ -193,5 +198,55 @@ pub(super) fn AttentionTrace() -> impl IntoView {
                 node_ref=strips_ref
             ></div>
         </div>
+    }
+}
+
+/// One vector as a wrapping list of numbers (3 decimals), labelled by `label`.
+fn vector_view(label: String, values: &[f64], testid: &'static str) -> impl IntoView {
+    let cells = vector_cells(values)
+        .into_iter()
+        .map(|c| view! { <span class="num">{c}</span> })
+        .collect_view();
+    view! {
+        <div>
+            <dt>{label}</dt>
+            <dd class="vec" data-testid=testid>{cells}</dd>
+        </div>
+    }
+}
+
+/// What q, k and v are for, and the selected row's x, q, k and v with their check.
+#[component]
+fn QkvVectors(qkv: QkvRow, token: String, head: usize, d_model: usize) -> impl IntoView {
+    let d = qkv.q.len();
+    let t = qkv.t;
+    view! {
+        <h3 class="step-sub">"What queries, keys and values are for"</h3>
+        <p data-testid="qkv-intro">{qkv_intro(d_model, d)}</p>
+        <ul class="qkv-roles">
+            <li>
+                "the " <dfn>"query"</dfn> " q = x·W_q: what this token is looking for;"
+            </li>
+            <li>
+                "the " <dfn>"key"</dfn> " k = x·W_k: what it offers to be found by (the queries of its own "
+                "and of later rows are compared with it);"
+            </li>
+            <li>
+                "the " <dfn>"value"</dfn> " v = x·W_v: what it hands over to every row that attends to it, "
+                "in proportion to that row's weight."
+            </li>
+        </ul>
+        <p>
+            "Stacked for all T tokens these rows are the T × d matrices Q = X·W_q, K = X·W_k and V = X·W_v. "
+            "A row's weights come from its query against the keys; its output is made of the values. Row "
+            {t + 1} " (" {quote(&token)} ") of head " {head + 1} ":"
+        </p>
+        <dl class="vectors" data-testid="qkv-vectors">
+            {vector_view(format!("x, row {} of X ({} numbers)", t + 1, qkv.x.len()), &qkv.x, "qkv-x")}
+            {vector_view(format!("q = x·W_q ({d} numbers)"), &qkv.q, "qkv-q")}
+            {vector_view(format!("k = x·W_k ({d} numbers)"), &qkv.k, "qkv-k")}
+            {vector_view(format!("v = x·W_v ({d} numbers)"), &qkv.v, "qkv-v")}
+        </dl>
+        <p class="check" data-testid="qkv-check">{qkv_check(&qkv)}</p>
     }
 }
