@@ -720,12 +720,7 @@ mod tests {
 
     /// The page as it opens: "The cat sat on the mat .", seed 1337, two heads of 16.
     fn default_model() -> Prepared {
-        Prepared::new(ModelConfig {
-            tokens: tokenize("The cat sat on the mat ."),
-            seed: DEFAULT_SEED,
-            heads: DEFAULT_HEADS,
-            positions: false,
-        })
+        crate::model::explorer::default_view(DEFAULT_HEADS, false)
     }
 
     #[test]

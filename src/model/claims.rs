@@ -74,18 +74,13 @@ pub fn first_repeated_word(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::explorer::{ModelConfig, Prepared};
+    use crate::model::explorer::Prepared;
     use crate::model::temperature::{unscaled_tau, SLIDER_MAX_TAU, SLIDER_MIN_TAU};
     use crate::model::tokenizer::tokenize;
     use crate::model::weights::HEAD_CHOICES;
 
     fn model(heads: usize, positions: bool) -> Prepared {
-        Prepared::new(ModelConfig {
-            tokens: tokenize("The cat sat on the mat ."),
-            seed: 1337,
-            heads,
-            positions,
-        })
+        crate::model::explorer::default_view(heads, positions)
     }
 
     /// Temperatures across the slider, both landmarks included.

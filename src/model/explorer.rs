@@ -80,6 +80,18 @@ impl Prepared {
     }
 }
 
+/// The page as it opens — "The cat sat on the mat .", seed 1337 — with `heads` heads and position
+/// codes on or off: the one model the native tests of the page's numbers and sentences share.
+#[cfg(test)]
+pub(crate) fn default_view(heads: usize, positions: bool) -> Prepared {
+    Prepared::new(ModelConfig {
+        tokens: super::tokenizer::tokenize(super::url_state::DEFAULT_SENTENCE),
+        seed: super::weights::DEFAULT_SEED,
+        heads,
+        positions,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -145,18 +145,11 @@ impl HeadsRow {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::explorer::ModelConfig;
     use crate::model::stats::ROUNDING_TOLERANCE;
-    use crate::model::tokenizer::tokenize;
-    use crate::model::weights::{DEFAULT_SEED, D_MODEL};
+    use crate::model::weights::D_MODEL;
 
     fn model(heads: usize) -> Prepared {
-        Prepared::new(ModelConfig {
-            tokens: tokenize("The cat sat on the mat ."),
-            seed: DEFAULT_SEED,
-            heads,
-            positions: false,
-        })
+        crate::model::explorer::default_view(heads, false)
     }
 
     fn layer(p: &Prepared, tau: f64) -> (Vec<DMatrix<f64>>, LayerOutput) {

@@ -187,12 +187,7 @@ mod tests {
     use crate::model::weights::{DEFAULT_HEADS, DEFAULT_SEED};
 
     fn default_model() -> Prepared {
-        Prepared::new(ModelConfig {
-            tokens: tokenize("The cat sat on the mat ."),
-            seed: DEFAULT_SEED,
-            heads: DEFAULT_HEADS,
-            positions: false,
-        })
+        crate::model::explorer::default_view(DEFAULT_HEADS, false)
     }
 
     #[test]
