@@ -3,8 +3,8 @@
 
 use crate::components::{
     downloads::Downloads, explanation::Explanation, heatmap::Heatmap, inspector::RowInspector,
-    lesson::Lesson, model_controls::ModelControls, notices::Notices, sentence::SentenceBox,
-    temperature::TemperatureSlider, thumbnails::HeadThumbnails,
+    lesson::Lesson, model_controls::ModelControls, notices::Notices, phone_dock::PhoneDock,
+    sentence::SentenceBox, temperature::TemperatureSlider, thumbnails::HeadThumbnails,
 };
 use crate::model::url_state::ViewState;
 use crate::state::{provide_theme, sync_url, AppState};
@@ -73,7 +73,13 @@ pub fn App() -> impl IntoView {
                 </details>
                 <p class="hint" id="heatmap-keys">
                     "Rows are queries (the token doing the looking), columns are keys. "
-                    "Hover for exact weights and click a row to inspect it. Keyboard: focus the map, ↑/↓ choose a row, ←/→ step through its cells, Home/End jump, Esc leaves the cell."
+                    // Pointer and keyboard help, or on touch screens the tap (style/main.css).
+                    <span class="for-pointer">
+                        "Hover for exact weights and click a row to inspect it. Keyboard: focus the map, ↑/↓ choose a row, ←/→ step through its cells, Home/End jump, Esc leaves the cell."
+                    </span>
+                    <span class="for-touch" data-testid="touch-help">
+                        "Tap a row to inspect it; the tapped cell's exact weight pops up beside your finger."
+                    </span>
                 </p>
                 <Heatmap
                     weights=weights
@@ -88,6 +94,7 @@ pub fn App() -> impl IntoView {
                     ready_flag=true
                     title="Causal attention heatmap"
                 />
+                <PhoneDock />
                 <HeadThumbnails
                     weights=state.head_weights
                     selected=state.head

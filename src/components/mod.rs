@@ -9,6 +9,7 @@ pub mod lesson;
 pub mod model_controls;
 pub mod notices;
 pub mod panic_banner;
+pub mod phone_dock;
 pub mod sentence;
 pub mod temperature;
 pub mod thumbnails;
