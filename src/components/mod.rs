@@ -12,3 +12,4 @@ pub mod panic_banner;
 pub mod sentence;
 pub mod temperature;
 pub mod thumbnails;
+pub mod update_notice;
