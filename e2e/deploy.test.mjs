@@ -5,8 +5,9 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
+import { inflateSync } from 'node:zlib';
 import path from 'node:path';
-import { DIST_DIR, startServer, launchBrowser, newPage, openApp } from './harness.mjs';
+import { DIST_DIR, REPO_ROOT, startServer, launchBrowser, newPage, openApp } from './harness.mjs';
 import { coreWalk } from './core_walk.mjs';
 
 const PREFIX = '/course/attention-explorer/';
@@ -99,5 +100,33 @@ test('the web app manifest and its icons, under the sub-path', { timeout: 30_000
     consoleLog.assertClean();
   } finally {
     await context.close();
+  }
+});
+
+test('the PNG icons are assets/icon.svg: every cell centre has its rect\'s colour', async () => {
+  const svg = await readFile(path.join(REPO_ROOT, 'assets', 'icon.svg'), 'utf8');
+  const rects = [...svg.replace(/<!--[\s\S]*?-->/g, '').matchAll(/<rect x="([\d.]+)" y="([\d.]+)" width="([\d.]+)" height="([\d.]+)" fill="#(\w{6})"/g)]
+    .map((m) => ({ x: +m[1], y: +m[2], w: +m[3], h: +m[4], rgb: [0, 2, 4].map((i) => parseInt(m[5].slice(i, i + 2), 16)) }));
+  assert.equal(rects.length, 17, 'background and a 4 × 4 grid');
+  for (const size of [192, 512]) {
+    // Decode the PNG here (8-bit RGB, filter 0 on every row, as scripts/icons.mjs writes it).
+    const png = await readFile(path.join(DIST_DIR, `icon-${size}.png`));
+    assert.equal(png.readUInt32BE(16), size);
+    assert.equal(png.readUInt32BE(20), size);
+    const idat = [];
+    for (let at = 8; at < png.length; ) {
+      const len = png.readUInt32BE(at);
+      if (png.toString('latin1', at + 4, at + 8) === 'IDAT') idat.push(png.subarray(at + 8, at + 8 + len));
+      at += 12 + len;
+    }
+    const raw = inflateSync(Buffer.concat(idat));
+    const pixel = (x, y) => [...raw.subarray(y * (size * 3 + 1) + 1 + x * 3, y * (size * 3 + 1) + 4 + x * 3)];
+    const scale = size / 24;
+    for (const r of rects.slice(1)) {
+      const [cx, cy] = [Math.floor((r.x + r.w / 2) * scale), Math.floor((r.y + r.h / 2) * scale)];
+      assert.deepEqual(pixel(cx, cy), r.rgb, `${size} px, rect at ${r.x},${r.y}`);
+    }
+    assert.deepEqual(pixel(1, 1), rects[0].rgb, 'background');
+    assert.deepEqual(pixel(size - 2, size - 2), rects[0].rgb, 'background');
   }
 });
