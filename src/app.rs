@@ -5,6 +5,7 @@ use crate::components::{
     downloads::Downloads, explanation::Explanation, heatmap::Heatmap, inspector::RowInspector,
     lesson::Lesson, model_controls::ModelControls, notices::Notices, phone_dock::PhoneDock,
     sentence::SentenceBox, temperature::TemperatureSlider, thumbnails::HeadThumbnails,
+    update_notice::UpdateNotice,
 };
 use crate::model::url_state::ViewState;
 use crate::state::{provide_theme, sync_url, AppState};
@@ -48,6 +49,7 @@ pub fn App() -> impl IntoView {
             </p>
         </header>
         <Notices />
+        <UpdateNotice />
         <main class="layout">
             <section class="panel controls" aria-label="Inputs">
                 <SentenceBox />

@@ -13,3 +13,4 @@ pub mod phone_dock;
 pub mod sentence;
 pub mod temperature;
 pub mod thumbnails;
+pub mod update_notice;

@@ -3,6 +3,7 @@
 
 pub mod download;
 pub mod location;
+pub mod service_worker;
 pub mod text_host;
 pub mod theme;
 pub mod timing;
