@@ -103,8 +103,13 @@ test('a new deployment shows the update notice; Reload gives the page to the new
 
     await notice.waitFor({ timeout: 30_000 });
     assert.equal((await notice.locator('p').textContent()).trim(), 'A new version of Attention Explorer is available.');
-    // The old build still runs until the reader chooses to reload.
+    // The old build still runs until the reader chooses to reload, even across a plain reload
+    // (the old worker serves its own index.html), and the notice comes back.
     assert.equal(await page.locator('meta[name=build]').count(), 0);
+    await page.reload();
+    await waitForReady(page);
+    assert.equal(await page.locator('meta[name=build]').count(), 0, 'a plain reload keeps the old build');
+    await notice.waitFor({ timeout: 30_000 });
     await Promise.all([page.waitForEvent('load', { timeout: 30_000 }), notice.getByRole('button', { name: 'Reload' }).click()]);
     await waitForReady(page);
     await waitForController(page);

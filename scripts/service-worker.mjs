@@ -5,7 +5,8 @@
 // and of the files' bytes, so any change to the build gives a new sw.js, which the browser
 // installs as an update (the page then offers "Reload", src/components/update_notice.rs).
 //   - precached files: cache first (they never change under their name, or the cache name changes);
-//   - navigations: network first, falling back to the cached index.html offline;
+//   - navigations to the app's page: the cached index.html (cache first, like the files it names:
+//     the page and its wasm always belong to one build; a new deployment waits for "Reload");
 //   - anything else: the network, untouched.
 // On activate it deletes this deployment's older caches (caches of other deployments on the same
 // origin, e.g. another sub-path, are left alone: the cache name carries the worker's scope).
@@ -39,6 +40,7 @@ const CACHE = PREFIX + '${version}';
 const FILES = ${JSON.stringify(files)};
 const PRECACHED = new Set(FILES.map((f) => new URL(f, self.location).href));
 const INDEX = new URL('index.html', self.location).href;
+const SCOPE = new URL('./', self.location).href;
 
 self.addEventListener('install', (event) => {
   event.waitUntil(
@@ -62,15 +64,19 @@ self.addEventListener('message', (event) => {
 self.addEventListener('fetch', (event) => {
   const request = event.request;
   if (request.method !== 'GET') return;
-  if (request.mode === 'navigate') {
-    event.respondWith(
-      fetch(request).catch(() => caches.open(CACHE).then((cache) => cache.match(INDEX)).then((r) => r || Response.error())),
-    );
-    return;
-  }
   const url = new URL(request.url);
   url.search = '';
   url.hash = '';
+  if (request.mode === 'navigate') {
+    // The app's own page (any query) comes from this worker's cache, so the page always runs the
+    // build this worker cached: a newer deployment waits (with its notice) until Reload. Other
+    // pages in scope go to the network.
+    if (url.href !== SCOPE && url.href !== INDEX) return;
+    event.respondWith(
+      caches.open(CACHE).then((cache) => cache.match(INDEX)).then((hit) => hit || fetch(request)),
+    );
+    return;
+  }
   if (!PRECACHED.has(url.href)) return;
   event.respondWith(
     caches.open(CACHE).then((cache) => cache.match(url.href)).then((hit) => hit || fetch(request)),
