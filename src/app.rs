@@ -19,6 +19,7 @@ use crate::state::{provide_theme, sync_url, AppState};
 use crate::text::{glossary, weights_note};
 use crate::web::location::location_search;
 use crate::web::BrowserText;
+use leptos::either::Either;
 use leptos::prelude::*;
 use std::time::Duration;
 
@@ -39,9 +40,9 @@ pub fn App() -> impl IntoView {
         );
     }
     if initial_embed {
-        embed_layout(state).into_any()
+        Either::Left(embed_layout(state))
     } else {
-        full_layout(state).into_any()
+        Either::Right(full_layout(state))
     }
 }
 

@@ -52,8 +52,10 @@ pub fn CopyEmbedCode() -> impl IntoView {
     };
     let area = NodeRef::<html::Textarea>::new();
     Effect::new(move |_| {
-        // Runs again once the box is in the page (the node ref is filled).
-        if let (Some(el), true) = (area.get(), by_hand.with(Option::is_some)) {
+        // Runs again once the box is in the page (the node ref is filled). The value is set
+        // here, not by the view, so that it is in place before it is selected.
+        if let (Some(el), Some(text)) = (area.get(), by_hand.get()) {
+            el.set_value(&text);
             let _ = el.focus();
             el.select();
         }
@@ -69,7 +71,6 @@ pub fn CopyEmbedCode() -> impl IntoView {
                     node_ref=area
                     readonly
                     rows="4"
-                    prop:value=move || by_hand.get().unwrap_or_default()
                 ></textarea>
             </Show>
         </div>
