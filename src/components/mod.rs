@@ -2,6 +2,7 @@
 //! [`crate::charts`]. The lesson's steps live in [`lesson`], one component per file.
 
 pub mod downloads;
+pub mod embed;
 pub mod explanation;
 pub mod heatmap;
 pub mod inspector;
