@@ -54,7 +54,7 @@ for (const viewport of [{ width: 640, height: 400 }, { width: 360, height: 640 }
       // No lesson, no explanation, no big header; the truth note for this seed.
       assert.equal(await page.locator('.lesson, .explanation, .site-header, h1').count(), 0);
       assert.equal(await page.getByRole('button', { name: 'Copy embed code' }).count(), 0);
-      assert.match(await page.getByTestId('weights-note').textContent(), /random \(seed 7\)/);
+      assert.match(await page.getByTestId('weights-note').textContent(), /random weights \(seed 7\)/);
       assert.match(await page.locator('#heatmap-title').textContent(), /head 2 of 2/);
       assert.match(await caption(page), /“on” \(row 4\)/);
       await noSidewaysScroll(page, 'on load');

@@ -18,7 +18,7 @@ use crate::components::{
 };
 use crate::model::url_state::ViewState;
 use crate::state::{provide_theme, sync_url, AppState};
-use crate::text::{glossary, weights_note};
+use crate::text::{glossary, weights_note, weights_note_short};
 use crate::web::location::location_search;
 use crate::web::BrowserText;
 use leptos::either::Either;
@@ -86,7 +86,7 @@ fn embed_layout(state: AppState) -> impl IntoView {
         <Notices />
         <main class="embed">
             <div class="embed-bar">
-                <p class="note" data-testid="weights-note">{move || weights_note(state.seed.get())}</p>
+                <p class="note" data-testid="weights-note">{move || weights_note_short(state.seed.get())}</p>
                 <OpenFullApp />
             </div>
             <section class="panel main-view" aria-labelledby="heatmap-title">

@@ -346,6 +346,11 @@ pub fn weights_note(seed: u64) -> String {
     )
 }
 
+/// [`weights_note`] in one line, for the compact `?embed=1` view.
+pub fn weights_note_short(seed: u64) -> String {
+    format!("Not trained: random weights (seed {seed}); the attention arithmetic is exact.")
+}
+
 /// The help under the positions switch, for the current `tokens`: `repeated` is the first pair of
 /// positions holding the same word once capitals are ignored (`model::claims::first_repeated_word`).
 /// The claims about that pair (equal weights without positions, different with them) are tested
@@ -926,6 +931,7 @@ mod tests {
         assert!(positions_help(false, &plain, None)
             .contains("a repeated word would get identical keys"));
         assert!(weights_note(42).contains("are random (seed 42), so which word"));
+        assert!(weights_note_short(42).contains("random weights (seed 42)"));
     }
 
     #[test]
