@@ -3,7 +3,11 @@
 //! (layer 1), the induction head (layer 2) and the drop of the repeated part's loss appear.
 //!
 //!   cargo run --release --example train -- [--seeds 1,2,3] [--max-steps 3000] [--bench-steps 200]
-//!       [--positions rotary|learned|sinusoidal] [--heads 2] [--lr 0.01] [--grammar]
+//!       [--positions rotary|learned|sinusoidal] [--heads 1|2|4] [--lr 0.01] [--grammar]
+//!
+//! Defaults: the repeat task's reference (`TrainConfig::repeat_default`), or with `--grammar` the
+//! tiny grammar's (`TrainConfig::grammar_default`: 1 layer, 2 sinusoidal heads); the options
+//! override single settings.
 //!
 //! (The release profile is tuned for size, `opt-level = "z"`, like the wasm build; add
 //! `--config profile.release.opt-level=3` to cargo for the fastest native code.)
@@ -20,9 +24,9 @@ struct Args {
     seeds: Vec<u64>,
     max_steps: usize,
     bench_steps: usize,
-    positions: PositionKind,
-    heads: usize,
-    lr: f64,
+    positions: Option<PositionKind>,
+    heads: Option<usize>,
+    lr: Option<f64>,
     grammar: bool,
 }
 
@@ -31,9 +35,9 @@ fn parse_args() -> Args {
         seeds: vec![1, 2, 3],
         max_steps: 3_000,
         bench_steps: 200,
-        positions: PositionKind::Rotary,
-        heads: 2,
-        lr: 1e-2,
+        positions: None,
+        heads: None,
+        lr: None,
         grammar: false,
     };
     let mut it = std::env::args().skip(1);
@@ -49,10 +53,10 @@ fn parse_args() -> Args {
             "--max-steps" => args.max_steps = value().parse().expect("steps"),
             "--bench-steps" => args.bench_steps = value().parse().expect("steps"),
             "--positions" => {
-                args.positions = PositionKind::from_name(&value()).expect("position kind");
+                args.positions = Some(PositionKind::from_name(&value()).expect("position kind"));
             }
-            "--heads" => args.heads = value().parse().expect("heads"),
-            "--lr" => args.lr = value().parse().expect("learning rate"),
+            "--heads" => args.heads = Some(value().parse().expect("heads")),
+            "--lr" => args.lr = Some(value().parse().expect("learning rate")),
             "--grammar" => args.grammar = true,
             other => panic!("unknown option {other}"),
         }
@@ -66,9 +70,9 @@ fn config(args: &Args, seed: u64) -> TrainConfig {
     } else {
         TrainConfig::repeat_default(seed)
     };
-    config.model.positions = args.positions;
-    config.model.heads = args.heads;
-    config.lr = args.lr;
+    config.model.positions = args.positions.unwrap_or(config.model.positions);
+    config.model.heads = args.heads.unwrap_or(config.model.heads);
+    config.lr = args.lr.unwrap_or(config.lr);
     config
 }
 
@@ -210,5 +214,19 @@ fn main() {
             last.best_induction(1),
             start.elapsed().as_secs_f64()
         );
+        for (l, layer) in last.heads.iter().enumerate() {
+            for (h, s) in layer.iter().enumerate() {
+                println!(
+                    "      layer {} head {}: previous {:.2}, induction {:.2}, first {:.2}, self {:.2}, entropy {:.2} bits",
+                    l + 1,
+                    h + 1,
+                    s.previous_token,
+                    s.induction.unwrap_or(f64::NAN),
+                    s.first_token,
+                    s.self_token,
+                    s.entropy_bits
+                );
+            }
+        }
     }
 }
