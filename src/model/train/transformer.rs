@@ -21,7 +21,8 @@
 //! checks the two agree.
 
 use super::kernels::{matmul, matmul_acc};
-use crate::model::attention::causal_softmax;
+use crate::model::attention::{attend, causal_softmax, HeadProjections};
+use crate::model::multihead::LayerOutput;
 use crate::model::rng::SeededRng;
 use crate::model::temperature::logit_scale;
 use crate::model::weights::sinusoidal_positions;
@@ -467,6 +468,86 @@ impl Transformer {
         self.forward(tokens, &mut cache);
         cache.position_losses()
     }
+
+    /// The straightforward version of [`Transformer::forward`]: `DMatrix` products and the
+    /// explorer's own `HeadProjections`, `attend` and `LayerOutput`, one allocation per product.
+    /// It is the reference the fast path is tested against, and the baseline `examples/train.rs`
+    /// times it against. Returns the per-position losses and the weights `[layer][head]`.
+    pub fn reference_forward(&self, tokens: &[usize]) -> (Vec<f64>, Vec<Vec<DMatrix<f64>>>) {
+        let model = self;
+        let cfg = model.config();
+        let (t, d, hs) = (tokens.len(), cfg.d_model, cfg.head_size());
+        let emb = model.matrix(ParamGroup::TokenEmbedding).unwrap();
+        let mut x = DMatrix::from_fn(t, d, |i, c| emb[(tokens[i], c)]);
+        match cfg.positions {
+            PositionKind::Sinusoidal => x += sinusoidal_positions(t, d),
+            PositionKind::Learned => {
+                x += model
+                    .matrix(ParamGroup::Positions)
+                    .unwrap()
+                    .rows(0, t)
+                    .into_owned();
+            }
+            PositionKind::Rotary => {}
+        }
+        let rotate = |m: &DMatrix<f64>| {
+            let mut out = m.clone();
+            for pos in 0..t {
+                for head in 0..cfg.heads {
+                    for pair in 0..hs / 2 {
+                        let angle = pos as f64 * 10_000f64.powf(-((2 * pair) as f64) / hs as f64);
+                        let (c0, c1) = (head * hs + 2 * pair, head * hs + 2 * pair + 1);
+                        let (a, b) = (m[(pos, c0)], m[(pos, c1)]);
+                        out[(pos, c0)] = a * angle.cos() - b * angle.sin();
+                        out[(pos, c1)] = a * angle.sin() + b * angle.cos();
+                    }
+                }
+            }
+            out
+        };
+        let mut all_weights = Vec::new();
+        for layer in 0..cfg.layers {
+            let w = |g| model.matrix(g).unwrap();
+            let (mut q, mut k) = (
+                &x * w(ParamGroup::Query(layer)),
+                &x * w(ParamGroup::Key(layer)),
+            );
+            let v = &x * w(ParamGroup::Value(layer));
+            if cfg.positions == PositionKind::Rotary {
+                q = rotate(&q);
+                k = rotate(&k);
+            }
+            let mut outputs = Vec::new();
+            let mut weights = Vec::new();
+            for head in 0..cfg.heads {
+                let cols = |m: &DMatrix<f64>| m.columns(head * hs, hs).into_owned();
+                let (qh, kh) = (cols(&q), cols(&k));
+                let scores = &qh * kh.transpose();
+                let projections = HeadProjections {
+                    q: qh,
+                    k: kh,
+                    v: cols(&v),
+                    scores,
+                };
+                let att = attend(&projections, 1.0);
+                outputs.push(att.output);
+                weights.push(att.weights);
+            }
+            let refs: Vec<&DMatrix<f64>> = outputs.iter().collect();
+            x += LayerOutput::new(&refs, &w(ParamGroup::Output(layer))).output;
+            all_weights.push(weights);
+        }
+        let logits = &x * model.matrix(ParamGroup::Unembedding).unwrap();
+        let losses = (0..t - 1)
+            .map(|i| {
+                let row: Vec<f64> = logits.row(i).iter().copied().collect();
+                let max = row.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+                let lse = max + row.iter().map(|l| (l - max).exp()).sum::<f64>().ln();
+                lse - row[tokens[i + 1]]
+            })
+            .collect();
+        (losses, all_weights)
+    }
 }
 
 fn dot(a: &[f64], b: &[f64]) -> f64 {
@@ -543,88 +624,6 @@ impl ForwardCache {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::model::attention::{attend, HeadProjections};
-    use crate::model::multihead::LayerOutput;
-
-    /// The straightforward version: `DMatrix` products and the explorer's own head and layer
-    /// types, one allocation per product. Returns the per-position losses and the weights.
-    pub(crate) fn reference_forward(
-        model: &Transformer,
-        tokens: &[usize],
-    ) -> (Vec<f64>, Vec<Vec<DMatrix<f64>>>) {
-        let cfg = model.config();
-        let (t, d, hs) = (tokens.len(), cfg.d_model, cfg.head_size());
-        let emb = model.matrix(ParamGroup::TokenEmbedding).unwrap();
-        let mut x = DMatrix::from_fn(t, d, |i, c| emb[(tokens[i], c)]);
-        match cfg.positions {
-            PositionKind::Sinusoidal => x += sinusoidal_positions(t, d),
-            PositionKind::Learned => {
-                x += model
-                    .matrix(ParamGroup::Positions)
-                    .unwrap()
-                    .rows(0, t)
-                    .into_owned();
-            }
-            PositionKind::Rotary => {}
-        }
-        let rotate = |m: &DMatrix<f64>| {
-            let mut out = m.clone();
-            for pos in 0..t {
-                for head in 0..cfg.heads {
-                    for pair in 0..hs / 2 {
-                        let angle = pos as f64 * 10_000f64.powf(-((2 * pair) as f64) / hs as f64);
-                        let (c0, c1) = (head * hs + 2 * pair, head * hs + 2 * pair + 1);
-                        let (a, b) = (m[(pos, c0)], m[(pos, c1)]);
-                        out[(pos, c0)] = a * angle.cos() - b * angle.sin();
-                        out[(pos, c1)] = a * angle.sin() + b * angle.cos();
-                    }
-                }
-            }
-            out
-        };
-        let mut all_weights = Vec::new();
-        for layer in 0..cfg.layers {
-            let w = |g| model.matrix(g).unwrap();
-            let (mut q, mut k) = (
-                &x * w(ParamGroup::Query(layer)),
-                &x * w(ParamGroup::Key(layer)),
-            );
-            let v = &x * w(ParamGroup::Value(layer));
-            if cfg.positions == PositionKind::Rotary {
-                q = rotate(&q);
-                k = rotate(&k);
-            }
-            let mut outputs = Vec::new();
-            let mut weights = Vec::new();
-            for head in 0..cfg.heads {
-                let cols = |m: &DMatrix<f64>| m.columns(head * hs, hs).into_owned();
-                let (qh, kh) = (cols(&q), cols(&k));
-                let scores = &qh * kh.transpose();
-                let projections = HeadProjections {
-                    q: qh,
-                    k: kh,
-                    v: cols(&v),
-                    scores,
-                };
-                let att = attend(&projections, 1.0);
-                outputs.push(att.output);
-                weights.push(att.weights);
-            }
-            let refs: Vec<&DMatrix<f64>> = outputs.iter().collect();
-            x += LayerOutput::new(&refs, &w(ParamGroup::Output(layer))).output;
-            all_weights.push(weights);
-        }
-        let logits = &x * model.matrix(ParamGroup::Unembedding).unwrap();
-        let losses = (0..t - 1)
-            .map(|i| {
-                let row: Vec<f64> = logits.row(i).iter().copied().collect();
-                let max = row.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-                let lse = max + row.iter().map(|l| (l - max).exp()).sum::<f64>().ln();
-                lse - row[tokens[i + 1]]
-            })
-            .collect();
-        (losses, all_weights)
-    }
 
     pub(crate) fn small(positions: PositionKind, layers: usize, heads: usize) -> ModelConfig {
         ModelConfig {
@@ -666,7 +665,7 @@ pub(crate) mod tests {
                     let tokens = [3, 1, 4, 1, 5, 6];
                     let mut cache = ForwardCache::default();
                     model.forward(&tokens, &mut cache);
-                    let (losses, weights) = reference_forward(&model, &tokens);
+                    let (losses, weights) = model.reference_forward(&tokens);
                     for (a, b) in cache.position_losses().iter().zip(&losses) {
                         assert!((a - b).abs() < 1e-12, "{positions:?} {a} vs {b}");
                     }
