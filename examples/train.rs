@@ -128,9 +128,10 @@ fn bench(args: &Args) {
         flops as f64 / 1e6
     );
     println!(
-        "kernel: {:.3} ms/step, {:.0} steps/s, {:.2} GFLOP/s ({} timed steps)",
+        "kernel: {:.3} ms/step, {:.0} steps/s, {:.0} tokens/s, {:.2} GFLOP/s ({} timed steps)",
         seconds * 1e3,
         1.0 / seconds,
+        (config.batch * task.seq_len()) as f64 / seconds,
         flops as f64 / seconds / 1e9,
         args.bench_steps
     );
