@@ -15,5 +15,6 @@ pub mod stats;
 pub mod temperature;
 pub mod tokenizer;
 pub mod trace;
+pub mod train;
 pub mod url_state;
 pub mod weights;

@@ -1,0 +1,19 @@
+//! Training a tiny attention-only transformer, exactly and deterministically (issue 13).
+//!
+//! - [`transformer`]: the model (config, parameters, forward pass through the explorer's softmax);
+//! - [`backward`]: hand-written backpropagation, checked against finite differences;
+//! - [`adam`]: the optimiser;
+//! - [`tasks`]: the two built-in tasks, generated from a seed (tiny grammar, repeat a sequence);
+//! - [`detectors`]: per-head scores (previous token, induction, first token, self, entropy);
+//! - [`trainer`]: steps, evaluation every N steps, loss curves, stuck detection.
+//!
+//! Everything is f64, single-threaded and in a fixed order, so a seed gives the same loss curve
+//! bit for bit natively, and the WebAssembly build agrees to rounding of `exp`/`ln`/`sin`/`cos`.
+
+pub mod adam;
+pub mod backward;
+pub mod detectors;
+mod kernels;
+pub mod tasks;
+pub mod trainer;
+pub mod transformer;

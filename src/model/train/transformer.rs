@@ -1,0 +1,738 @@
+//! A small trainable transformer: decoder-only and attention-only, exactly as the explorer draws it.
+//!
+//! The model, for a sequence of T token ids:
+//! 1. `X₀[t] = E[token_t]` (+ the position code of row t for sinusoidal or learned positions).
+//! 2. Each of 1 or 2 layers, with H heads of size `d = d_model / H`: `Q = X·W_q`, `K = X·W_k`,
+//!    `V = X·W_v` (`d_model × d_model` each; head h owns columns `h·d … (h+1)·d`, as in
+//!    [`crate::model::weights::Projections::head_columns`]). With rotary positions, each head's q
+//!    and k rows are rotated pair by pair (see [`PositionKind::Rotary`]). Head h's weights are
+//!    `causal_softmax(Q_h K_hᵀ, 1/√d)` — the explorer's own function — and its output `A_h V_h`.
+//!    The heads' outputs are concatenated (T × `d_model`) and multiplied by `W_o`, and the result
+//!    is **added** to the residual stream: `X_{l+1} = X_l + concat · W_o`.
+//! 3. `logits = X_L · W_U` (`d_model × vocab`), and the loss is the next-token cross-entropy,
+//!    averaged over every position that has a next token.
+//!
+//! No `LayerNorm`, no MLP, no biases: the reference experiment in issue 13 formed the
+//! previous-token → induction circuit without them, and a final `LayerNorm` stopped it forming.
+//!
+//! Why flat buffers instead of `DMatrix` products: see [`super::kernels`]. The attention weights,
+//! the only non-linear piece, still come from [`crate::model::attention::causal_softmax`], and a
+//! test runs the same model through the explorer's `HeadProjections`/`attend`/`LayerOutput` and
+//! checks the two agree.
+
+use super::kernels::{matmul, matmul_acc};
+use crate::model::attention::{attend, causal_softmax, HeadProjections};
+use crate::model::multihead::LayerOutput;
+use crate::model::rng::SeededRng;
+use crate::model::temperature::logit_scale;
+use crate::model::weights::sinusoidal_positions;
+use nalgebra::DMatrix;
+
+/// How the model knows where a token is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PositionKind {
+    /// The fixed sine–cosine code of [`sinusoidal_positions`], added to the embeddings.
+    Sinusoidal,
+    /// A trained `max_len × d_model` table, added to the embeddings.
+    Learned,
+    /// Rotary position embedding (`RoPE`): nothing is added to the embeddings; instead, in every
+    /// head, the pair of query (and key) components `(2i, 2i+1)` of row t is rotated by the angle
+    /// `t · θ_i` with `θ_i = 10000^(−2i/d)`, so `q_t · k_s` depends on the offset `t − s` only.
+    Rotary,
+}
+
+impl PositionKind {
+    pub const ALL: [Self; 3] = [Self::Sinusoidal, Self::Learned, Self::Rotary];
+
+    /// The name used in links and labels.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Sinusoidal => "sinusoidal",
+            Self::Learned => "learned",
+            Self::Rotary => "rotary",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|kind| kind.name() == name)
+    }
+}
+
+/// The shape of a model.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ModelConfig {
+    pub vocab: usize,
+    pub d_model: usize,
+    pub layers: usize,
+    pub heads: usize,
+    /// The longest sequence the model accepts (the rows of a learned position table).
+    pub max_len: usize,
+    pub positions: PositionKind,
+}
+
+impl ModelConfig {
+    /// The repeat task's reference default from issue 13: vocab 32, `d_model` 32, 2 layers of 2
+    /// heads, rotary positions, sequences of 16.
+    pub const REFERENCE: Self = Self {
+        vocab: 32,
+        d_model: 32,
+        layers: 2,
+        heads: 2,
+        max_len: 16,
+        positions: PositionKind::Rotary,
+    };
+
+    pub fn head_size(&self) -> usize {
+        self.d_model / self.heads.max(1)
+    }
+
+    /// Why this shape cannot be built, if it cannot.
+    pub fn check(&self) -> Result<(), String> {
+        if self.vocab == 0 || self.d_model == 0 || self.max_len == 0 {
+            return Err("vocab, d_model and max_len must be positive".into());
+        }
+        if !(1..=2).contains(&self.layers) {
+            return Err(format!("{} layers: 1 or 2 are supported", self.layers));
+        }
+        if ![1, 2, 4].contains(&self.heads) || self.d_model % self.heads != 0 {
+            return Err(format!(
+                "{} heads: 1, 2 or 4 heads that divide d_model = {}",
+                self.heads, self.d_model
+            ));
+        }
+        if self.positions == PositionKind::Rotary && self.head_size() % 2 != 0 {
+            return Err("rotary positions need an even head size".into());
+        }
+        Ok(())
+    }
+
+    /// Where each parameter group lives in the flat parameter vector, in a fixed order:
+    /// token embedding, learned positions (if any), then per layer `W_q`, `W_k`, `W_v`, `W_o`, then
+    /// the unembedding. Every group is stored row-major.
+    pub fn layout(&self) -> Vec<GroupSpan> {
+        let d = self.d_model;
+        let mut spans = Vec::new();
+        let mut start = 0;
+        let mut push = |group, rows: usize, cols: usize| {
+            spans.push(GroupSpan {
+                group,
+                start,
+                rows,
+                cols,
+            });
+            start += rows * cols;
+        };
+        push(ParamGroup::TokenEmbedding, self.vocab, d);
+        if self.positions == PositionKind::Learned {
+            push(ParamGroup::Positions, self.max_len, d);
+        }
+        for layer in 0..self.layers {
+            push(ParamGroup::Query(layer), d, d);
+            push(ParamGroup::Key(layer), d, d);
+            push(ParamGroup::Value(layer), d, d);
+            push(ParamGroup::Output(layer), d, d);
+        }
+        push(ParamGroup::Unembedding, d, self.vocab);
+        spans
+    }
+
+    pub fn parameter_count(&self) -> usize {
+        self.layout().iter().map(GroupSpan::len).sum()
+    }
+
+    /// Multiply–adds ×2 of one forward pass over a sequence of `t` tokens, counting the products
+    /// only (projections, `QKᵀ` and `A·V` over the full T × T square, `W_o`, the unembedding),
+    /// the usual convention; softmaxes, rotations and additions are a few per cent more.
+    pub fn forward_flops(&self, t: usize) -> usize {
+        let (d, v) = (self.d_model, self.vocab);
+        let per_layer = 2 * t * d * d * 4 + 2 * t * t * d * 2;
+        self.layers * per_layer + 2 * t * d * v
+    }
+
+    /// FLOP of one training step on `batch` sequences of `t` tokens: the backward pass does two
+    /// products for every forward one, so 3 × forward.
+    pub fn step_flops(&self, batch: usize, t: usize) -> usize {
+        3 * batch * self.forward_flops(t)
+    }
+}
+
+/// A named block of parameters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ParamGroup {
+    TokenEmbedding,
+    Positions,
+    Query(usize),
+    Key(usize),
+    Value(usize),
+    Output(usize),
+    Unembedding,
+}
+
+impl ParamGroup {
+    /// A readable name, layers counted from 1: `"layer 2 W_k"`.
+    pub fn label(self) -> String {
+        match self {
+            Self::TokenEmbedding => "token embedding".into(),
+            Self::Positions => "learned positions".into(),
+            Self::Query(l) => format!("layer {} W_q", l + 1),
+            Self::Key(l) => format!("layer {} W_k", l + 1),
+            Self::Value(l) => format!("layer {} W_v", l + 1),
+            Self::Output(l) => format!("layer {} W_o", l + 1),
+            Self::Unembedding => "unembedding".into(),
+        }
+    }
+}
+
+/// One group's place in the flat vector: `rows × cols` values from `start`, row-major.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GroupSpan {
+    pub group: ParamGroup,
+    pub start: usize,
+    pub rows: usize,
+    pub cols: usize,
+}
+
+impl GroupSpan {
+    pub fn len(&self) -> usize {
+        self.rows * self.cols
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    pub fn range(&self) -> std::ops::Range<usize> {
+        self.start..self.start + self.len()
+    }
+}
+
+/// Offsets of one layer's four matrices.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct LayerOffsets {
+    pub q: usize,
+    pub k: usize,
+    pub v: usize,
+    pub o: usize,
+}
+
+/// A model: its shape, its parameters (one flat vector, see [`ModelConfig::layout`]) and the
+/// fixed position tables.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Transformer {
+    config: ModelConfig,
+    params: Vec<f64>,
+    /// `max_len × d_model` sine–cosine code (sinusoidal positions only), row-major.
+    sinusoid: Vec<f64>,
+    /// `max_len × d/2` cosines and sines of the rotary angles (rotary only), row-major.
+    rope_cos: Vec<f64>,
+    rope_sin: Vec<f64>,
+}
+
+impl Transformer {
+    /// A seeded initialisation: embeddings and learned positions N(0, 1); `W_q`, `W_k`, `W_v`,
+    /// `W_o` and the unembedding N(0, 1/`d_model`), so queries, keys and logits start with unit
+    /// variance. Each group draws from its own named stream (`train:<group label>`), row by row.
+    pub fn new(config: ModelConfig, seed: u64) -> Result<Self, String> {
+        config.check()?;
+        let mut params = vec![0.0; config.parameter_count()];
+        let small = 1.0 / (config.d_model as f64).sqrt();
+        for span in config.layout() {
+            let std_dev = match span.group {
+                ParamGroup::TokenEmbedding | ParamGroup::Positions => 1.0,
+                _ => small,
+            };
+            let mut rng = SeededRng::stream(seed, &format!("train:{}", span.group.label()));
+            for value in &mut params[span.range()] {
+                *value = rng.normal() * std_dev;
+            }
+        }
+        Ok(Self::with_params(config, params))
+    }
+
+    /// A model with the given parameters (laid out as [`ModelConfig::layout`] says).
+    pub fn with_params(config: ModelConfig, params: Vec<f64>) -> Self {
+        assert_eq!(params.len(), config.parameter_count(), "parameter count");
+        let (max_len, d) = (config.max_len, config.d_model);
+        let sinusoid = if config.positions == PositionKind::Sinusoidal {
+            sinusoidal_positions(max_len, d)
+                .transpose()
+                .as_slice()
+                .to_vec()
+        } else {
+            Vec::new()
+        };
+        let (mut rope_cos, mut rope_sin) = (Vec::new(), Vec::new());
+        if config.positions == PositionKind::Rotary {
+            let hs = config.head_size();
+            for pos in 0..max_len {
+                for pair in 0..hs / 2 {
+                    let theta = 10_000f64.powf(-((2 * pair) as f64) / hs as f64);
+                    let angle = pos as f64 * theta;
+                    rope_cos.push(angle.cos());
+                    rope_sin.push(angle.sin());
+                }
+            }
+        }
+        Self {
+            config,
+            params,
+            sinusoid,
+            rope_cos,
+            rope_sin,
+        }
+    }
+
+    pub fn config(&self) -> &ModelConfig {
+        &self.config
+    }
+
+    pub fn params(&self) -> &[f64] {
+        &self.params
+    }
+
+    pub fn params_mut(&mut self) -> &mut [f64] {
+        &mut self.params
+    }
+
+    /// One parameter group as a matrix (for exports and the heatmaps).
+    pub fn matrix(&self, group: ParamGroup) -> Option<DMatrix<f64>> {
+        let span = self
+            .config
+            .layout()
+            .into_iter()
+            .find(|s| s.group == group)?;
+        Some(DMatrix::from_row_slice(
+            span.rows,
+            span.cols,
+            &self.params[span.range()],
+        ))
+    }
+
+    pub(crate) fn offset(&self, group: ParamGroup) -> usize {
+        self.config
+            .layout()
+            .into_iter()
+            .find(|s| s.group == group)
+            .map_or(usize::MAX, |s| s.start)
+    }
+
+    pub(crate) fn layer_offsets(&self, layer: usize) -> LayerOffsets {
+        LayerOffsets {
+            q: self.offset(ParamGroup::Query(layer)),
+            k: self.offset(ParamGroup::Key(layer)),
+            v: self.offset(ParamGroup::Value(layer)),
+            o: self.offset(ParamGroup::Output(layer)),
+        }
+    }
+
+    /// The softmax scale `1/√d` (the explorer's `logit_scale` at τ = 1).
+    pub fn scale(&self) -> f64 {
+        logit_scale(self.config.head_size(), 1.0)
+    }
+
+    /// Rotates every head's pairs of row `pos` by `+angle` (`sign = 1.0`) or back (`-1.0`, the
+    /// transpose, which the backward pass needs).
+    pub(crate) fn rotate_rows(&self, m: &mut [f64], t: usize, sign: f64) {
+        let (d, hs) = (self.config.d_model, self.config.head_size());
+        let half = hs / 2;
+        for pos in 0..t {
+            let row = &mut m[pos * d..(pos + 1) * d];
+            for head in row.chunks_exact_mut(hs) {
+                for pair in 0..half {
+                    let (c, s) = (
+                        self.rope_cos[pos * half + pair],
+                        sign * self.rope_sin[pos * half + pair],
+                    );
+                    let (a, b) = (head[2 * pair], head[2 * pair + 1]);
+                    head[2 * pair] = a * c - b * s;
+                    head[2 * pair + 1] = a * s + b * c;
+                }
+            }
+        }
+    }
+
+    /// Runs the model on `tokens` (ids below `vocab`, at most `max_len` of them), keeping every
+    /// intermediate the backward pass needs in `cache`.
+    pub fn forward(&self, tokens: &[usize], cache: &mut ForwardCache) {
+        let cfg = &self.config;
+        let (t, d, vocab, hs) = (tokens.len(), cfg.d_model, cfg.vocab, cfg.head_size());
+        assert!(
+            (1..=cfg.max_len).contains(&t),
+            "{t} tokens (1..={})",
+            cfg.max_len
+        );
+        cache.prepare(cfg, t);
+        let p = &self.params;
+        let emb = self.offset(ParamGroup::TokenEmbedding);
+        let x0 = &mut cache.x[0];
+        for (i, &tok) in tokens.iter().enumerate() {
+            assert!(tok < vocab, "token id {tok} outside the vocabulary");
+            x0[i * d..(i + 1) * d].copy_from_slice(&p[emb + tok * d..emb + (tok + 1) * d]);
+        }
+        match cfg.positions {
+            PositionKind::Sinusoidal => add_assign(&mut x0[..t * d], &self.sinusoid[..t * d]),
+            PositionKind::Learned => {
+                let pos = self.offset(ParamGroup::Positions);
+                add_assign(&mut x0[..t * d], &p[pos..pos + t * d]);
+            }
+            PositionKind::Rotary => {}
+        }
+        let scale = self.scale();
+        for layer in 0..cfg.layers {
+            let off = self.layer_offsets(layer);
+            let (before, after) = cache.x.split_at_mut(layer + 1);
+            let (x_in, x_out) = (&before[layer], &mut after[0]);
+            let lc = &mut cache.layers[layer];
+            matmul(x_in, &p[off.q..off.q + d * d], &mut lc.q, t, d, d);
+            matmul(x_in, &p[off.k..off.k + d * d], &mut lc.k, t, d, d);
+            matmul(x_in, &p[off.v..off.v + d * d], &mut lc.v, t, d, d);
+            if cfg.positions == PositionKind::Rotary {
+                self.rotate_rows(&mut lc.q, t, 1.0);
+                self.rotate_rows(&mut lc.k, t, 1.0);
+            }
+            lc.z.fill(0.0);
+            for head in 0..cfg.heads {
+                let cols = head * hs..(head + 1) * hs;
+                // Scores QKᵀ for this head; entries above the diagonal stay 0 (the softmax masks them).
+                let mut scores = DMatrix::<f64>::zeros(t, t);
+                for i in 0..t {
+                    let q_i = &lc.q[i * d + cols.start..i * d + cols.end];
+                    for j in 0..=i {
+                        let k_j = &lc.k[j * d + cols.start..j * d + cols.end];
+                        scores[(i, j)] = dot(q_i, k_j);
+                    }
+                }
+                let weights = causal_softmax(&scores, scale);
+                for i in 0..t {
+                    for j in 0..=i {
+                        let a = weights[(i, j)];
+                        let (z_row, v_row) = (
+                            &mut lc.z[i * d + cols.start..i * d + cols.end],
+                            &lc.v[j * d + cols.start..j * d + cols.end],
+                        );
+                        for (z, &v) in z_row.iter_mut().zip(v_row) {
+                            *z += a * v;
+                        }
+                    }
+                }
+                lc.attn[head] = weights;
+            }
+            x_out[..t * d].copy_from_slice(&x_in[..t * d]);
+            matmul_acc(&lc.z, &p[off.o..off.o + d * d], x_out, t, d, d);
+        }
+        let unembed = self.offset(ParamGroup::Unembedding);
+        matmul(
+            &cache.x[cfg.layers],
+            &p[unembed..unembed + d * vocab],
+            &mut cache.probs,
+            t,
+            d,
+            vocab,
+        );
+        // Softmax of each row of logits, keeping log Σ exp and the next token's logit for the loss.
+        for i in 0..t {
+            let row = &mut cache.probs[i * vocab..(i + 1) * vocab];
+            cache.target_logit[i] = if i + 1 < t { row[tokens[i + 1]] } else { 0.0 };
+            let max = row.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+            let mut sum = 0.0;
+            for l in row.iter_mut() {
+                *l = (*l - max).exp();
+                sum += *l;
+            }
+            for l in row.iter_mut() {
+                *l /= sum;
+            }
+            cache.log_norm[i] = max + sum.ln();
+        }
+        cache.tokens.clear();
+        cache.tokens.extend_from_slice(tokens);
+    }
+
+    /// Each head's attention weights for `tokens`, `[layer][head]`, T × T each.
+    pub fn attention(&self, tokens: &[usize]) -> Vec<Vec<DMatrix<f64>>> {
+        let mut cache = ForwardCache::default();
+        self.forward(tokens, &mut cache);
+        cache.layers.into_iter().map(|l| l.attn).collect()
+    }
+
+    /// Next-token probabilities, T × vocab (row t predicts token t + 1).
+    pub fn next_token_probs(&self, tokens: &[usize]) -> DMatrix<f64> {
+        let mut cache = ForwardCache::default();
+        self.forward(tokens, &mut cache);
+        DMatrix::from_row_slice(tokens.len(), self.config.vocab, &cache.probs)
+    }
+
+    /// The cross-entropy (natural log) at each position that has a next token: `T − 1` values.
+    pub fn position_losses(&self, tokens: &[usize]) -> Vec<f64> {
+        let mut cache = ForwardCache::default();
+        self.forward(tokens, &mut cache);
+        cache.position_losses()
+    }
+
+    /// The straightforward version of [`Transformer::forward`]: `DMatrix` products and the
+    /// explorer's own `HeadProjections`, `attend` and `LayerOutput`, one allocation per product.
+    /// It is the reference the fast path is tested against, and the baseline `examples/train.rs`
+    /// times it against. Returns the per-position losses and the weights `[layer][head]`.
+    pub fn reference_forward(&self, tokens: &[usize]) -> (Vec<f64>, Vec<Vec<DMatrix<f64>>>) {
+        let cfg = self.config();
+        let (t, d, hs) = (tokens.len(), cfg.d_model, cfg.head_size());
+        let emb = self.matrix(ParamGroup::TokenEmbedding).unwrap();
+        let mut x = DMatrix::from_fn(t, d, |i, c| emb[(tokens[i], c)]);
+        match cfg.positions {
+            PositionKind::Sinusoidal => x += sinusoidal_positions(t, d),
+            PositionKind::Learned => {
+                x += self
+                    .matrix(ParamGroup::Positions)
+                    .unwrap()
+                    .rows(0, t)
+                    .into_owned();
+            }
+            PositionKind::Rotary => {}
+        }
+        let rotate = |m: &DMatrix<f64>| {
+            let mut out = m.clone();
+            for pos in 0..t {
+                for head in 0..cfg.heads {
+                    for pair in 0..hs / 2 {
+                        let angle = pos as f64 * 10_000f64.powf(-((2 * pair) as f64) / hs as f64);
+                        let (c0, c1) = (head * hs + 2 * pair, head * hs + 2 * pair + 1);
+                        let (a, b) = (m[(pos, c0)], m[(pos, c1)]);
+                        out[(pos, c0)] = a * angle.cos() - b * angle.sin();
+                        out[(pos, c1)] = a * angle.sin() + b * angle.cos();
+                    }
+                }
+            }
+            out
+        };
+        let mut all_weights = Vec::new();
+        for layer in 0..cfg.layers {
+            let w = |g| self.matrix(g).unwrap();
+            let (mut q, mut k) = (
+                &x * w(ParamGroup::Query(layer)),
+                &x * w(ParamGroup::Key(layer)),
+            );
+            let v = &x * w(ParamGroup::Value(layer));
+            if cfg.positions == PositionKind::Rotary {
+                q = rotate(&q);
+                k = rotate(&k);
+            }
+            let mut outputs = Vec::new();
+            let mut weights = Vec::new();
+            for head in 0..cfg.heads {
+                let cols = |m: &DMatrix<f64>| m.columns(head * hs, hs).into_owned();
+                let (qh, kh) = (cols(&q), cols(&k));
+                let scores = &qh * kh.transpose();
+                let projections = HeadProjections {
+                    q: qh,
+                    k: kh,
+                    v: cols(&v),
+                    scores,
+                };
+                let att = attend(&projections, 1.0);
+                outputs.push(att.output);
+                weights.push(att.weights);
+            }
+            let refs: Vec<&DMatrix<f64>> = outputs.iter().collect();
+            x += LayerOutput::new(&refs, &w(ParamGroup::Output(layer))).output;
+            all_weights.push(weights);
+        }
+        let logits = &x * self.matrix(ParamGroup::Unembedding).unwrap();
+        let losses = (0..t - 1)
+            .map(|i| {
+                let row: Vec<f64> = logits.row(i).iter().copied().collect();
+                let max = row.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+                let lse = max + row.iter().map(|l| (l - max).exp()).sum::<f64>().ln();
+                lse - row[tokens[i + 1]]
+            })
+            .collect();
+        (losses, all_weights)
+    }
+}
+
+fn dot(a: &[f64], b: &[f64]) -> f64 {
+    let mut sum = 0.0;
+    for (&x, &y) in a.iter().zip(b) {
+        sum += x * y;
+    }
+    sum
+}
+
+fn add_assign(a: &mut [f64], b: &[f64]) {
+    for (x, &y) in a.iter_mut().zip(b) {
+        *x += y;
+    }
+}
+
+/// One layer's intermediates for one sequence (row-major, T × `d_model` unless noted).
+#[derive(Debug, Clone, Default)]
+pub struct LayerCache {
+    /// Queries after the rotation (rotary) — what the scores used.
+    pub q: Vec<f64>,
+    pub k: Vec<f64>,
+    pub v: Vec<f64>,
+    /// The heads' outputs side by side.
+    pub z: Vec<f64>,
+    /// Each head's T × T attention weights.
+    pub attn: Vec<DMatrix<f64>>,
+}
+
+/// Everything a forward pass computed for one sequence; reused between sequences so a training
+/// step allocates only the attention matrices.
+#[derive(Debug, Clone, Default)]
+pub struct ForwardCache {
+    pub tokens: Vec<usize>,
+    /// The residual stream before layer 1, after each layer: `layers + 1` matrices, T × `d_model`.
+    pub x: Vec<Vec<f64>>,
+    pub layers: Vec<LayerCache>,
+    /// T × vocab next-token probabilities.
+    pub probs: Vec<f64>,
+    /// `log Σ exp(logits)` of each row.
+    pub log_norm: Vec<f64>,
+    /// The logit of the next token at each row (0 at the last row).
+    pub target_logit: Vec<f64>,
+}
+
+impl ForwardCache {
+    fn prepare(&mut self, cfg: &ModelConfig, t: usize) {
+        let td = t * cfg.d_model;
+        self.x.resize_with(cfg.layers + 1, Vec::new);
+        for x in &mut self.x {
+            x.resize(td, 0.0);
+        }
+        self.layers.resize_with(cfg.layers, LayerCache::default);
+        for l in &mut self.layers {
+            for m in [&mut l.q, &mut l.k, &mut l.v, &mut l.z] {
+                m.resize(td, 0.0);
+            }
+            l.attn.resize_with(cfg.heads, || DMatrix::zeros(0, 0));
+        }
+        self.probs.resize(t * cfg.vocab, 0.0);
+        self.log_norm.resize(t, 0.0);
+        self.target_logit.resize(t, 0.0);
+    }
+
+    /// `−log p(next token)` at each of the first `T − 1` rows.
+    pub fn position_losses(&self) -> Vec<f64> {
+        let t = self.tokens.len();
+        (0..t.saturating_sub(1))
+            .map(|i| self.log_norm[i] - self.target_logit[i])
+            .collect()
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+
+    pub(crate) fn small(positions: PositionKind, layers: usize, heads: usize) -> ModelConfig {
+        ModelConfig {
+            vocab: 7,
+            d_model: 8,
+            layers,
+            heads,
+            max_len: 6,
+            positions,
+        }
+    }
+
+    #[test]
+    fn reference_default_has_the_quoted_size() {
+        let cfg = ModelConfig::REFERENCE;
+        // Issue 13 quotes 10,240 parameters: 32·32 embedding + 2 layers · 4 · 32·32 + 32·32 unembedding.
+        assert_eq!(cfg.parameter_count(), 32 * 32 + 2 * 4 * 32 * 32 + 32 * 32);
+        assert_eq!(cfg.parameter_count(), 10_240);
+        // ≈ 17 MFLOP per step of 16 sequences of 16 (issue 13): forward per sequence
+        // 2 · (4 · 2·16·32·32 + 2 · 2·16·16·32) + 2·16·32·32.
+        let forward = 2 * (4 * 2 * 16 * 32 * 32 + 2 * 2 * 16 * 16 * 32) + 2 * 16 * 32 * 32;
+        assert_eq!(cfg.forward_flops(16), forward);
+        assert_eq!(cfg.step_flops(16, 16), 3 * 16 * forward);
+        assert!((16e6..18e6).contains(&(cfg.step_flops(16, 16) as f64)));
+        let learned = ModelConfig {
+            positions: PositionKind::Learned,
+            ..cfg
+        };
+        assert_eq!(learned.parameter_count(), 10_240 + 16 * 32);
+    }
+
+    #[test]
+    fn flat_forward_matches_the_explorer_pipeline() {
+        for positions in PositionKind::ALL {
+            for (layers, heads) in [(1, 1), (1, 4), (2, 2)] {
+                let cfg = small(positions, layers, heads);
+                for seed in [1, 2] {
+                    let model = Transformer::new(cfg, seed).unwrap();
+                    let tokens = [3, 1, 4, 1, 5, 6];
+                    let mut cache = ForwardCache::default();
+                    model.forward(&tokens, &mut cache);
+                    let (losses, weights) = model.reference_forward(&tokens);
+                    for (a, b) in cache.position_losses().iter().zip(&losses) {
+                        assert!((a - b).abs() < 1e-12, "{positions:?} {a} vs {b}");
+                    }
+                    for (fast, slow) in cache.layers.iter().zip(&weights) {
+                        for (a, b) in fast.attn.iter().zip(slow) {
+                            assert!((a - b).abs().max() < 1e-13);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn rotary_scores_depend_on_the_offset_only() {
+        let cfg = small(PositionKind::Rotary, 1, 2);
+        let model = Transformer::new(cfg, 9).unwrap();
+        // The same q and k vector placed at rows (2, 0) and (5, 3): same offset, same score.
+        let d = cfg.d_model;
+        let vector: Vec<f64> = (0..d).map(|c| (c as f64 * 0.7).sin()).collect();
+        let mut m = vec![0.0; 6 * d];
+        for row in 0..6 {
+            m[row * d..(row + 1) * d].copy_from_slice(&vector);
+        }
+        model.rotate_rows(&mut m, 6, 1.0);
+        let score = |i: usize, j: usize| dot(&m[i * d..i * d + 4], &m[j * d..j * d + 4]);
+        assert!((score(2, 0) - score(5, 3)).abs() < 1e-12);
+        assert!((score(2, 0) - score(2, 1)).abs() > 1e-3);
+        // Rotating back restores the input.
+        model.rotate_rows(&mut m, 6, -1.0);
+        for row in 0..6 {
+            for c in 0..d {
+                assert!((m[row * d + c] - vector[c]).abs() < 1e-15);
+            }
+        }
+    }
+
+    #[test]
+    fn initialisation_is_seeded_and_shapes_are_checked() {
+        let cfg = ModelConfig::REFERENCE;
+        assert_eq!(
+            Transformer::new(cfg, 5).unwrap(),
+            Transformer::new(cfg, 5).unwrap()
+        );
+        assert_ne!(
+            Transformer::new(cfg, 5).unwrap().params(),
+            Transformer::new(cfg, 6).unwrap().params()
+        );
+        for bad in [
+            ModelConfig { layers: 3, ..cfg },
+            ModelConfig { heads: 3, ..cfg },
+            ModelConfig {
+                d_model: 6,
+                heads: 4,
+                ..cfg
+            },
+            ModelConfig {
+                d_model: 6,
+                heads: 2,
+                ..cfg
+            },
+        ] {
+            assert!(Transformer::new(bad, 1).is_err(), "{bad:?}");
+        }
+        assert_eq!(
+            PositionKind::from_name("rotary"),
+            Some(PositionKind::Rotary)
+        );
+        assert_eq!(ParamGroup::Key(1).label(), "layer 2 W_k");
+    }
+}
