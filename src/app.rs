@@ -2,9 +2,17 @@
 //! numbers in [`crate::model`]; data flows one way, state → model → charts → components.
 
 use crate::components::{
-    downloads::Downloads, explanation::Explanation, heatmap::Heatmap, inspector::RowInspector,
-    lesson::Lesson, model_controls::ModelControls, notices::Notices, sentence::SentenceBox,
-    temperature::TemperatureSlider, thumbnails::HeadThumbnails,
+    break_it::{BreakIt, BrokenBanner},
+    downloads::Downloads,
+    explanation::Explanation,
+    heatmap::Heatmap,
+    inspector::RowInspector,
+    lesson::Lesson,
+    model_controls::ModelControls,
+    notices::Notices,
+    sentence::SentenceBox,
+    temperature::TemperatureSlider,
+    thumbnails::HeadThumbnails,
 };
 use crate::model::url_state::ViewState;
 use crate::state::{provide_theme, sync_url, AppState};
@@ -29,13 +37,20 @@ pub fn App() -> impl IntoView {
             Duration::ZERO,
         );
     }
-    let weights = state.main_weights;
+    // With "Break it" mistakes on, the main view shows them (see `AppState::shown_weights`).
+    let weights = state.shown_weights;
+    let broken = Signal::derive(move || !state.broken.get().is_empty());
     let heads_label = move || {
         let n = state.heads.get();
-        if n == 1 {
+        let head = if n == 1 {
             "one head".to_string()
         } else {
             format!("head {} of {n}", state.head.get() + 1)
+        };
+        if broken.get() {
+            format!("{head} (BROKEN)")
+        } else {
+            head
         }
     };
 
@@ -56,6 +71,7 @@ pub fn App() -> impl IntoView {
             </section>
             <section class="panel main-view" aria-labelledby="heatmap-title">
                 <h2 id="heatmap-title">"Who attends to whom — " {heads_label}</h2>
+                <BrokenBanner />
                 <p class="note" data-testid="weights-note">{move || weights_note(state.seed.get())}</p>
                 <details class="glossary" data-testid="glossary">
                     <summary>"Symbols used here"</summary>
@@ -87,9 +103,10 @@ pub fn App() -> impl IntoView {
                     percent_labels=true
                     ready_flag=true
                     title="Causal attention heatmap"
+                    broken=broken
                 />
                 <HeadThumbnails
-                    weights=state.head_weights
+                    weights=state.shown_head_weights
                     selected=state.head
                     on_select=Callback::new(move |head: usize| state.head.set(head))
                 />
@@ -99,6 +116,7 @@ pub fn App() -> impl IntoView {
                 <RowInspector />
             </section>
         </main>
+        <BreakIt />
         <Lesson />
         <Explanation />
         <footer class="site-footer">
