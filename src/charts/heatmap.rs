@@ -357,16 +357,19 @@ pub fn draw_heatmap(
     }
 
     if everything && spec.show_legend {
-        draw_legend(&root, layout, spec.theme, dpr)?;
+        draw_legend(&root, layout, spec.theme, dpr, spec.show_future)?;
     }
     Ok(())
 }
 
+/// The colour bar and the masked swatch; for broken attention the bar's label says BROKEN, so a
+/// saved PNG is marked too, and the swatch gives way to what the hatching means.
 fn draw_legend(
     root: &super::canvas::Area,
     layout: &HeatmapLayout,
     theme: Theme,
     dpr: f64,
+    broken: bool,
 ) -> Result<()> {
     let s = |v: f64| (v * dpr).round() as i32;
     let font = 12.0 * dpr;
@@ -387,12 +390,25 @@ fn draw_legend(
         ))?;
     }
     root.draw_text(
-        "more attention",
+        if broken {
+            "more · BROKEN"
+        } else {
+            "more attention"
+        },
         &label,
         (s(bar_left + bar_w + 6.0), s(top + 7.0)),
     )?;
     let swatch_left = bar_left + bar_w + 110.0;
-    if swatch_left + 100.0 <= layout.width {
+    if broken {
+        if swatch_left + 150.0 <= layout.width {
+            let muted = text_style(font, theme.muted, HPos::Left, VPos::Center);
+            root.draw_text(
+                "hatched: sees the future",
+                &muted,
+                (s(swatch_left), s(top + 7.0)),
+            )?;
+        }
+    } else if swatch_left + 100.0 <= layout.width {
         root.draw(&Rectangle::new(
             [
                 (s(swatch_left), s(top)),

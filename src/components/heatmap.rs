@@ -101,9 +101,13 @@ pub fn Heatmap(
                 show_legend: true,
                 show_future: broken.get(),
             };
-            pass.paint(l, spec.tokens, (l.width, l.height), |canvas, redraw| {
-                draw_heatmap(canvas, &l, &spec, pass.dpr, redraw)
-            });
+            // The legend reads differently for broken attention: a switch repaints everything.
+            pass.paint(
+                (l, spec.show_future),
+                spec.tokens,
+                (l.width, l.height),
+                |canvas, redraw| draw_heatmap(canvas, &l, &spec, pass.dpr, redraw),
+            );
             if layout.get_value() != Some(l) {
                 // The grid's geometry for the selection outline's CSS (style/main.css).
                 if let Some(wrap) = wrap_ref.get() {
