@@ -78,9 +78,8 @@ pub fn BreakIt() -> impl IntoView {
                     />
                     <label for=id>{mistake_label(m)}</label>
                     <p class="why">{mistake_why(m)}</p>
-                    <p class="code">
-                        "Wrong: " <code>{wrong}</code> " Right: " <code>{right}</code>
-                    </p>
+                    <p class="code">"Wrong: " <code>{wrong}</code></p>
+                    <p class="code">"Right: " <code>{right}</code></p>
                 </li>
             }
         })
@@ -102,10 +101,12 @@ pub fn BreakIt() -> impl IntoView {
                     .map(|(i, (r, t))| {
                         view! {
                             <tr class:off=!r.sums_to_one()>
-                                <th scope="row">{i + 1} " " {t.clone()}</th>
+                                <th scope="row">{format!("{} {t}", i + 1)}</th>
                                 <td class="num">{fixed(r.sum, 3)}</td>
-                                <td class="num">{percent(r.correct_max)} " → " {percent(r.broken_max)}</td>
-                                <td class="num">{fixed(r.correct_entropy, 3)} " → " {fixed(r.broken_entropy, 3)}</td>
+                                <td class="num">{format!("{} → {}", percent(r.correct_max), percent(r.broken_max))}</td>
+                                <td class="num">
+                                    {format!("{} → {}", fixed(r.correct_entropy, 3), fixed(r.broken_entropy, 3))}
+                                </td>
                             </tr>
                         }
                     })
