@@ -247,6 +247,13 @@ test('a link with several mistakes opens them checked, composes them as document
     await app.open(page, 'broken=nope,columns');
     assert.ok((await page.locator('.notices').textContent()).includes('Ignored broken=“nope”'));
     assert.equal(await page.locator('#mistake-columns').isChecked(), true);
+    // Lesson steps with live attention numbers say the heatmap is broken and they are not.
+    for (const step of ['softmax', 'attention', 'heads', 'positions']) {
+      await app.open(page, `broken=columns&step=${step}`);
+      await page.locator('[data-testid=broken-lesson-note]').waitFor();
+      await app.open(page, `step=${step}`);
+      assert.equal(await page.locator('[data-testid=broken-lesson-note]').count(), 0, step);
+    }
     consoleLog.assertClean();
   } finally {
     await context.close();

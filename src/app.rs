@@ -116,8 +116,8 @@ pub fn App() -> impl IntoView {
                 <RowInspector />
             </section>
         </main>
-        <BreakIt />
         <Lesson />
+        <BreakIt />
         <Explanation />
         <footer class="site-footer">
             <p>

@@ -30,6 +30,22 @@ pub fn BrokenBanner() -> impl IntoView {
     }
 }
 
+/// For a lesson step that points at the main heatmap: while mistakes are on, it says that the
+/// heatmap is broken and the step's numbers are correct attention's.
+#[component]
+pub fn BrokenLessonNote() -> impl IntoView {
+    let state = AppState::from_context();
+    move || {
+        (!state.broken.get().is_empty()).then(|| {
+            view! {
+                <p class="note" data-testid="broken-lesson-note">
+                    "“Break it” mistakes are on, so the main heatmap shows broken weights; the numbers in this step are correct attention's."
+                </p>
+            }
+        })
+    }
+}
+
 /// A button in the lesson that brings the "Break it" panel into view and focuses its heading.
 #[component]
 pub fn BreakItLink() -> impl IntoView {
