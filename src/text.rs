@@ -805,10 +805,14 @@ pub fn damage_sentences(damage: &Damage, mistakes: Mistakes, heads: usize) -> Ve
         } else {
             ""
         };
-        out.push(format!(
-            "No weight changed: the largest difference from correct attention is {}.{why}",
-            scientific(change, 1)
-        ));
+        out.push(if change == 0.0 {
+            format!("No weight changed: every weight is exactly correct attention's.{why}")
+        } else {
+            format!(
+                "No weight changed beyond rounding: the largest difference from correct attention is {}.{why}",
+                scientific(change, 1)
+            )
+        });
     } else {
         out.push(format!(
             "The largest change of any weight is {} (row {}, key {}).",
@@ -1671,7 +1675,10 @@ mod break_it_tests {
     fn one_head_scaled_by_d_model_changes_nothing_and_says_why() {
         let p = default_view(1, false);
         let said = sentences(&p, set(&[Mistake::ScaleByModelWidth]), 0, 1.0);
-        assert!(said[0].starts_with("No weight changed"), "{said:?}");
+        assert!(
+            said[0].starts_with("No weight changed: every weight is exactly correct attention's."),
+            "{said:?}"
+        );
         assert!(
             said[0].ends_with("With one head d = d_model, so √d_model is √d: try 2 or more heads.")
         );
