@@ -2,6 +2,7 @@
 //! and the layer's output `concat · W_o`, as strips, with the check and a note on the article.
 
 use crate::charts::strip::{Strip, StripRows};
+use crate::components::break_it::BrokenLessonNote;
 use crate::model::multihead::HeadsRow;
 use crate::state::{AppState, Shared};
 use crate::text::{
@@ -76,6 +77,7 @@ pub(super) fn HeadsStep() -> impl IntoView {
         });
     });
     view! {
+        <BrokenLessonNote />
         <div class="heads-step" data-testid="heads-step">
             <p>{heads_intro()}</p>
             {move || data.with(|d| {

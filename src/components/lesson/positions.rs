@@ -3,6 +3,7 @@
 //! position codes (computed in `model::positions`); the "The"/"the" tie; two presets with the same
 //! words in opposite orders.
 
+use crate::components::break_it::BrokenLessonNote;
 use crate::format::fixed;
 use crate::model::claims::first_repeated_word;
 use crate::model::host::TextHost;
@@ -141,6 +142,7 @@ pub(super) fn PositionsStep() -> impl IntoView {
         })
     };
     view! {
+        <BrokenLessonNote />
         <p>
             "Without position codes a token's vector depends only on its word, and a row's score for "
             "a key depends only on the two vectors. Then the causal mask tells a row which words came "

@@ -1,6 +1,7 @@
 //! Step 2: the average of step 1 as a softmax over a masked score matrix (the notebook's
 //! "version 3"), then the live scores, which reach step 1's matrix as τ grows.
 
+use crate::components::break_it::BrokenLessonNote;
 use crate::model::attention::averaging_matrix;
 use crate::model::masked_average::{bit_identical, largest_gap, zero_score_softmax};
 use crate::model::temperature::SLIDER_MAX_TAU;
@@ -40,6 +41,7 @@ pub(super) fn SoftmaxStep() -> impl IntoView {
             "squeezes them toward 0, and as τ → ∞ every row tends to wei. The readout below "
             "measures how far A(τ) is from wei right now; the button moves τ to the slider's top."
         </p>
+        <BrokenLessonNote />
         <p class="readout" data-testid="softmax-gap" aria-live="polite">
             {gap}
         </p>

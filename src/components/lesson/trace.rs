@@ -3,6 +3,7 @@
 //! Σ w·v, checked against A·V.
 
 use crate::charts::strip::{Strip, StripRows};
+use crate::components::break_it::{BreakItLink, BrokenLessonNote};
 use crate::format::fixed;
 use crate::hooks::use_visibility;
 use crate::model::explorer::Prepared;
@@ -129,6 +130,7 @@ pub(super) fn AttentionTrace() -> impl IntoView {
         });
     });
     view! {
+        <BrokenLessonNote />
         <div node_ref=trace_ref>
             {move || trace.with(|tr| tr.as_ref().map(|tr| {
                 let TraceData { head: h, row: trace, prepared } = tr;
@@ -198,6 +200,7 @@ pub(super) fn AttentionTrace() -> impl IntoView {
                 node_ref=strips_ref
             ></div>
         </div>
+        <BreakItLink />
     }
 }
 
