@@ -941,7 +941,7 @@ mod tests {
     use crate::model::scaling_lab::{lab_point, LAB_SEED};
     use crate::model::temperature::unscaled_tau;
     use crate::model::tokenizer::tokenize;
-    use crate::model::weights::{DEFAULT_HEADS, DEFAULT_SEED};
+    use crate::model::weights::DEFAULT_HEADS;
 
     /// The page as it opens: "The cat sat on the mat .", seed 1337, two heads of 16.
     fn default_model() -> Prepared {
@@ -1002,12 +1002,7 @@ mod tests {
         use crate::model::weights::HEAD_CHOICES;
         for heads in HEAD_CHOICES {
             for positions in [false, true] {
-                let p = Prepared::new(ModelConfig {
-                    tokens: tokenize("The cat sat on the mat ."),
-                    seed: DEFAULT_SEED,
-                    heads,
-                    positions,
-                });
+                let p = crate::model::explorer::default_view(heads, positions);
                 let d = p.head_size();
                 for step in 0..=40 {
                     let tau = SLIDER_MIN_TAU * 10f64.powf(f64::from(step) * 0.1);

@@ -182,9 +182,8 @@ pub fn row_jacobian_norms(head: &HeadProjections, t: usize) -> (f64, f64) {
 mod tests {
     use super::*;
     use crate::model::attention::{attend, causal_softmax};
-    use crate::model::explorer::{ModelConfig, Prepared};
-    use crate::model::tokenizer::tokenize;
-    use crate::model::weights::{DEFAULT_HEADS, DEFAULT_SEED};
+    use crate::model::explorer::Prepared;
+    use crate::model::weights::DEFAULT_HEADS;
 
     fn default_model() -> Prepared {
         crate::model::explorer::default_view(DEFAULT_HEADS, false)
@@ -264,12 +263,7 @@ mod tests {
     fn q_k_v_are_x_times_the_head_columns() {
         for heads in [1, 2, 4, 8] {
             for positions in [false, true] {
-                let p = Prepared::new(ModelConfig {
-                    tokens: tokenize("The cat sat on the mat ."),
-                    seed: DEFAULT_SEED,
-                    heads,
-                    positions,
-                });
+                let p = crate::model::explorer::default_view(heads, positions);
                 let d = p.head_size();
                 for h in 0..heads {
                     for t in 0..p.len() {
