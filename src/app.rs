@@ -2,6 +2,7 @@
 //! numbers in [`crate::model`]; data flows one way, state → model → charts → components.
 
 use crate::components::{
+    break_it::{BreakIt, BrokenBanner},
     downloads::Downloads,
     embed::{CopyEmbedCode, OpenFullApp},
     explanation::Explanation,
@@ -50,21 +51,29 @@ pub fn App() -> impl IntoView {
 
 /// "one head" or "head 2 of 4": which head the main heatmap shows.
 fn heads_label(state: AppState) -> impl Fn() -> String + Copy {
+    // With "Break it" mistakes on, the heading says so (see `AppState::shown_weights`).
     move || {
         let n = state.heads.get();
-        if n == 1 {
+        let head = if n == 1 {
             "one head".to_string()
         } else {
             format!("head {} of {n}", state.head.get() + 1)
+        };
+        if state.broken.with(|b| !b.is_empty()) {
+            format!("{head} (BROKEN)")
+        } else {
+            head
         }
     }
 }
 
-/// The selected head's heatmap: click or keyboard chooses the inspector's row.
+/// The selected head's heatmap: click or keyboard chooses the inspector's row. With "Break it"
+/// mistakes on it shows the broken weights and hatches the cells that see the future.
 fn main_heatmap(state: AppState) -> impl IntoView {
+    let broken = Signal::derive(move || !state.broken.get().is_empty());
     view! {
         <Heatmap
-            weights=state.main_weights
+            weights=state.shown_weights
             tokens=state.tokens
             selected_row=Signal::derive(move || Some(state.row.get()))
             selected_col=state.col
@@ -75,6 +84,7 @@ fn main_heatmap(state: AppState) -> impl IntoView {
             percent_labels=true
             ready_flag=true
             title="Causal attention heatmap"
+            broken=broken
         />
     }
 }
@@ -91,6 +101,7 @@ fn embed_layout(state: AppState) -> impl IntoView {
             </div>
             <section class="panel main-view" aria-labelledby="heatmap-title">
                 <h2 id="heatmap-title">"Who attends to whom — " {heads_label(state)}</h2>
+                <BrokenBanner />
                 {main_heatmap(state)}
             </section>
             <section class="panel controls" aria-label="Temperature and row">
@@ -123,6 +134,7 @@ fn full_layout(state: AppState) -> impl IntoView {
             </section>
             <section class="panel main-view" aria-labelledby="heatmap-title">
                 <h2 id="heatmap-title">"Who attends to whom — " {heads_label(state)}</h2>
+                <BrokenBanner />
                 <p class="note" data-testid="weights-note">{move || weights_note(state.seed.get())}</p>
                 <details class="glossary" data-testid="glossary">
                     <summary>"Symbols used here"</summary>
@@ -151,7 +163,7 @@ fn full_layout(state: AppState) -> impl IntoView {
                 {main_heatmap(state)}
                 <PhoneDock />
                 <HeadThumbnails
-                    weights=state.head_weights
+                    weights=state.shown_head_weights
                     selected=state.head
                     on_select=Callback::new(move |head: usize| state.head.set(head))
                 />
@@ -162,6 +174,7 @@ fn full_layout(state: AppState) -> impl IntoView {
                 <RowInspector />
             </section>
         </main>
+        <BreakIt />
         <Lesson />
         <Explanation />
         <footer class="site-footer">

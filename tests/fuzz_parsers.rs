@@ -14,6 +14,7 @@
 //! valid; state → link → state is the identity for every valid state.
 #![cfg(not(target_arch = "wasm32"))]
 
+use attention_explorer::model::broken::Mistake;
 use attention_explorer::model::host::is_decimal_literal;
 use attention_explorer::model::scaling_lab::HEAD_SIZES;
 use attention_explorer::model::tokenizer::{
@@ -315,6 +316,7 @@ fn valid_state() -> impl Strategy<Value = ViewState> {
                 prop::sample::select(Step::ALL.to_vec()),
                 prop::sample::select(HEAD_SIZES.to_vec()),
                 any::<bool>(),
+                any::<u8>(),
                 max_tokens,
                 any::<bool>(),
             )
@@ -330,6 +332,7 @@ fn valid_state() -> impl Strategy<Value = ViewState> {
                 step,
                 lab_head_size,
                 positions,
+                broken_bits,
                 max_tokens,
                 embed,
             )| {
@@ -343,6 +346,12 @@ fn valid_state() -> impl Strategy<Value = ViewState> {
                     step,
                     lab_head_size,
                     positions,
+                    broken: Mistake::ALL
+                        .into_iter()
+                        .enumerate()
+                        .filter(|(k, _)| (broken_bits >> k) & 1 == 1)
+                        .map(|(_, m)| m)
+                        .collect(),
                     max_tokens,
                     embed,
                 }

@@ -295,6 +295,7 @@ fn a_grid_only_redraw_paints_exactly_what_a_full_draw_does() {
             cell_text: CellText::Percent,
             show_labels: true,
             show_legend: true,
+            show_future: false,
         }
     }
     let tokens = sentence_tokens();
@@ -415,6 +416,7 @@ fn rectangles_and_the_blit_paint_identical_cells() {
                     cell_text: CellText::None,
                     show_labels: false,
                     show_legend: false,
+                    show_future: false,
                 };
                 let paint = |painter| {
                     let canvas = detached_canvas((layout.width, layout.height), dpr);
@@ -458,6 +460,7 @@ fn cell_numbers_on_the_2d_context_match_plotters_text() {
             cell_text,
             show_labels: false,
             show_legend: false,
+            show_future: false,
         };
         let with_cells = || {
             let canvas = detached_canvas((layout.width, layout.height), dpr);

@@ -13,6 +13,7 @@ use super::colors::{label_on, viridis, Theme};
 use super::layout::{short_label, HeatmapLayout};
 use super::Result;
 use crate::format::fixed;
+use crate::model::broken::sees_future;
 use nalgebra::DMatrix;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, VPos};
@@ -39,6 +40,15 @@ pub struct HeatmapSpec<'a> {
     pub cell_text: CellText,
     pub show_labels: bool,
     pub show_legend: bool,
+    /// Broken attention ("Break it"): future cells with weight are coloured by it and hatched.
+    pub show_future: bool,
+}
+
+impl HeatmapSpec<'_> {
+    /// Whether cell (`i`, `j`) is drawn as a weight (not as the masked grey).
+    fn has_weight(&self, i: usize, j: usize) -> bool {
+        j <= i || (self.show_future && self.weights[(i, j)] > 0.0)
+    }
 }
 
 /// CSS pixels around the grid that a [`Redraw::GridOnly`] clears: a safe margin that stays inside
@@ -81,11 +91,49 @@ impl CellPainter {
 
 /// The cell colour: viridis of the weight, or the masked grey above the diagonal.
 fn cell_color(spec: &HeatmapSpec, i: usize, j: usize) -> super::colors::Rgb {
-    if j > i {
-        spec.theme.masked
-    } else {
+    if spec.has_weight(i, j) {
         viridis(spec.weights[(i, j)])
+    } else {
+        spec.theme.masked
     }
+}
+
+/// Hatches the future cells that have weight (broken attention only): diagonal lines and an
+/// inner outline in the colour that reads on the cell, so the mark does not depend on hue.
+pub fn paint_future_hatch(
+    canvas: &HtmlCanvasElement,
+    layout: &HeatmapLayout,
+    spec: &HeatmapSpec,
+    dpr: f64,
+) -> Result<()> {
+    let ctx = context_2d(canvas)?;
+    let cell = layout.cell * dpr;
+    let step = (6.0 * dpr).min(cell / 2.0).max(2.0);
+    ctx.set_line_width(dpr.max(1.0));
+    for i in 0..layout.n {
+        for j in i + 1..layout.n {
+            if !sees_future(spec.weights, i, j) {
+                continue;
+            }
+            let (x, y) = (layout.col_x(j) * dpr, layout.row_y(i) * dpr);
+            let size = cell - f64::from(cell_gap(layout, dpr));
+            ctx.set_stroke_style_str(&label_on(spec.weights[(i, j)]).css());
+            ctx.begin_path();
+            let mut k = step;
+            while k < 2.0 * size {
+                // A line from the left or bottom edge to the top or right edge, at 45°.
+                let (x0, y0) = (x + (k - size).max(0.0), y + k.min(size));
+                let (x1, y1) = (x + k.min(size), y + (k - size).max(0.0));
+                ctx.move_to(x0, y0);
+                ctx.line_to(x1, y1);
+                k += step;
+            }
+            ctx.stroke();
+            let inset = dpr.max(1.0);
+            ctx.stroke_rect(x + inset, y + inset, size - 2.0 * inset, size - 2.0 * inset);
+        }
+    }
+    Ok(())
 }
 
 /// Paints the cells with `painter` over a grid area already filled with the background.
@@ -213,7 +261,7 @@ pub fn paint_cell_text(
     let s = |v: f64| f64::from((v * dpr).round() as i32);
     let mut current = None;
     for i in 0..layout.n {
-        for j in 0..=i {
+        for j in (0..layout.n).filter(|&j| spec.has_weight(i, j)) {
             let w = spec.weights[(i, j)];
             let text = match spec.cell_text {
                 CellText::Percent => format!("{}%", fixed(w * 100.0, 0)),
@@ -263,6 +311,9 @@ pub fn draw_heatmap(
         return Ok(());
     }
     paint_cells(canvas, layout, spec, dpr, CellPainter::for_tokens(n))?;
+    if spec.show_future {
+        paint_future_hatch(canvas, layout, spec, dpr)?;
+    }
     let font = layout.font_px * dpr;
 
     if layout.cell_text && spec.cell_text != CellText::None {
@@ -306,16 +357,19 @@ pub fn draw_heatmap(
     }
 
     if everything && spec.show_legend {
-        draw_legend(&root, layout, spec.theme, dpr)?;
+        draw_legend(&root, layout, spec.theme, dpr, spec.show_future)?;
     }
     Ok(())
 }
 
+/// The colour bar and the masked swatch; for broken attention the bar's label says BROKEN, so a
+/// saved PNG is marked too, and the swatch gives way to what the hatching means.
 fn draw_legend(
     root: &super::canvas::Area,
     layout: &HeatmapLayout,
     theme: Theme,
     dpr: f64,
+    broken: bool,
 ) -> Result<()> {
     let s = |v: f64| (v * dpr).round() as i32;
     let font = 12.0 * dpr;
@@ -336,12 +390,25 @@ fn draw_legend(
         ))?;
     }
     root.draw_text(
-        "more attention",
+        if broken {
+            "more · BROKEN"
+        } else {
+            "more attention"
+        },
         &label,
         (s(bar_left + bar_w + 6.0), s(top + 7.0)),
     )?;
     let swatch_left = bar_left + bar_w + 110.0;
-    if swatch_left + 100.0 <= layout.width {
+    if broken {
+        if swatch_left + 150.0 <= layout.width {
+            let muted = text_style(font, theme.muted, HPos::Left, VPos::Center);
+            root.draw_text(
+                "hatched: sees the future",
+                &muted,
+                (s(swatch_left), s(top + 7.0)),
+            )?;
+        }
+    } else if swatch_left + 100.0 <= layout.width {
         root.draw(&Rectangle::new(
             [
                 (s(swatch_left), s(top)),

@@ -1,5 +1,6 @@
 //! Download buttons: JSON (everything needed to recompute the view), CSV (the weights), PNG.
 
+use crate::model::broken::broken_attention;
 use crate::model::export::{view_json, weights_csv};
 use crate::state::AppState;
 use crate::web::download::{download_text, download_url};
@@ -18,10 +19,17 @@ pub fn Downloads() -> impl IntoView {
         );
     };
     let json = move |_| {
-        let tau = state.tau.get_untracked();
-        // The outputs are not kept between slider steps; compute the full attention for the file.
+        let (tau, broken) = (state.tau.get_untracked(), state.broken.get_untracked());
+        // The outputs are not kept between slider steps; compute the full attention for the file,
+        // with the "Break it" mistakes the page shows (none: correct attention, bit for bit).
         let text = state.prepared.with_untracked(|p| {
-            view_json(&state.sentence.get_untracked(), p, tau, &p.attend_all(tau))
+            let attention = broken_attention(p, broken, tau);
+            view_json(
+                &state.sentence.get_untracked(),
+                p,
+                (tau, broken),
+                &attention,
+            )
         });
         report(
             download_text("attention.json", "application/json", &text),
@@ -31,7 +39,7 @@ pub fn Downloads() -> impl IntoView {
     let csv = move |_| {
         let head = state.head.get_untracked();
         let text = state
-            .main_weights
+            .shown_weights
             .with_untracked(|w| state.tokens.with_untracked(|t| weights_csv(t, w)));
         report(
             download_text(

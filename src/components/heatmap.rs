@@ -4,11 +4,33 @@
 use crate::charts::heatmap::{draw_heatmap, CellText, HeatmapSpec};
 use crate::charts::layout::{tooltip_position, HeatmapLayout};
 use crate::hooks::use_canvas;
+use crate::model::broken::sees_future;
 use crate::state::Shared;
-use crate::text::{cell_description, heatmap_label, row_summary};
+use crate::text::{
+    broken_cell_description, broken_heatmap_label, broken_row_summary, cell_description,
+    heatmap_label, row_summary,
+};
 use leptos::html;
 use leptos::prelude::*;
 use nalgebra::DMatrix;
+
+/// The tooltip's text for a cell, of correct or of broken weights.
+fn describe(broken: bool, tokens: &[String], w: &DMatrix<f64>, i: usize, j: usize) -> String {
+    if broken {
+        broken_cell_description(tokens, w, i, j)
+    } else {
+        cell_description(tokens, w, i, j)
+    }
+}
+
+/// A row's summary, of correct or of broken weights.
+fn summary(broken: bool, tokens: &[String], w: &DMatrix<f64>, i: usize) -> String {
+    if broken {
+        broken_row_summary(tokens, w, i)
+    } else {
+        row_summary(tokens, w, i)
+    }
+}
 
 /// A heatmap canvas with its tooltip and keyboard handling.
 #[component]
@@ -42,7 +64,11 @@ pub fn Heatmap(
     /// What the chart is, for its accessible name.
     #[prop(into)]
     title: String,
+    /// The weights are broken attention ("Break it"): the future may have weight.
+    #[prop(into, optional)]
+    broken: Option<Signal<bool>>,
 ) -> impl IntoView {
+    let broken = broken.unwrap_or_else(|| Signal::derive(|| false));
     let canvas_ref = NodeRef::<html::Canvas>::new();
     let wrap_ref = NodeRef::<html::Div>::new();
     // The geometry last drawn: clicks map through it.
@@ -75,10 +101,15 @@ pub fn Heatmap(
                 cell_text,
                 show_labels: true,
                 show_legend: true,
+                show_future: broken.get(),
             };
-            pass.paint(l, spec.tokens, (l.width, l.height), |canvas, redraw| {
-                draw_heatmap(canvas, &l, &spec, pass.dpr, redraw)
-            });
+            // The legend reads differently for broken attention: a switch repaints everything.
+            pass.paint(
+                (l, spec.show_future),
+                spec.tokens,
+                (l.width, l.height),
+                |canvas, redraw| draw_heatmap(canvas, &l, &spec, pass.dpr, redraw),
+            );
             if layout.get_value() != Some(l) {
                 // The grid's geometry for the selection outline's CSS (style/main.css).
                 if let Some(wrap) = wrap_ref.get() {
@@ -152,10 +183,16 @@ pub fn Heatmap(
         let w = weights.get();
         tokens.with(|t| {
             let n = t.len().min(w.nrows());
-            let mut label = heatmap_label(&title, n);
+            let broken = broken.get();
+            let mut label = if broken {
+                let future = (0..n).map(|i| (i + 1..n).filter(|&j| sees_future(&w, i, j)).count());
+                broken_heatmap_label(&title, n, future.sum())
+            } else {
+                heatmap_label(&title, n)
+            };
             if let Some(i) = selected_row.get().filter(|&i| i < n) {
                 label.push(' ');
-                label.push_str(&row_summary(t, &w, i));
+                label.push_str(&summary(broken, t, &w, i));
             }
             label
         })
@@ -165,8 +202,8 @@ pub fn Heatmap(
         tokens.with(|t| {
             let n = t.len().min(w.nrows());
             match (selected_row.get().filter(|&i| i < n), selected_col.get()) {
-                (Some(i), Some(j)) if j < n => cell_description(t, &w, i, j),
-                (Some(i), _) => row_summary(t, &w, i),
+                (Some(i), Some(j)) if j < n => describe(broken.get(), t, &w, i, j),
+                (Some(i), _) => summary(broken.get(), t, &w, i),
                 _ => String::new(),
             }
         })
@@ -180,7 +217,7 @@ pub fn Heatmap(
         let shown = hover.get().and_then(|(i, j, x, y)| {
             let w = weights.get();
             let fits = |t: &Vec<String>| i < t.len().min(w.nrows()) && j < t.len().min(w.nrows());
-            tokens.with(|t| fits(t).then(|| (cell_description(t, &w, i, j), x, y)))
+            tokens.with(|t| fits(t).then(|| (describe(broken.get(), t, &w, i, j), x, y)))
         });
         let Some((text, x, y)) = shown else { return };
         tip.set_text_content(Some(&text));

@@ -20,7 +20,12 @@ struct KeyWeight {
 #[component]
 pub fn RowInspector() -> impl IntoView {
     let state = AppState::from_context();
-    let weights = state.main_weights;
+    // What the heatmap shows: with the "Break it" mistakes made, when any is on; then every key
+    // is listed and counted, the future included.
+    let weights = state.shown_weights;
+    let broken = move || !state.broken.get().is_empty();
+    // The keys the row's numbers cover: its past, or every key when broken.
+    let seen = move |i: usize, n: usize| if broken() { n } else { i + 1 };
     let row = Memo::new(move |_| {
         state
             .row
@@ -35,18 +40,19 @@ pub fn RowInspector() -> impl IntoView {
     // statistics are a few sums, recomputed by each of their four readouts.
     let stats = move || {
         let i = row.get();
-        row_weights.with(|w| row_stats(&w[..=i.min(w.len().saturating_sub(1))]))
+        row_weights.with(|w| row_stats(&w[..seen(i, w.len()).min(w.len())]))
     };
     let lines = move || {
         let i = row.get();
         let w = row_weights.get();
+        let seen = seen(i, w.len());
         state.tokens.with(|t| {
             t.iter()
                 .enumerate()
                 .map(|(j, tok)| KeyWeight {
                     index: j,
                     token: tok.clone(),
-                    weight: (j <= i).then(|| w[j]),
+                    weight: (j < seen).then(|| w[j]),
                 })
                 .collect::<Vec<_>>()
         })
@@ -69,7 +75,7 @@ pub fn RowInspector() -> impl IntoView {
             let spec = BarsSpec {
                 tokens: t,
                 weights: &w,
-                row: i,
+                row: seen(i, t.len()) - 1,
                 theme: pass.theme,
             };
             pass.paint(size, t, size, |canvas, redraw| {
@@ -83,7 +89,7 @@ pub fn RowInspector() -> impl IntoView {
         row_weights.with(|w| {
             state
                 .tokens
-                .with(|t| bar_chart_label(t, i, &w[..=i.min(w.len().saturating_sub(1))]))
+                .with(|t| bar_chart_label(t, i, &w[..seen(i, w.len()).min(w.len())]))
         })
     };
 
@@ -91,7 +97,12 @@ pub fn RowInspector() -> impl IntoView {
         <h2 id="inspector-title">"Row inspector"</h2>
         <p class="hint">
             "How " <strong class="token">{move || quote(&token())}</strong>
-            " (row " {move || row.get() + 1} ") splits its attention over the past. Grey keys are the future it may not see."
+            " (row " {move || row.get() + 1} ") splits its attention"
+            {move || if broken() {
+                " over every key: this is BROKEN attention, so the future is listed too, with the broken weights."
+            } else {
+                " over the past. Grey keys are the future it may not see."
+            }}
         </p>
         <div class="bars-wrap" node_ref=wrap_ref>
             <canvas node_ref=canvas_ref class="bars" role="img" aria-label=bar_label></canvas>
@@ -108,7 +119,10 @@ pub fn RowInspector() -> impl IntoView {
             <div>
                 <dt>"Effective tokens"</dt>
                 <dd data-testid="effective">
-                    {move || effective_tokens_text(stats().effective_tokens, row.get() + 1)}
+                    {move || {
+                        let n = state.tokens.with(Vec::len);
+                        effective_tokens_text(stats().effective_tokens, seen(row.get(), n))
+                    }}
                 </dd>
             </div>
         </dl>

@@ -4,7 +4,7 @@ use crate::charts::canvas::Redraw;
 use crate::charts::heatmap::{draw_heatmap, CellText, HeatmapSpec};
 use crate::charts::layout::HeatmapLayout;
 use crate::hooks::use_canvas;
-use crate::state::Shared;
+use crate::state::{AppState, Shared};
 use leptos::html;
 use leptos::prelude::*;
 use nalgebra::DMatrix;
@@ -30,8 +30,10 @@ pub fn Thumbnail(
     on_select: Callback<()>,
 ) -> impl IntoView {
     let canvas_ref = NodeRef::<html::Canvas>::new();
+    let state = AppState::from_context();
     // Drawn whole every time: there are no labels to keep.
     use_canvas("thumbnail", canvas_ref, None, move |pass| {
+        let show_future = !state.broken.get().is_empty();
         weights.with(|weights| {
             let Some(weights) = weights else { return };
             let layout = HeatmapLayout::new(THUMB, weights.nrows(), 1, 0.0, false);
@@ -43,6 +45,7 @@ pub fn Thumbnail(
                 cell_text: CellText::None,
                 show_labels: false,
                 show_legend: false,
+                show_future,
             };
             pass.paint_whole((layout.width, layout.height), |canvas| {
                 draw_heatmap(canvas, &layout, &spec, pass.dpr, Redraw::Everything)

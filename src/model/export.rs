@@ -5,6 +5,7 @@
 //! parses back to the same number, so `NumPy` reads back exactly the values the page used.
 
 use super::attention::HeadAttention;
+use super::broken::Mistakes;
 use super::explorer::Prepared;
 use super::multihead::LayerOutput;
 use nalgebra::DMatrix;
@@ -55,11 +56,12 @@ fn json_matrix(out: &mut String, m: &DMatrix<f64>) {
     out.push(']');
 }
 
-/// The JSON document described in the README ("JSON format").
+/// The JSON document described in the README ("JSON format"). `attention` holds the weights the
+/// page shows: with the `broken` mistakes made, if any (listed in `broken`).
 pub fn view_json(
     sentence: &str,
     prepared: &Prepared,
-    tau: f64,
+    (tau, broken): (f64, Mistakes),
     attention: &[HeadAttention],
 ) -> String {
     let mut out = String::with_capacity(64 * 1024);
@@ -82,7 +84,14 @@ pub fn view_json(
         prepared.config.positions
     );
     json_number(&mut out, tau);
-    out.push_str(",\n  \"embeddings\": ");
+    out.push_str(",\n  \"broken\": [");
+    for (i, m) in broken.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        json_string(&mut out, m.key());
+    }
+    out.push_str("],\n  \"embeddings\": ");
     json_matrix(&mut out, &prepared.x);
     out.push_str(",\n  \"heads\": [");
     for (h, (proj, att)) in prepared.heads.iter().zip(attention).enumerate() {
@@ -128,7 +137,8 @@ fn csv_field(out: &mut String, s: &str) {
 }
 
 /// One head's weights as CSV: a header row of key tokens, then one row per query token.
-/// Masked (future) cells are empty, so they cannot be mistaken for a weight of 0.
+/// Masked (future) cells are empty, so they cannot be mistaken for a weight of 0; a future cell
+/// that a "Break it" mistake gave weight is written like any other.
 pub fn weights_csv(tokens: &[String], weights: &DMatrix<f64>) -> String {
     let mut out = String::from("\"query \\ key\"");
     for t in tokens {
@@ -140,7 +150,7 @@ pub fn weights_csv(tokens: &[String], weights: &DMatrix<f64>) -> String {
         csv_field(&mut out, t);
         for j in 0..tokens.len() {
             out.push(',');
-            if j <= i {
+            if j <= i || weights[(i, j)] != 0.0 {
                 let _ = write!(out, "{}", weights[(i, j)]);
             }
         }
@@ -164,7 +174,7 @@ mod tests {
             heads: 2,
             positions: false,
         });
-        let json = view_json(sentence, &p, 0.5, &p.attend_all(0.5));
+        let json = view_json(sentence, &p, (0.5, Mistakes::NONE), &p.attend_all(0.5));
         for key in [
             "sentence",
             "tokens",
@@ -191,6 +201,28 @@ mod tests {
         assert!(json.ends_with("]]\n}\n"));
         assert!(json.contains(r#""sentence": "a \"b\" \\ c\n""#));
         assert!(json.contains("\"temperature\": 0.5"));
+        assert!(json.contains("\"broken\": [],"));
+    }
+
+    #[test]
+    fn json_lists_the_mistakes_and_holds_their_weights() {
+        use crate::model::broken::{broken_attention, Mistake};
+        let p = crate::model::explorer::default_view(2, false);
+        let set: Mistakes = [Mistake::WrongTriangle, Mistake::Dropout]
+            .into_iter()
+            .collect();
+        let att = broken_attention(&p, set, 1.0);
+        let json = view_json("x", &p, (1.0, set), &att);
+        assert!(
+            json.contains("\"broken\": [\"triu\", \"dropout\"],"),
+            "{json:.300}"
+        );
+        // The future has weight now, and the file holds exactly those numbers.
+        let future = (1..7)
+            .map(|j| att[1].weights[(0, j)])
+            .find(|&w| w > 0.0)
+            .unwrap();
+        assert!(json.contains(&format!(",{future}")));
     }
 
     /// The rows of the top-level matrix `key` in `json`, parsed back (the writer's format: one
@@ -218,7 +250,7 @@ mod tests {
                 positions: true,
             });
             let att = p.attend_all(0.7);
-            let json = view_json(sentence, &p, 0.7, &att);
+            let json = view_json(sentence, &p, (0.7, Mistakes::NONE), &att);
             let w_o = top_level_matrix(&json, "w_o");
             let concat = top_level_matrix(&json, "concat");
             let output = top_level_matrix(&json, "output");
@@ -263,5 +295,11 @@ mod tests {
         assert_eq!(lines[0], "\"query \\ key\",\"a\",\",\",\"'=1\"");
         assert_eq!(lines[1], "\"a\",1,,");
         assert_eq!(lines[3], "\"'=1\",0.25,0.25,0.5");
+        let mut seeing = w.clone();
+        seeing[(0, 2)] = 0.5;
+        assert_eq!(
+            weights_csv(&tokens, &seeing).lines().nth(1),
+            Some("\"a\",1,,0.5")
+        );
     }
 }

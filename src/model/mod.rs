@@ -1,6 +1,7 @@
 //! The pure model layer: no web imports, everything tested natively with `cargo test`.
 
 pub mod attention;
+pub mod broken;
 pub mod claims;
 pub mod embed;
 pub mod explorer;

@@ -7,6 +7,7 @@
 //! Each parameter is declared once, in the table `view_params!`; the [`ViewState`] fields, the
 //! parser, the link writer and (in `src/state`) the view's signals are all made from it.
 
+use super::broken::{Mistake, Mistakes};
 use super::host::{CoreText, TextHost};
 use super::scaling_lab::HEAD_SIZES;
 use super::tokenizer::{checked_tokens, tokenize, MAX_TOKENS};
@@ -111,6 +112,13 @@ macro_rules! view_params {
                 default: false,
                 read: read_positions,
                 write: |&on| Some(if on { "1" } else { "0" }.to_string()),
+            }
+            /// The "Break it" mistakes switched on (in the link only when there are some).
+            broken: Mistakes {
+                key: "broken",
+                default: Mistakes::NONE,
+                read: read_broken,
+                write: |set| (!set.is_empty()).then(|| set.keys()),
             }
             /// Developer setting: token limit (default `MAX_TOKENS`; in the link only when changed).
             max_tokens: usize {
@@ -474,6 +482,26 @@ fn read_switch(key: &str, value: &str) -> Reading<bool> {
     }
 }
 
+fn read_broken(value: &str, _: &ReadContext) -> Reading<Mistakes> {
+    let names = value.split(',').filter(|name| !name.is_empty());
+    let set: Mistakes = names.clone().filter_map(Mistake::from_key).collect();
+    let unknown: Vec<&str> = names.filter(|n| Mistake::from_key(n).is_none()).collect();
+    if unknown.is_empty() {
+        return Reading::Valid(set);
+    }
+    let keys: Vec<&str> = Mistake::ALL.iter().map(|m| m.key()).collect();
+    let notice = format!(
+        "Ignored broken={}: no such mistake; use {}.",
+        quoted(&unknown.join(",")),
+        keys.join(", ")
+    );
+    if set.is_empty() {
+        Reading::Ignored(notice)
+    } else {
+        Reading::Corrected(set, notice)
+    }
+}
+
 fn read_max_tokens(value: &str, _: &ReadContext) -> Reading<usize> {
     match value.parse::<usize>() {
         Ok(limit) if (1..=DEVELOPER_MAX_TOKENS).contains(&limit) => Reading::Valid(limit),
@@ -570,6 +598,9 @@ mod tests {
             step: Step::Scaling,
             lab_head_size: 256,
             positions: true,
+            broken: [Mistake::MaskWithZero, Mistake::WrongTriangle]
+                .into_iter()
+                .collect(),
             max_tokens: 256,
             embed: true,
         };
@@ -643,7 +674,7 @@ mod tests {
 
     /// Per parameter, in table order: a valid value other than the default, a value that cannot be
     /// used, and a word the notice about that bad value contains.
-    const SAMPLES: [(&str, &str, &str, &str); 11] = [
+    const SAMPLES: [(&str, &str, &str, &str); 12] = [
         ("s", "a+b", "", "sentence"),
         ("tau", "2", "NaN", "temperature"),
         ("seed", "42", "-1", "seed"),
@@ -653,6 +684,7 @@ mod tests {
         ("step", "scaling", "zzz", "step="),
         ("lab_d", "64", "3", "lab_d="),
         ("pos", "1", "maybe", "pos="),
+        ("broken", "triu", "zzz", "broken="),
         ("max_tokens", "256", "0", "max_tokens="),
         ("embed", "1", "maybe", "embed="),
     ];
@@ -714,6 +746,27 @@ mod tests {
             notices[0].0,
             "Ignored step=“nope”: use average, softmax, attention, scaling, heads or positions."
         );
+    }
+
+    #[test]
+    fn broken_lists_mistakes_and_reports_unknown_names() {
+        let (state, notices) = ViewState::from_query("broken=triu,mask-zero");
+        assert_eq!(
+            (state.broken.keys().as_str(), notices.len()),
+            ("triu,mask-zero", 0)
+        );
+        assert!(state.to_query().contains("broken=triu%2Cmask-zero"));
+        let (state, notices) = ViewState::from_query("broken=columns,nope,dropout");
+        assert_eq!(state.broken.keys(), "columns,dropout");
+        assert_eq!(notices.len(), 1);
+        assert!(notices[0].0.contains("“nope”") && notices[0].0.contains("d-model"));
+        assert!(ViewState::default()
+            .to_query()
+            .split('&')
+            .all(|p| !p.starts_with("broken")));
+        let every = Mistake::ALL.map(Mistake::key).join(",");
+        let (state, notices) = ViewState::from_query(&format!("broken={every}"));
+        assert_eq!((state.broken.iter().count(), notices.len()), (7, 0));
     }
 
     #[test]

@@ -1,6 +1,8 @@
 //! [`AppState`]: the signals the learner controls and the model results memoised from them.
 
 use super::Shared;
+// `Mistakes` is also a type in the parameter table.
+use crate::model::broken::{broken_weights_all, Mistakes};
 use crate::model::explorer::{ModelConfig, Prepared};
 use crate::model::tokenizer::{checked_tokens, tokenize};
 // `Step` is a type in the parameter table, which expands here.
@@ -49,10 +51,16 @@ pub struct AppState {
     pub notices: RwSignal<Vec<String>>,
     pub tokens: Memo<Vec<String>>,
     pub prepared: Memo<Shared<Prepared>>,
-    /// Every head's attention weights at the current τ (outputs are computed where shown).
+    /// Every head's correct attention weights at the current τ (outputs are computed where
+    /// shown). The lesson and the temperature readout describe these, whatever "Break it" says.
     pub head_weights: Memo<Shared<Vec<Shared<DMatrix<f64>>>>>,
-    /// The selected head's weights: what the main heatmap and the inspector show.
+    /// The selected head's correct weights.
     pub main_weights: Memo<Shared<DMatrix<f64>>>,
+    /// Every head's weights as the main view shows them: with the "Break it" mistakes made, or
+    /// the very matrices of `head_weights` when none is on.
+    pub shown_head_weights: Memo<Shared<Vec<Shared<DMatrix<f64>>>>>,
+    /// The selected head's shown weights: what the main heatmap, the inspector and the CSV show.
+    pub shown_weights: Memo<Shared<DMatrix<f64>>>,
 }
 
 /// The view's signals read as the app state's own fields (`state.tau`), as components use them.
@@ -82,6 +90,7 @@ impl AppState {
             positions,
             tau,
             head,
+            broken,
             ..
         } = view;
         // Only sentences that passed the gate are ever stored, so this cannot fail; the fallback
@@ -108,9 +117,22 @@ impl AppState {
                     .collect::<Vec<_>>(),
             ))
         });
-        let main_weights = Memo::new(move |_| {
-            head_weights.with(|w| w[head.get().min(w.len().saturating_sub(1))].clone())
+        let pick = move |all: Memo<Shared<Vec<Shared<DMatrix<f64>>>>>| {
+            Memo::new(move |_| all.with(|w| w[head.get().min(w.len().saturating_sub(1))].clone()))
+        };
+        let main_weights = pick(head_weights);
+        let shown_head_weights = Memo::new(move |_| {
+            let mistakes = broken.get();
+            if mistakes.is_empty() {
+                return head_weights.get();
+            }
+            let tau = tau.get();
+            let weights = prepared.with(|p| broken_weights_all(p, mistakes, tau));
+            Shared(Arc::new(
+                weights.into_iter().map(|w| Shared(Arc::new(w))).collect(),
+            ))
         });
+        let shown_weights = pick(shown_head_weights);
         Self {
             view,
             col: RwSignal::new(None),
@@ -119,6 +141,8 @@ impl AppState {
             prepared,
             head_weights,
             main_weights,
+            shown_head_weights,
+            shown_weights,
         }
     }
 

@@ -2,6 +2,7 @@
 //! variance of q·k behind it, the softmax Jacobian that says why it matters, and the ×8 example.
 
 use crate::charts::lab_chart::{draw_lab_chart, SCALED, UNSCALED};
+use crate::components::break_it::BreakItLink;
 use crate::format::fixed;
 use crate::hooks::use_canvas;
 use crate::model::scaling_lab::{
@@ -162,5 +163,6 @@ pub(super) fn ScalingLab() -> impl IntoView {
             </table>
         </div>
         <p class="check" data-testid="times-eight-check">{times_eight_text(&example)}</p>
+        <BreakItLink />
     }
 }

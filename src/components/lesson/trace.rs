@@ -3,6 +3,7 @@
 //! Σ w·v, checked against A·V.
 
 use crate::charts::strip::{Strip, StripRows};
+use crate::components::break_it::BreakItLink;
 use crate::format::fixed;
 use crate::hooks::use_visibility;
 use crate::model::explorer::Prepared;
@@ -198,6 +199,7 @@ pub(super) fn AttentionTrace() -> impl IntoView {
                 node_ref=strips_ref
             ></div>
         </div>
+        <BreakItLink />
     }
 }
 

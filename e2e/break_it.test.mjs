@@ -1,0 +1,268 @@
+// Issue 12, "Break it": every switch, operated by keyboard, must make the page show the damage it
+// does, and the page's numbers must agree with the JSON download, whose weights are recomputed
+// here from its own X, W_q and W_k with each mistake written out independently in JavaScript.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { useApp, downloadText, eventually } from './harness.mjs';
+import { heatmapLayout } from './heatmap_geometry.mjs';
+
+const app = useApp();
+const KEYS = ['d-model', 'multiply', 'triu', 'mask-zero', 'columns', 'mask-after', 'dropout'];
+const DROPOUT_P = 0.1;
+
+async function downloadJson(page) {
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Download JSON' }).click(),
+  ]);
+  return JSON.parse(await downloadText(download));
+}
+
+const matmul = (a, b) => a.map((row) => b[0].map((_, c) => row.reduce((s, x, k) => s + x * b[k][c], 0)));
+const transpose = (m) => m[0].map((_, j) => m.map((row) => row[j]));
+const sum = (xs) => xs.reduce((s, x) => s + x, 0);
+
+/** Softmax of a whole vector; −∞ entries get 0. */
+function softmax(xs) {
+  const m = Math.max(...xs);
+  const e = xs.map((x) => (x === -Infinity ? 0 : Math.exp(x - m)));
+  const s = sum(e);
+  return e.map((v) => v / s);
+}
+
+/** The README's seeded stream: state = seed XOR FNV-1a-64(label), SplitMix64, uniform in (0, 1). */
+function stream(seed, label) {
+  const MASK = (1n << 64n) - 1n;
+  let h = 0xcbf29ce484222325n;
+  for (const b of new TextEncoder().encode(label)) h = ((h ^ BigInt(b)) * 0x100000001b3n) & MASK;
+  let state = BigInt(seed) ^ h;
+  return () => {
+    state = (state + 0x9e3779b97f4a7c15n) & MASK;
+    let z = state;
+    z = ((z ^ (z >> 30n)) * 0xbf58476d1ce4e5b9n) & MASK;
+    z = ((z ^ (z >> 27n)) * 0x94d049bb133111ebn) & MASK;
+    z ^= z >> 31n;
+    return (Number(z >> 11n) + 0.5) / 2 ** 53;
+  };
+}
+
+/** Head h's weights with the mistakes in `on` (a Set of keys), from the JSON's inputs. */
+function expectedWeights(json, h, on) {
+  const { embeddings: X, head_size: d, d_model: dModel, temperature: tau, seed } = json;
+  const head = json.heads[h];
+  const Q = matmul(X, head.w_q);
+  const K = matmul(X, head.w_k);
+  const S = Q.map((q) => K.map((k) => sum(q.map((x, c) => x * k[c]))));
+  const n = on.has('d-model') ? dModel : d;
+  const scale = on.has('multiply') ? Math.sqrt(n) / tau : 1 / (Math.sqrt(n) * tau);
+  const hidden = (i, j) => (on.has('triu') ? j < i : j > i);
+  const after = on.has('mask-after');
+  const fill = on.has('mask-zero') ? 0 : -Infinity;
+  const L = S.map((row, i) => row.map((s, j) => (!after && hidden(i, j) ? fill : s * scale)));
+  let W = on.has('columns') ? transpose(transpose(L).map(softmax)) : L.map(softmax);
+  if (after) W = W.map((row, i) => row.map((w, j) => (hidden(i, j) ? 0 : w)));
+  if (on.has('dropout')) {
+    const draw = stream(seed, `dropout:${h + 1}`);
+    W = W.map((row) => row.map((w) => (draw() < DROPOUT_P ? 0 : w / (1 - DROPOUT_P))));
+  }
+  return W;
+}
+
+function maxDiff(a, b) {
+  let m = 0;
+  a.forEach((row, i) => row.forEach((x, j) => (m = Math.max(m, Math.abs(x - b[i][j])))));
+  return m;
+}
+
+const entropy = (row) => {
+  const s = sum(row);
+  return -sum(row.filter((w) => w > 0).map((w) => (w / s) * Math.log2(w / s)));
+};
+
+/** The page's damage sentences and table, the banner and the main heatmap's accessible name. */
+async function pageReport(page) {
+  return page.evaluate(() => ({
+    sentences: [...document.querySelectorAll('[data-testid=damage] li')].map((li) => li.textContent),
+    sums: [...document.querySelectorAll('[data-testid=damage-table] tbody tr')].map((tr) =>
+      Number(tr.querySelectorAll('td')[0].textContent),
+    ),
+    columns: [...document.querySelectorAll('[data-testid=column-sums] td')].map((td) => Number(td.textContent)),
+    banner: document.querySelector('[data-testid=broken-banner]')?.textContent ?? null,
+    bannerRole: document.querySelector('[data-testid=broken-banner]')?.getAttribute('role') ?? null,
+    label: document.querySelector('canvas.heatmap').getAttribute('aria-label'),
+    inspector: [...document.querySelectorAll('[data-testid=inspector-table] tbody td.num')].map((td) => td.textContent),
+  }));
+}
+
+/** Distinct colours inside cell (i, j) of the first (main) heatmap canvas, its 1 px border left out. */
+async function cellColours(page, i, j) {
+  const canvas = page.locator('canvas.heatmap').first();
+  const tokens = await page.locator('.chips .chip').allTextContents();
+  const longest = Math.max(...tokens.map((t) => [...t].length));
+  const width = await canvas.evaluate((c) => c.clientWidth);
+  const l = heatmapLayout(width, tokens.length, longest, 13.0, true);
+  const box = { x: Math.ceil(l.colX(j)) + 2, y: Math.ceil(l.rowY(i)) + 2, size: Math.floor(l.cell) - 5 };
+  return canvas.evaluate((c, b) => {
+    const data = c.getContext('2d').getImageData(b.x, b.y, b.size, b.size).data;
+    const seen = new Set();
+    for (let k = 0; k < data.length; k += 4) seen.add(`${data[k]},${data[k + 1]},${data[k + 2]}`);
+    return [...seen];
+  }, box);
+}
+
+/** Presses Space on a mistake's checkbox (keyboard only) and waits for the view to follow. */
+async function toggle(page, key) {
+  const box = page.locator(`#mistake-${key}`);
+  await box.focus();
+  await page.keyboard.press('Space');
+}
+
+for (const key of KEYS) {
+  test(`switch "${key}": the page shows its damage, and the JSON holds exactly that mistake`, { timeout: 90_000 }, async () => {
+    const { context, page, consoleLog } = await app.newPage();
+    try {
+      await app.open(page, '');
+      assert.equal(await page.locator('[data-testid=broken-banner]').count(), 0, 'no banner while correct');
+      const correctJson = await downloadJson(page);
+      assert.deepEqual(correctJson.broken, []);
+      assert.ok(maxDiff(correctJson.heads[0].weights, expectedWeights(correctJson, 0, new Set())) < 1e-12);
+      // The future is plain masked grey before anything breaks.
+      assert.deepEqual(await cellColours(page, 0, 6), ['200,200,200']);
+
+      await toggle(page, key);
+      assert.equal(await page.locator(`#mistake-${key}`).isChecked(), true);
+      await eventually(async () => assert.match(page.url(), new RegExp(`[?&]broken=${key}(&|$)`)), 3_000);
+      const json = await downloadJson(page);
+      assert.deepEqual(json.broken, [key]);
+      const on = new Set([key]);
+      for (let h = 0; h < json.n_heads; h++) {
+        const expected = expectedWeights(json, h, on);
+        const diff = maxDiff(json.heads[h].weights, expected);
+        assert.ok(diff < 1e-12, `${key}, head ${h + 1}: JSON vs JS differ by ${diff}`);
+        assert.ok(maxDiff(expected, correctJson.heads[h].weights) > 1e-6, `${key} changes head ${h + 1}`);
+      }
+
+      const W = json.heads[0].weights;
+      const T = W.length;
+      const correct = correctJson.heads[0].weights;
+      const rowSums = W.map(sum);
+      const off = rowSums.filter((s) => Math.abs(s - 1) > 1e-12).length;
+      const future = [];
+      W.forEach((row, i) => row.forEach((w, j) => j > i && w > 0 && future.push([i, j])));
+      const r = await pageReport(page);
+      const said = r.sentences.join(' | ');
+
+      // The banner: unmistakable, a live status, naming the mistake.
+      assert.equal(r.bannerRole, 'status');
+      assert.ok(r.banner.includes('BROKEN: this is not correct attention'), r.banner);
+      assert.match(await page.locator('#heatmap-title').textContent(), /\(BROKEN\)/);
+      // Row sums: the table's, and the sentence's count, against the JSON.
+      r.sums.forEach((s, i) => assert.equal(s.toFixed(3), rowSums[i].toFixed(3), `row ${i + 1} sum`));
+      if (off === 0) assert.ok(said.includes('Every row still sums to 1.'), said);
+      else assert.ok(said.includes(`${off} row${off === 1 ? '' : 's'} of ${T} no longer sum to 1`), said);
+      // Cells that see the future: counted in the sentence and the heatmap's name, and hatched.
+      if (future.length === 0) {
+        assert.ok(said.includes('No cell sees the future'), said);
+      } else {
+        const n = future.length;
+        assert.ok(said.includes(`${n} cell${n === 1 ? '' : 's'} above the diagonal see`), said);
+        assert.ok(r.label.includes(`${n} cell${n === 1 ? '' : 's'} above the diagonal see`), r.label);
+        const [i, j] = future[0];
+        const colours = await cellColours(page, i, j);
+        assert.ok(colours.length >= 2 && !colours.includes('200,200,200'), `hatched (${i + 1}, ${j + 1}): ${colours}`);
+      }
+      // Peakier or flatter, by mean entropy, as the JSON's rows say.
+      const meanEntropy = (m) => sum(m.map(entropy)) / m.length;
+      const [be, ce] = [meanEntropy(W), meanEntropy(correct)];
+      const shape = be < ce - 1e-9 ? 'peakier' : be > ce + 1e-9 ? 'flatter' : 'as peaked as correct ones';
+      assert.ok(said.includes(`its entropy ${be.toFixed(3)} bits`), `${said} vs ${be}`);
+      assert.ok(said.includes(`by entropy, the rows are ${shape}`), said);
+      // The inspector lists every key with a weight (none "masked") while broken.
+      assert.equal(r.inspector.length, T);
+      assert.ok(r.inspector.every((t) => t.endsWith('%')), r.inspector.join());
+
+      // What each switch is known for, checked on the JSON's numbers.
+      if (key === 'mask-zero') {
+        assert.equal(off, 0, 'rows still sum to 1');
+        assert.equal(future.length, (T * (T - 1)) / 2, 'every future cell has weight');
+      }
+      if (key === 'columns') {
+        const colSums = transpose(W).map(sum);
+        assert.ok(colSums.every((s) => Math.abs(s - 1) < 1e-12), `columns sum to 1: ${colSums}`);
+        assert.ok(off > 0, 'rows do not');
+        assert.deepEqual(r.columns.map((s) => s.toFixed(3)), colSums.map((s) => s.toFixed(3)));
+        assert.ok(said.includes(`${T} of ${T} columns sum to 1`), said);
+      }
+      if (key === 'triu') {
+        assert.equal(W[T - 1][T - 1], 1, 'the last token sees only itself');
+        assert.ok(W[T - 1].slice(0, T - 1).every((w) => w === 0), 'the past is hidden');
+      }
+      if (key === 'mask-after') {
+        assert.ok(rowSums.slice(0, T - 1).every((s) => s < 1), `rows short of 1: ${rowSums}`);
+        assert.equal(future.length, 0);
+      }
+      if (key === 'dropout') assert.ok(off > 0, 'dropout breaks the row sums');
+      if (key === 'multiply') assert.equal(shape, 'peakier');
+      if (key === 'd-model') assert.equal(shape, 'flatter');
+
+      // Off again, by keyboard: correct attention, bit for bit, and nothing marked broken.
+      await toggle(page, key);
+      await page.locator('[data-testid=broken-banner]').waitFor({ state: 'detached' });
+      await eventually(async () => assert.ok(!page.url().includes('broken='), page.url()), 3_000);
+      const again = await downloadJson(page);
+      assert.deepEqual(again.broken, []);
+      assert.deepEqual(again.heads[0].weights, correctJson.heads[0].weights);
+      consoleLog.assertClean();
+    } finally {
+      await context.close();
+    }
+  });
+}
+
+test('a link with several mistakes opens them checked, composes them as documented, and reports unknown names', { timeout: 60_000 }, async () => {
+  const { context, page, consoleLog } = await app.newPage();
+  try {
+    await app.open(page, 'broken=mask-zero,triu,dropout&heads=4&tau=0.5&seed=7');
+    for (const key of KEYS) {
+      const on = ['mask-zero', 'triu', 'dropout'].includes(key);
+      assert.equal(await page.locator(`#mistake-${key}`).isChecked(), on, key);
+    }
+    const json = await downloadJson(page);
+    assert.deepEqual(json.broken, ['triu', 'mask-zero', 'dropout']);
+    for (let h = 0; h < 4; h++) {
+      const diff = maxDiff(json.heads[h].weights, expectedWeights(json, h, new Set(json.broken)));
+      assert.ok(diff < 1e-12, `head ${h + 1}: ${diff}`);
+    }
+    // The comparison map beside the report is correct attention (its name says so).
+    assert.equal(await page.locator('canvas.heatmap').count(), 2);
+    const compare = await page.locator('canvas.heatmap').nth(1).getAttribute('aria-label');
+    assert.ok(compare.startsWith('Correct causal attention, for comparison: '), compare);
+
+    await app.open(page, 'broken=nope,columns');
+    assert.ok((await page.locator('.notices').textContent()).includes('Ignored broken=“nope”'));
+    assert.equal(await page.locator('#mistake-columns').isChecked(), true);
+    consoleLog.assertClean();
+  } finally {
+    await context.close();
+  }
+});
+
+test('the lesson links to the panel, and the panel works at 360 px', { timeout: 60_000 }, async () => {
+  const { context, page, consoleLog } = await app.newPage({ viewport: { width: 360, height: 740 } });
+  try {
+    await app.open(page, 'step=scaling');
+    await page.getByRole('button', { name: /^Break it: see what the classic mistakes do/ }).click();
+    await eventually(async () =>
+      assert.equal(await page.evaluate(() => document.activeElement?.id), 'break-it-title'),
+    );
+    await page.keyboard.press('Tab');
+    assert.equal(await page.evaluate(() => document.activeElement?.id), 'mistake-d-model');
+    await page.keyboard.press('Space');
+    await page.locator('[data-testid=broken-banner]').waitFor();
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(overflow <= 0, `no sideways scroll at 360 px (${overflow})`);
+    consoleLog.assertClean();
+  } finally {
+    await context.close();
+  }
+});

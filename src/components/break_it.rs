@@ -1,0 +1,185 @@
+//! "Break it": one switch per classic attention mistake, the banner that marks the page as broken
+//! while any is on, what the mistakes did next to correct attention, and the lesson's link here.
+//! The maths is `model::broken`; the words are `text.rs`.
+
+use crate::components::heatmap::Heatmap;
+use crate::format::{fixed, percent};
+use crate::model::broken::{Damage, Mistake};
+use crate::state::AppState;
+use crate::text::{
+    broken_banner, damage_sentences, mistake_code, mistake_label, mistake_why, IMPORTANCE_NOTE,
+};
+use crate::web::window;
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+
+/// The banner over the heatmap while any mistake is on.
+#[component]
+pub fn BrokenBanner() -> impl IntoView {
+    let state = AppState::from_context();
+    move || {
+        let mistakes = state.broken.get();
+        (!mistakes.is_empty()).then(|| {
+            view! {
+                <p class="broken-banner" role="status" data-testid="broken-banner">
+                    <span class="broken-mark" aria-hidden="true">"⚠"</span>
+                    {broken_banner(mistakes)}
+                </p>
+            }
+        })
+    }
+}
+
+/// A button in the lesson that brings the "Break it" panel into view and focuses its heading.
+#[component]
+pub fn BreakItLink() -> impl IntoView {
+    let open = move |_| {
+        if let Some(heading) = window()
+            .document()
+            .and_then(|d| d.get_element_by_id("break-it-title"))
+            .and_then(|el| el.dyn_into::<web_sys::HtmlElement>().ok())
+        {
+            heading.scroll_into_view();
+            let _ = heading.focus();
+        }
+    };
+    view! {
+        <p class="break-it-link">
+            <button type="button" on:click=open>
+                "Break it: see what the classic mistakes do to these weights"
+            </button>
+        </p>
+    }
+}
+
+/// The switches, and what the switched-on mistakes did to the selected head.
+#[component]
+pub fn BreakIt() -> impl IntoView {
+    let state = AppState::from_context();
+    let damage = Memo::new(move |_| {
+        let broken = !state.broken.get().is_empty();
+        broken.then(|| Damage::new(&state.main_weights.get(), &state.shown_weights.get()))
+    });
+    let switches = Mistake::ALL
+        .into_iter()
+        .map(|m| {
+            let id = format!("mistake-{}", m.key());
+            let (wrong, right) = mistake_code(m);
+            view! {
+                <li class="mistake">
+                    <input
+                        type="checkbox"
+                        id=id.clone()
+                        prop:checked=move || state.broken.get().contains(m)
+                        on:change=move |ev| {
+                            let on = event_target_checked(&ev);
+                            state.broken.update(|set| *set = set.with(m, on));
+                        }
+                    />
+                    <label for=id>{mistake_label(m)}</label>
+                    <p class="why">{mistake_why(m)}</p>
+                    <p class="code">
+                        "Wrong: " <code>{wrong}</code> " Right: " <code>{right}</code>
+                    </p>
+                </li>
+            }
+        })
+        .collect_view();
+    let report = move || {
+        damage.with(|d| {
+            d.as_ref().map(|d| {
+                let mistakes = state.broken.get();
+                let sentences = damage_sentences(d, mistakes, state.heads.get())
+                    .into_iter()
+                    .map(|s| view! { <li>{s}</li> })
+                    .collect_view();
+                let tokens = state.tokens.get();
+                let rows = d
+                    .rows
+                    .iter()
+                    .zip(&tokens)
+                    .enumerate()
+                    .map(|(i, (r, t))| {
+                        view! {
+                            <tr class:off=!r.sums_to_one()>
+                                <th scope="row">{i + 1} " " {t.clone()}</th>
+                                <td class="num">{fixed(r.sum, 3)}</td>
+                                <td class="num">{percent(r.correct_max)} " → " {percent(r.broken_max)}</td>
+                                <td class="num">{fixed(r.correct_entropy, 3)} " → " {fixed(r.broken_entropy, 3)}</td>
+                            </tr>
+                        }
+                    })
+                    .collect_view();
+                let columns = mistakes.contains(Mistake::SoftmaxOverColumns).then(|| {
+                    let sums = d
+                        .column_sums
+                        .iter()
+                        .map(|s| view! { <td class="num">{fixed(*s, 3)}</td> })
+                        .collect_view();
+                    view! {
+                        <table class="weights" data-testid="column-sums">
+                            <caption>"Column sums (each key's weights over the queries)"</caption>
+                            <tbody>
+                                <tr>
+                                    <th scope="row">"sum"</th>
+                                    {sums}
+                                </tr>
+                            </tbody>
+                        </table>
+                    }
+                });
+                view! {
+                    <h3>"What it did to head " {state.head.get() + 1} ", next to correct attention"</h3>
+                    <ul class="damage" data-testid="damage">{sentences}</ul>
+                    <div class="table-scroll">
+                        <table class="weights" data-testid="damage-table">
+                            <caption>"Per row: the broken row's sum (correct: 1), its largest weight and its entropy in bits (each row divided by its sum first), correct → broken"</caption>
+                            <thead>
+                                <tr>
+                                    <th scope="col">"Row"</th>
+                                    <th scope="col">"Sum"</th>
+                                    <th scope="col">"Max weight"</th>
+                                    <th scope="col">"Entropy"</th>
+                                </tr>
+                            </thead>
+                            <tbody>{rows}</tbody>
+                        </table>
+                        {columns}
+                    </div>
+                }
+            })
+        })
+    };
+    let correct = move || {
+        damage.with(Option::is_some).then(|| {
+            view! {
+                <h3>"Correct attention, for comparison"</h3>
+                <Heatmap
+                    weights=state.main_weights
+                    tokens=state.tokens
+                    selected_row=Signal::derive(move || Some(state.row.get()))
+                    on_select=Callback::new(move |row: usize| state.row.set(row))
+                    percent_labels=true
+                    title="Correct causal attention, for comparison"
+                />
+            }
+        })
+    };
+    view! {
+        <section class="panel break-it" id="break-it" aria-labelledby="break-it-title">
+            <h2 id="break-it-title" tabindex="-1">"Break it: the classic attention mistakes"</h2>
+            <p>
+                "Switch on a mistake people really make: the heatmap, the inspector and the downloads then show "
+                "attention computed with it, and the summary below compares it with correct attention. Several "
+                "can be on at once; they act in the order listed (masking after the softmax replaces masking with 0)."
+            </p>
+            <fieldset>
+                <legend>"Mistakes"</legend>
+                <ul class="mistakes">{switches}</ul>
+            </fieldset>
+            <p class="hint">{IMPORTANCE_NOTE}</p>
+            {report}
+            {correct}
+        </section>
+    }
+}

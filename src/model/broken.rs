@@ -1,0 +1,669 @@
+//! "Break it": the classic mistakes people make when they write attention, computed for real so
+//! the learner can see the damage next to correct attention.
+//!
+//! Each [`Mistake`] changes one line of the correct recipe
+//! `softmax(mask(Q Kᵀ / (√d · τ)))`. Any set of them ([`Mistakes`]) can be on at once; they are
+//! applied in this order, from the same raw scores `Q Kᵀ` the correct path uses:
+//!
+//! 1. **Scale.** The scores are multiplied by `1 / (√n · τ)`, where n is the head size d, or
+//!    `d_model` with [`Mistake::ScaleByModelWidth`]; with [`Mistake::MultiplyBySqrtD`] by
+//!    `√n / τ` instead (so both together multiply by `√d_model / τ`).
+//! 2. **Mask.** The hidden cells are the future (`j > i`, `tril` keeps the past), or the past
+//!    (`j < i`) with [`Mistake::WrongTriangle`] (`triu`).
+//! 3. **Before the softmax** the hidden cells' scores become −∞, or 0 with
+//!    [`Mistake::MaskWithZero`]. With [`Mistake::MaskAfterSoftmax`] nothing is hidden here, so
+//!    that mistake overrides masking with 0 (both then fill with 0, after the softmax).
+//! 4. **Softmax** over each row, or over each column with [`Mistake::SoftmaxOverColumns`].
+//! 5. **After the softmax**, with [`Mistake::MaskAfterSoftmax`], the hidden cells are set to 0
+//!    and the rows are not renormalised.
+//! 6. **Dropout** ([`Mistake::Dropout`]): each weight is zeroed with probability [`DROPOUT_P`]
+//!    and the rest are divided by `1 − p`, as during training. The draws come from the seeded
+//!    stream `dropout:<head>` (head counted from 1), one draw per cell in row-major order; a
+//!    cell is dropped when its draw is below p.
+//!
+//! With no mistake in steps 2–5 the weights come from the crate's one causal softmax
+//! ([`causal_softmax`]); the other variants use [`softmax_full_rows`], which is that same
+//! function applied so that every cell of a row is visible.
+//!
+//! [`Damage`] measures what changed: row and column sums, the cells that see the future, and
+//! each row's largest weight and entropy next to correct attention's.
+
+use super::attention::{causal_softmax, HeadAttention};
+use super::explorer::Prepared;
+use super::rng::SeededRng;
+use super::stats::{row_entropy_bits, ROUNDING_TOLERANCE};
+use super::temperature::{effective_temperature, logit_scale};
+use nalgebra::DMatrix;
+
+/// One mistake the "Break it" panel can switch on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mistake {
+    /// Divide the scores by √`d_model` instead of √d (the head size).
+    ScaleByModelWidth,
+    /// Multiply the scores by √d instead of dividing.
+    MultiplyBySqrtD,
+    /// `triu` instead of `tril`: tokens see the future and the past is hidden.
+    WrongTriangle,
+    /// Fill the hidden cells with 0 instead of −∞ before the softmax.
+    MaskWithZero,
+    /// Softmax over each column (the queries) instead of each row (the keys).
+    SoftmaxOverColumns,
+    /// Mask after the softmax, without renormalising.
+    MaskAfterSoftmax,
+    /// Dropout on the weights at inference.
+    Dropout,
+}
+
+/// The dropout probability of [`Mistake::Dropout`].
+pub const DROPOUT_P: f64 = 0.1;
+
+impl Mistake {
+    /// Every mistake, in the order they act (see the module's doc), the panel lists them and
+    /// links name them.
+    pub const ALL: [Mistake; 7] = [
+        Mistake::ScaleByModelWidth,
+        Mistake::MultiplyBySqrtD,
+        Mistake::WrongTriangle,
+        Mistake::MaskWithZero,
+        Mistake::SoftmaxOverColumns,
+        Mistake::MaskAfterSoftmax,
+        Mistake::Dropout,
+    ];
+
+    /// Its name in a link (`broken=mask-zero,triu`) and in the JSON's `broken` list.
+    pub fn key(self) -> &'static str {
+        match self {
+            Mistake::ScaleByModelWidth => "d-model",
+            Mistake::MultiplyBySqrtD => "multiply",
+            Mistake::MaskWithZero => "mask-zero",
+            Mistake::MaskAfterSoftmax => "mask-after",
+            Mistake::SoftmaxOverColumns => "columns",
+            Mistake::WrongTriangle => "triu",
+            Mistake::Dropout => "dropout",
+        }
+    }
+
+    pub fn from_key(key: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|m| m.key() == key)
+    }
+
+    fn bit(self) -> u8 {
+        1 << Self::ALL.iter().position(|&m| m == self).unwrap_or(0)
+    }
+}
+
+/// A set of mistakes (empty: correct attention).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Mistakes(u8);
+
+impl Mistakes {
+    pub const NONE: Mistakes = Mistakes(0);
+
+    pub fn contains(self, m: Mistake) -> bool {
+        self.0 & m.bit() != 0
+    }
+
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// This set with `m` switched on or off.
+    #[must_use]
+    pub fn with(self, m: Mistake, on: bool) -> Self {
+        if on {
+            Mistakes(self.0 | m.bit())
+        } else {
+            Mistakes(self.0 & !m.bit())
+        }
+    }
+
+    /// The mistakes switched on, in [`Mistake::ALL`] order.
+    pub fn iter(self) -> impl Iterator<Item = Mistake> {
+        Mistake::ALL.into_iter().filter(move |&m| self.contains(m))
+    }
+
+    /// The keys joined by commas, as in a link: `mask-zero,triu`.
+    pub fn keys(self) -> String {
+        self.iter().map(Mistake::key).collect::<Vec<_>>().join(",")
+    }
+}
+
+impl FromIterator<Mistake> for Mistakes {
+    fn from_iter<I: IntoIterator<Item = Mistake>>(iter: I) -> Self {
+        iter.into_iter()
+            .fold(Self::NONE, |set, m| set.with(m, true))
+    }
+}
+
+/// Softmax of every full row of `logits`; −∞ entries get weight 0. It is [`causal_softmax`] on a
+/// taller matrix: with `c − 1` rows of padding on top, row `c − 1 + i` may see all `c` columns,
+/// so row `i` of `logits` is softmaxed whole, by the same code as correct attention.
+pub fn softmax_full_rows(logits: &DMatrix<f64>) -> DMatrix<f64> {
+    let (t, c) = logits.shape();
+    let pad = c.saturating_sub(1);
+    let tall = DMatrix::from_fn(
+        t + pad,
+        c,
+        |i, j| {
+            if i < pad {
+                0.0
+            } else {
+                logits[(i - pad, j)]
+            }
+        },
+    );
+    causal_softmax(&tall, 1.0).rows(pad, t).into_owned()
+}
+
+/// What the scores are multiplied by under `mistakes` (step 1 of the module's order).
+pub fn broken_scale(mistakes: Mistakes, head_size: usize, d_model: usize, tau: f64) -> f64 {
+    let n = if mistakes.contains(Mistake::ScaleByModelWidth) {
+        d_model
+    } else {
+        head_size
+    };
+    if mistakes.contains(Mistake::MultiplyBySqrtD) {
+        (n.max(1) as f64).sqrt() / effective_temperature(tau)
+    } else {
+        logit_scale(n, tau)
+    }
+}
+
+/// Whether cell (`i`, `j`) is hidden by the mask under `mistakes` (the past with `triu`).
+pub fn is_hidden(mistakes: Mistakes, i: usize, j: usize) -> bool {
+    if mistakes.contains(Mistake::WrongTriangle) {
+        j < i
+    } else {
+        j > i
+    }
+}
+
+/// One head's T × T weights with `mistakes` made, from its raw scores `Q Kᵀ`. `head` (from 0)
+/// and `seed` name the dropout stream.
+pub fn broken_weights(
+    scores: &DMatrix<f64>,
+    mistakes: Mistakes,
+    (head_size, d_model): (usize, usize),
+    tau: f64,
+    (seed, head): (u64, usize),
+) -> DMatrix<f64> {
+    let scale = broken_scale(mistakes, head_size, d_model, tau);
+    let softmax_mistakes = [
+        Mistake::MaskWithZero,
+        Mistake::MaskAfterSoftmax,
+        Mistake::SoftmaxOverColumns,
+        Mistake::WrongTriangle,
+    ];
+    let mut weights = if softmax_mistakes.iter().all(|&m| !mistakes.contains(m)) {
+        causal_softmax(scores, scale)
+    } else {
+        let after = mistakes.contains(Mistake::MaskAfterSoftmax);
+        let fill = if mistakes.contains(Mistake::MaskWithZero) {
+            0.0
+        } else {
+            f64::NEG_INFINITY
+        };
+        let logits = DMatrix::from_fn(scores.nrows(), scores.ncols(), |i, j| {
+            if !after && is_hidden(mistakes, i, j) {
+                fill
+            } else {
+                scores[(i, j)] * scale
+            }
+        });
+        let mut w = if mistakes.contains(Mistake::SoftmaxOverColumns) {
+            softmax_full_rows(&logits.transpose()).transpose()
+        } else {
+            softmax_full_rows(&logits)
+        };
+        if after {
+            for i in 0..w.nrows() {
+                for j in 0..w.ncols() {
+                    if is_hidden(mistakes, i, j) {
+                        w[(i, j)] = 0.0;
+                    }
+                }
+            }
+        }
+        w
+    };
+    if mistakes.contains(Mistake::Dropout) {
+        apply_dropout(&mut weights, seed, head);
+    }
+    weights
+}
+
+/// Every head of `p` with `mistakes` made, at temperature `tau`: what the main view shows.
+pub fn broken_weights_all(p: &Prepared, mistakes: Mistakes, tau: f64) -> Vec<DMatrix<f64>> {
+    let sizes = (p.head_size(), p.d_model);
+    p.heads
+        .iter()
+        .enumerate()
+        .map(|(h, head)| broken_weights(&head.scores, mistakes, sizes, tau, (p.config.seed, h)))
+        .collect()
+}
+
+/// As [`broken_weights_all`], with each head's output `weights · V` (for the JSON download).
+pub fn broken_attention(p: &Prepared, mistakes: Mistakes, tau: f64) -> Vec<HeadAttention> {
+    broken_weights_all(p, mistakes, tau)
+        .into_iter()
+        .zip(&p.heads)
+        .map(|(weights, head)| HeadAttention {
+            output: &weights * &head.v,
+            weights,
+        })
+        .collect()
+}
+
+/// Dropout as in training (step 6 of the module's order).
+fn apply_dropout(weights: &mut DMatrix<f64>, seed: u64, head: usize) {
+    let mut rng = SeededRng::stream(seed, &format!("dropout:{}", head + 1));
+    for i in 0..weights.nrows() {
+        for j in 0..weights.ncols() {
+            weights[(i, j)] = if rng.next_open01() < DROPOUT_P {
+                0.0
+            } else {
+                weights[(i, j)] / (1.0 - DROPOUT_P)
+            };
+        }
+    }
+}
+
+/// One row's damage: its sum, and its largest weight and entropy against correct attention's.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RowDamage {
+    pub sum: f64,
+    pub correct_max: f64,
+    pub broken_max: f64,
+    /// Bits, `−Σ w log₂ w`.
+    pub correct_entropy: f64,
+    /// Bits, of the row divided by its sum (so it is a distribution again; 0 for an all-zero row).
+    pub broken_entropy: f64,
+}
+
+impl RowDamage {
+    /// How far the row's sum is from 1 (signed).
+    pub fn deviation(&self) -> f64 {
+        self.sum - 1.0
+    }
+
+    /// Whether the row still sums to 1 up to rounding.
+    pub fn sums_to_one(&self) -> bool {
+        self.deviation().abs() <= ROUNDING_TOLERANCE
+    }
+}
+
+/// What a set of mistakes did to one head's weights, against correct attention.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Damage {
+    pub rows: Vec<RowDamage>,
+    /// Each column's sum (what the wrong-axis softmax makes 1).
+    pub column_sums: Vec<f64>,
+    /// The cells above the diagonal (`j > i`, the future) with a weight above 0.
+    pub future_cells: Vec<(usize, usize)>,
+    /// Their total weight.
+    pub future_weight: f64,
+    /// The largest change of any weight, and its cell.
+    pub largest_change: (f64, usize, usize),
+}
+
+/// Whether cell (`i`, `j`) is in the future of its row and has weight: it "sees the future".
+pub fn sees_future(weights: &DMatrix<f64>, i: usize, j: usize) -> bool {
+    j > i && weights[(i, j)] > 0.0
+}
+
+impl Damage {
+    pub fn new(correct: &DMatrix<f64>, broken: &DMatrix<f64>) -> Self {
+        let (t, c) = broken.shape();
+        let rows = (0..t)
+            .map(|i| {
+                let good: Vec<f64> = correct.row(i).iter().copied().collect();
+                let bad: Vec<f64> = broken.row(i).iter().copied().collect();
+                let sum: f64 = bad.iter().sum();
+                let rescaled: Vec<f64> = if sum > 0.0 {
+                    bad.iter().map(|w| w / sum).collect()
+                } else {
+                    bad.clone()
+                };
+                RowDamage {
+                    sum,
+                    correct_max: good.iter().copied().fold(0.0, f64::max),
+                    broken_max: bad.iter().copied().fold(0.0, f64::max),
+                    correct_entropy: row_entropy_bits(&good),
+                    broken_entropy: row_entropy_bits(&rescaled),
+                }
+            })
+            .collect();
+        let future_cells: Vec<(usize, usize)> = (0..t)
+            .flat_map(|i| (0..c).map(move |j| (i, j)))
+            .filter(|&(i, j)| sees_future(broken, i, j))
+            .collect();
+        let future_weight = future_cells.iter().map(|&(i, j)| broken[(i, j)]).sum();
+        let mut largest_change = (0.0, 0, 0);
+        for i in 0..t {
+            for j in 0..c {
+                let change = (broken[(i, j)] - correct[(i, j)]).abs();
+                if change > largest_change.0 {
+                    largest_change = (change, i, j);
+                }
+            }
+        }
+        Self {
+            rows,
+            column_sums: broken.column_iter().map(|col| col.sum()).collect(),
+            future_cells,
+            future_weight,
+            largest_change,
+        }
+    }
+
+    /// Rows that no longer sum to 1, with their rows (from 0).
+    pub fn rows_off(&self) -> impl Iterator<Item = (usize, &RowDamage)> {
+        self.rows
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| !r.sums_to_one())
+    }
+
+    /// Mean of `f` over the rows.
+    pub fn mean(&self, f: impl Fn(&RowDamage) -> f64) -> f64 {
+        self.rows.iter().map(f).sum::<f64>() / self.rows.len().max(1) as f64
+    }
+
+    /// How many columns sum to 1 up to rounding.
+    pub fn columns_summing_to_one(&self) -> usize {
+        self.column_sums
+            .iter()
+            .filter(|s| (*s - 1.0).abs() <= ROUNDING_TOLERANCE)
+            .count()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::explorer::default_view;
+
+    const NEG: f64 = f64::NEG_INFINITY;
+
+    /// The 3 × 3 scores every hand computation below starts from, chosen so the weights are
+    /// simple fractions: with scale 1 the visible logits of a row are 0 and ln of small integers.
+    fn scores() -> DMatrix<f64> {
+        let (l2, l3) = (2f64.ln(), 3f64.ln());
+        DMatrix::from_row_slice(3, 3, &[0.0, l2, l3, l2, 0.0, l3, 0.0, l3, l2])
+    }
+
+    /// Broken weights for [`scores`] with head size 1 and `d_model` 4 at τ = 1 (scale 1).
+    fn broken(mistakes: &[Mistake]) -> DMatrix<f64> {
+        let set: Mistakes = mistakes.iter().copied().collect();
+        broken_weights(&scores(), set, (1, 4), 1.0, (7, 0))
+    }
+
+    fn assert_matrix(actual: &DMatrix<f64>, expected: &[f64]) {
+        let e = DMatrix::from_row_slice(3, 3, expected);
+        assert!((actual - &e).abs().max() < 1e-15, "{actual} vs {e}");
+    }
+
+    #[test]
+    fn keys_round_trip_and_sets_keep_their_order() {
+        for m in Mistake::ALL {
+            assert_eq!(Mistake::from_key(m.key()), Some(m));
+        }
+        let set: Mistakes = [Mistake::WrongTriangle, Mistake::MaskWithZero]
+            .into_iter()
+            .collect();
+        assert_eq!(set.keys(), "triu,mask-zero");
+        assert!(set
+            .with(Mistake::WrongTriangle, false)
+            .contains(Mistake::MaskWithZero));
+        assert!(Mistakes::NONE.is_empty() && Mistakes::NONE.keys().is_empty());
+    }
+
+    #[test]
+    fn no_mistake_is_correct_attention_bit_for_bit() {
+        let p = default_view(2, false);
+        for (h, head) in p.heads.iter().enumerate() {
+            for tau in [0.01, 1.0, 100.0] {
+                let w = broken_weights(&head.scores, Mistakes::NONE, (16, 32), tau, (1, h));
+                assert_eq!(w, head.weights(tau));
+            }
+        }
+    }
+
+    #[test]
+    fn full_row_softmax_is_the_causal_one_with_the_future_at_minus_infinity() {
+        let s = scores();
+        let masked = DMatrix::from_fn(3, 3, |i, j| if j > i { NEG } else { s[(i, j)] });
+        assert_eq!(softmax_full_rows(&masked), causal_softmax(&s, 1.0));
+        // Hand: row [0, ln 2, ln 3] → [1, 2, 3] / 6.
+        let full = softmax_full_rows(&s);
+        assert!((full[(0, 2)] - 0.5).abs() < 1e-15 && (full[(0, 1)] - 1.0 / 3.0).abs() < 1e-15);
+    }
+
+    #[test]
+    fn correct_weights_by_hand() {
+        // Row 1: [1]; row 2: [e^ln2, e^0] = [2, 1] / 3; row 3: [1, 3, 2] / 6.
+        assert_matrix(
+            &broken(&[]),
+            &[
+                1.0,
+                0.0,
+                0.0,
+                2.0 / 3.0,
+                1.0 / 3.0,
+                0.0,
+                1.0 / 6.0,
+                0.5,
+                1.0 / 3.0,
+            ],
+        );
+    }
+
+    #[test]
+    fn scale_by_d_model_divides_by_its_root() {
+        // Head size 1, d_model 4: the logits are halved. Row 2: [2^½, 1] / (1 + √2).
+        let w = broken(&[Mistake::ScaleByModelWidth]);
+        let r2 = 2f64.sqrt();
+        assert!((w[(1, 0)] - r2 / (1.0 + r2)).abs() < 1e-15);
+        // Row 3: [1, √3, √2] / (1 + √3 + √2).
+        let (r3, total) = (3f64.sqrt(), 1.0 + 3f64.sqrt() + r2);
+        assert!((w[(2, 1)] - r3 / total).abs() < 1e-15 && (w[(2, 2)] - r2 / total).abs() < 1e-15);
+    }
+
+    #[test]
+    fn multiplying_by_root_d_scales_by_d_over_the_correct_factor() {
+        // Head size 4 (d_model 4): correct multiplies by 1/2, the mistake by 2, i.e. 4× the
+        // correct logits. Row 2 logits [2 ln 2, 0] → [4, 1] / 5.
+        let set: Mistakes = [Mistake::MultiplyBySqrtD].into_iter().collect();
+        let w = broken_weights(&scores(), set, (4, 4), 1.0, (7, 0));
+        assert!((w[(1, 0)] - 0.8).abs() < 1e-15);
+        // Row 3 logits [0, 2 ln 3, 2 ln 2] → [1, 9, 4] / 14.
+        assert!((w[(2, 1)] - 9.0 / 14.0).abs() < 1e-15);
+        // Both mistakes multiply by √d_model / τ.
+        let both: Mistakes = [Mistake::MultiplyBySqrtD, Mistake::ScaleByModelWidth]
+            .into_iter()
+            .collect();
+        assert_eq!(broken_scale(both, 1, 4, 0.5), 4.0);
+        assert_eq!(broken_scale(Mistakes::NONE, 4, 32, 0.5), 1.0);
+    }
+
+    #[test]
+    fn masking_with_zero_lets_the_future_in_and_rows_still_sum_to_one() {
+        // Row 1: [0, 0→0, 0→0] logits [0, 0, 0] → 1/3 each. Row 2: [ln 2, 0, 0] → [2, 1, 1] / 4.
+        let w = broken(&[Mistake::MaskWithZero]);
+        assert_matrix(
+            &w,
+            &[
+                1.0 / 3.0,
+                1.0 / 3.0,
+                1.0 / 3.0,
+                0.5,
+                0.25,
+                0.25,
+                1.0 / 6.0,
+                0.5,
+                1.0 / 3.0,
+            ],
+        );
+        let d = Damage::new(&broken(&[]), &w);
+        assert_eq!(d.future_cells, vec![(0, 1), (0, 2), (1, 2)]);
+        assert!(d.rows_off().next().is_none());
+        assert!((d.future_weight - (2.0 / 3.0 + 0.25)).abs() < 1e-15);
+    }
+
+    #[test]
+    fn masking_after_the_softmax_leaves_rows_short() {
+        // Full-row softmax: row 1 [1, 2, 3]/6, row 2 [2, 1, 3]/6, row 3 [1, 3, 2]/6; then the
+        // future is zeroed without renormalising.
+        let w = broken(&[Mistake::MaskAfterSoftmax]);
+        assert_matrix(
+            &w,
+            &[
+                1.0 / 6.0,
+                0.0,
+                0.0,
+                1.0 / 3.0,
+                1.0 / 6.0,
+                0.0,
+                1.0 / 6.0,
+                0.5,
+                1.0 / 3.0,
+            ],
+        );
+        let d = Damage::new(&broken(&[]), &w);
+        let off: Vec<usize> = d.rows_off().map(|(i, _)| i).collect();
+        assert_eq!(off, vec![0, 1]);
+        assert!((d.rows[0].deviation() + 5.0 / 6.0).abs() < 1e-15);
+        assert!((d.rows[1].sum - 0.5).abs() < 1e-15);
+        assert!(d.future_cells.is_empty());
+        // Masking with 0 adds nothing once the mask comes after the softmax.
+        assert_eq!(
+            broken(&[Mistake::MaskAfterSoftmax, Mistake::MaskWithZero]),
+            w
+        );
+    }
+
+    #[test]
+    fn softmax_over_columns_makes_columns_sum_to_one() {
+        // Column 1 sees rows 1–3: logits [0, ln 2, 0] → [1, 2, 1] / 4; column 2 rows 2–3:
+        // [0, ln 3] → [1, 3] / 4; column 3 row 3 only: [1].
+        let w = broken(&[Mistake::SoftmaxOverColumns]);
+        assert_matrix(&w, &[0.25, 0.0, 0.0, 0.5, 0.25, 0.0, 0.25, 0.75, 1.0]);
+        let d = Damage::new(&broken(&[]), &w);
+        assert_eq!(d.columns_summing_to_one(), 3);
+        assert!((d.rows[2].sum - 2.0).abs() < 1e-15 && (d.rows[0].sum - 0.25).abs() < 1e-15);
+    }
+
+    #[test]
+    fn the_wrong_triangle_sees_the_future_and_hides_the_past() {
+        // Row 1 sees [0, ln 2, ln 3] → [1, 2, 3]/6; row 2 sees keys 2–3 [0, ln 3] → [1, 3]/4;
+        // row 3 sees only itself.
+        let w = broken(&[Mistake::WrongTriangle]);
+        assert_matrix(
+            &w,
+            &[1.0 / 6.0, 1.0 / 3.0, 0.5, 0.0, 0.25, 0.75, 0.0, 0.0, 1.0],
+        );
+        let d = Damage::new(&broken(&[]), &w);
+        assert_eq!(d.future_cells, vec![(0, 1), (0, 2), (1, 2)]);
+        assert!((d.rows[2].broken_max - 1.0).abs() < 1e-15 && d.rows[2].broken_entropy == 0.0);
+        // With 0 instead of −∞ the past comes back with logit 0: row 3 → [1, 1, 2] / 4.
+        let zero = broken(&[Mistake::WrongTriangle, Mistake::MaskWithZero]);
+        assert!((zero[(2, 2)] - 0.5).abs() < 1e-15 && (zero[(2, 0)] - 0.25).abs() < 1e-15);
+    }
+
+    #[test]
+    fn dropout_zeroes_seeded_cells_and_scales_the_rest() {
+        let correct = broken(&[]);
+        let w = broken(&[Mistake::Dropout]);
+        // The same draws, made here by hand from the documented stream.
+        let mut rng = SeededRng::stream(7, "dropout:1");
+        for i in 0..3 {
+            for j in 0..3 {
+                let expected = if rng.next_open01() < DROPOUT_P {
+                    0.0
+                } else {
+                    correct[(i, j)] / 0.9
+                };
+                assert!((w[(i, j)] - expected).abs() < 1e-15);
+            }
+        }
+        // Over the default view, rows stop summing to 1 and about one weight in ten is dropped.
+        let p = default_view(1, false);
+        let t = p.len();
+        let (mut dropped, mut visible) = (0u32, 0u32);
+        let mut off = 0;
+        for seed in 0..40 {
+            let set: Mistakes = [Mistake::Dropout].into_iter().collect();
+            let good = p.heads[0].weights(1.0);
+            let bad = broken_weights(&p.heads[0].scores, set, (32, 32), 1.0, (seed, 0));
+            for i in 0..t {
+                for j in 0..=i {
+                    visible += 1;
+                    dropped += u32::from(bad[(i, j)] == 0.0);
+                }
+            }
+            off += Damage::new(&good, &bad).rows_off().count();
+        }
+        let rate = f64::from(dropped) / f64::from(visible);
+        assert!((0.06..0.14).contains(&rate), "{rate}");
+        // Kept weights are divided by 0.9, so a row sums to 1 only if exactly a tenth was dropped.
+        assert!(off > 270, "{off} of 280 rows");
+    }
+
+    #[test]
+    fn a_whole_view_breaks_head_by_head() {
+        let p = default_view(4, false);
+        let set: Mistakes = [Mistake::Dropout, Mistake::MaskWithZero]
+            .into_iter()
+            .collect();
+        let all = broken_attention(&p, set, 0.5);
+        for (h, att) in all.iter().enumerate() {
+            let w = broken_weights(&p.heads[h].scores, set, (8, 32), 0.5, (1337, h));
+            assert_eq!(att.weights, w);
+            assert!((&att.output - &w * &p.heads[h].v).abs().max() < 1e-15);
+        }
+        assert_ne!(all[0].weights, all[1].weights);
+        assert_eq!(broken_attention(&p, Mistakes::NONE, 0.5), p.attend_all(0.5));
+    }
+
+    #[test]
+    fn damage_by_hand() {
+        // Correct row 3 is [1, 3, 2]/6; a made-up broken row [0.5, 0.5, 0.5] sums to 1.5.
+        let good = broken(&[]);
+        let mut bad = good.clone();
+        bad.row_mut(2).fill(0.5);
+        let d = Damage::new(&good, &bad);
+        let r = d.rows[2];
+        assert!((r.deviation() - 0.5).abs() < 1e-15 && !r.sums_to_one());
+        assert_eq!((r.correct_max, r.broken_max), (0.5, 0.5));
+        assert!((r.broken_entropy - 3f64.log2()).abs() < 1e-15);
+        let h = -(1.0 / 6.0 * (1.0f64 / 6.0).log2()
+            + 0.5 * 0.5f64.log2()
+            + 1.0 / 3.0 * (1.0f64 / 3.0).log2());
+        assert!((r.correct_entropy - h).abs() < 1e-15);
+        assert!((d.largest_change.0 - 1.0 / 3.0).abs() < 1e-15);
+        assert_eq!((d.largest_change.1, d.largest_change.2), (2, 0));
+        assert_eq!(d.future_cells, vec![]);
+        assert!((d.column_sums[2] - (0.5)).abs() < 1e-15);
+        assert_eq!(d.columns_summing_to_one(), 0);
+        assert!(d.rows[0].sums_to_one());
+    }
+
+    #[test]
+    fn every_variant_stays_finite_on_the_default_view() {
+        let p = default_view(8, true);
+        for bits in 0..(1u8 << Mistake::ALL.len()) {
+            let set: Mistakes = Mistake::ALL
+                .into_iter()
+                .filter(|m| bits & m.bit() != 0)
+                .collect();
+            for tau in [0.01, 1.0, 100.0] {
+                let w = broken_weights(&p.heads[3].scores, set, (4, 32), tau, (1337, 3));
+                assert!(
+                    w.iter().all(|x| x.is_finite() && *x >= 0.0),
+                    "{}",
+                    set.keys()
+                );
+            }
+        }
+    }
+}
