@@ -12,6 +12,7 @@ use crate::components::{
     model_controls::ModelControls,
     notices::Notices,
     phone_dock::PhoneDock,
+    quiz::Quiz,
     sentence::SentenceBox,
     temperature::TemperatureSlider,
     thumbnails::HeadThumbnails,
@@ -175,6 +176,7 @@ fn full_layout(state: AppState) -> impl IntoView {
             </section>
         </main>
         <BreakIt />
+        <Quiz />
         <Lesson />
         <Explanation />
         <footer class="site-footer">
