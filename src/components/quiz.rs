@@ -118,7 +118,7 @@ pub fn Quiz() -> impl IntoView {
         request_animation_frame(move || {
             if let Some(input) = form_ref
                 .get_untracked()
-                .and_then(|f| f.query_selector("input").ok().flatten())
+                .and_then(|f| f.query_selector("p:not([hidden]) > input").ok().flatten())
                 .and_then(|el| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(el).ok())
             {
                 let _ = input.focus();
@@ -130,31 +130,34 @@ pub fn Quiz() -> impl IntoView {
         Progress::default().save();
     };
 
-    let mystery = Memo::new(move |_| {
-        question.with(|q| {
-            q.as_ref()
-                .and_then(|(_, _, q)| q.heatmap.clone())
-                .map(|m| Shared(Arc::new(m)))
-        })
-    });
-    let answer_field = move |q: &Question| {
-        if q.choices.is_empty() {
-            return view! {
-                <p>
-                    <label for="quiz-number">"Your answer"</label>
-                    " "
-                    <input
-                        id="quiz-number"
-                        type="text"
-                        inputmode="decimal"
-                        autocomplete="off"
-                        prop:value=move || typed.get()
-                        on:input=move |ev| typed.set(event_target_value(&ev))
-                    />
-                </p>
-            }
-            .into_any();
+    // The current question's parts, each read where it is shown.
+    let with_q = move |f: fn(&Question, &[String], f64) -> String| {
+        move || {
+            question.with(|q| {
+                q.as_ref().map_or(String::new(), |(_, _, q)| {
+                    state
+                        .tokens
+                        .with_untracked(|t| f(q, t, state.tau.get_untracked()))
+                })
+            })
         }
+    };
+    let typed_answer =
+        move || question.with(|q| q.as_ref().is_some_and(|(_, _, q)| q.choices.is_empty()));
+    let legend = move || {
+        question.with(|q| {
+            q.as_ref().map_or(String::new(), |(k, n, q)| {
+                let prompt = state
+                    .tokens
+                    .with_untracked(|t| quiz_prompt(q, t, state.tau.get_untracked()));
+                format!("Question {} of {n}: {prompt}", k + 1)
+            })
+        })
+    };
+    let choices = move || {
+        let Some((_, _, q)) = question.get() else {
+            return Vec::new();
+        };
         let tokens = state.tokens.get_untracked();
         q.choices
             .iter()
@@ -174,57 +177,41 @@ pub fn Quiz() -> impl IntoView {
                     </p>
                 }
             })
-            .collect_view()
-            .into_any()
+            .collect::<Vec<_>>()
     };
-    let form = move || {
-        question.get().map(|(k, n, q)| {
-            let tokens = state.tokens.get_untracked();
-            let prompt = quiz_prompt(&q, &tokens, state.tau.get_untracked());
-            let heatmap = q.heatmap.is_some().then(|| {
-                view! {
-                    <Heatmap
-                        weights=Signal::derive(move || {
-                            mystery.get().unwrap_or_else(|| Shared(Arc::new(nalgebra::DMatrix::zeros(0, 0))))
-                        })
-                        tokens=state.tokens
-                        selected_row=Signal::derive(|| None)
-                        on_select=Callback::new(|_: usize| {})
-                        percent_labels=true
-                        title="The heatmap to explain"
-                        broken=Signal::derive(|| true)
-                    />
-                }
-            });
+    let mystery = Memo::new(move |_| {
+        question.with(|q| {
+            q.as_ref()
+                .and_then(|(_, _, q)| q.heatmap.clone())
+                .map(|m| Shared(Arc::new(m)))
+        })
+    });
+    let heatmap = move || {
+        mystery.get().map(|m| {
             view! {
-                <form node_ref=form_ref on:submit=check>
-                    <fieldset data-kind=q.kind.key() prop:disabled=move || checked.get().is_some()>
-                        <legend>{format!("Question {} of {n}: {prompt}", k + 1)}</legend>
-                        {heatmap}
-                        {answer_field(&q)}
-                    </fieldset>
-                    <button type="submit" prop:disabled=move || checked.get().is_some()>"Check"</button>
-                </form>
+                <Heatmap
+                    weights=Signal::derive(move || m.clone())
+                    tokens=state.tokens
+                    selected_row=Signal::derive(|| None)
+                    on_select=Callback::new(|_: usize| {})
+                    percent_labels=true
+                    title="The heatmap to explain"
+                    broken=Signal::derive(|| true)
+                />
             }
         })
     };
-    let verdict = move || {
-        if let Some(h) = hint.get() {
-            return Some(view! { <p>{h}</p> }.into_any());
+    let revealed = move || checked.get().is_some();
+    let verdict = move || match (hint.get(), checked.get(), question.get()) {
+        (Some(h), _, _) => h.to_string(),
+        (_, Some(right), Some((_, _, q))) => {
+            state.tokens.with_untracked(|t| quiz_verdict(&q, t, right))
         }
-        let right = checked.get()?;
-        let (_, _, q) = question.get()?;
-        let tokens = state.tokens.get_untracked();
-        Some(
-            view! {
-                <p class=if right { "quiz-right" } else { "quiz-wrong" }>
-                    <strong>{quiz_verdict(&q, &tokens, right)}</strong>
-                </p>
-                <p data-testid="quiz-number">{quiz_number(&q, &tokens)}</p>
-                <p>{quiz_why(&q, &tokens)}</p>
-            }
-            .into_any(),
-        )
+        _ => String::new(),
+    };
+    let reveal = move |f: fn(&Question, &[String], f64) -> String| {
+        let text = with_q(f);
+        move || if revealed() { text() } else { String::new() }
     };
 
     view! {
@@ -240,9 +227,39 @@ pub fn Quiz() -> impl IntoView {
                 " "
                 <button type="button" on:click=reset>"Reset progress"</button>
             </p>
-            {form}
+            <form node_ref=form_ref on:submit=check>
+                <fieldset
+                    data-kind=move || question.with(|q| q.as_ref().map_or("", |(_, _, q)| q.kind.key()))
+                    prop:disabled=revealed
+                >
+                    <legend>{legend}</legend>
+                    {heatmap}
+                    {choices}
+                    <p hidden=move || !typed_answer()>
+                        <label for="quiz-number">"Your answer"</label>
+                        " "
+                        <input
+                            id="quiz-number"
+                            type="text"
+                            inputmode="decimal"
+                            autocomplete="off"
+                            prop:value=move || typed.get()
+                            on:input=move |ev| typed.set(event_target_value(&ev))
+                        />
+                    </p>
+                </fieldset>
+                <button type="submit" prop:disabled=revealed>"Check"</button>
+            </form>
             <div class="quiz-verdict" role="status" tabindex="-1" data-testid="quiz-verdict" node_ref=verdict_ref>
-                {verdict}
+                <p class=move || match checked.get() {
+                    Some(true) => "quiz-right",
+                    Some(false) => "quiz-wrong",
+                    None => "",
+                }>
+                    <strong>{verdict}</strong>
+                </p>
+                <p data-testid="quiz-number">{reveal(|q, t, _| quiz_number(q, t))}</p>
+                <p>{reveal(|q, t, _| quiz_why(q, t))}</p>
             </div>
             <button type="button" class="quiz-next" on:click=next>"Next question"</button>
         </section>
