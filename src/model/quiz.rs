@@ -120,7 +120,8 @@ pub enum Response {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Question {
     pub kind: Kind,
-    /// The query row asked about (from 0; 0 where no row is).
+    /// The query row asked about (from 0; the repeated word's first position for
+    /// [`Kind::EqualColumns`]; 0 where there is none).
     pub row: usize,
     /// The key asked about (from 0): the cell's column, or the repeated word's second position.
     pub key: usize,
@@ -253,7 +254,14 @@ impl View<'_> {
                 let max = |r: &[f64]| r.iter().copied().fold(0.0, f64::max);
                 let d_max = max(&after) - max(&before);
                 let d_entropy = row_entropy_bits(&after) - row_entropy_bits(&before);
+                let even = before
+                    .iter()
+                    .all(|w| (w - before[0]).abs() < ROUNDING_TOLERANCE);
                 let change = if d_max.abs() < ROUNDING_TOLERANCE && d_entropy.abs() < 1e-9 {
+                    if !even {
+                        // Already one-hot to rounding: "the same" would be true only in print.
+                        return None;
+                    }
                     Change::Same
                 } else if d_max > 0.0 && d_entropy < 0.0 {
                     Change::More
@@ -314,7 +322,7 @@ impl View<'_> {
                 if q.value > ROUNDING_TOLERANCE {
                     return None;
                 }
-                q.key = j;
+                (q.row, q.key) = (i, j);
                 // The repeated pair and up to three others, in a seeded order.
                 let mut pairs = vec![(i, j)];
                 let all: Vec<(usize, usize)> =
@@ -514,6 +522,10 @@ mod tests {
                 };
                 assert_eq!(chosen, vec![Choice::Change(expected)]);
                 assert_eq!((q.value, q.reference), (max(colder), max(w)));
+                if expected == Change::Same {
+                    // "Its scores are all equal": that why is only given for an even row.
+                    assert!((0..=q.row).all(|j| (w[(q.row, j)] - w[(q.row, 0)]).abs() < 1e-12));
+                }
             }
             Kind::HotLimit => {
                 assert_eq!(
@@ -569,6 +581,8 @@ mod tests {
                 }
                 let folded: Vec<String> =
                     p.config.tokens.iter().map(|s| s.to_lowercase()).collect();
+                assert_eq!(folded[q.row], folded[q.key]);
+                assert!(q.row < q.key);
                 assert!(chosen
                     .iter()
                     .any(|&c| matches!(c, Choice::Pair(a, b) if folded[a] == folded[b])));

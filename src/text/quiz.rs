@@ -136,8 +136,12 @@ pub fn quiz_number(q: &Question, tokens: &[String]) -> String {
                 fixed(q.reference, 3)
             )
         }
-        Kind::EqualColumns => format!("The model, positions off: the two columns differ by at most {v} in those rows."),
-        Kind::WhichMistake => format!("That mistake changes some weight of this head by {v}."),
+        Kind::EqualColumns => format!(
+            "The model, positions off: {} and {} differ by at most {v} in every row that sees both.",
+            token_at("column", tokens, q.row),
+            token_at("column", tokens, q.key)
+        ),
+        Kind::WhichMistake => format!("The largest change it makes to a weight of this head: {v}."),
         Kind::DropoutSum => format!("The model's row sums to {v}."),
     }
 }
