@@ -12,6 +12,7 @@ use crate::components::{
     model_controls::ModelControls,
     notices::Notices,
     phone_dock::PhoneDock,
+    quiz::Quiz,
     sentence::SentenceBox,
     temperature::TemperatureSlider,
     thumbnails::HeadThumbnails,
@@ -176,6 +177,7 @@ fn full_layout(state: AppState) -> impl IntoView {
         </main>
         <Lesson />
         <BreakIt />
+        <Quiz />
         <Explanation />
         <footer class="site-footer">
             <p>

@@ -16,6 +16,8 @@ use crate::model::trace::RowTrace;
 use crate::model::url_state::Step;
 use nalgebra::DMatrix;
 
+pub mod quiz;
+
 /// A token in typographic quotes for running text.
 pub fn quote(token: &str) -> String {
     format!("“{token}”")

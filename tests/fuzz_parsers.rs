@@ -309,7 +309,8 @@ fn valid_state() -> impl Strategy<Value = ViewState> {
             (
                 Just(s),
                 tau.clone(),
-                0..=MAX_SEED,
+                // The model's seed and the quiz's.
+                (0..=MAX_SEED, 0..=MAX_SEED),
                 Just(heads),
                 0..heads,
                 0..n,
@@ -325,7 +326,7 @@ fn valid_state() -> impl Strategy<Value = ViewState> {
             |(
                 sentence,
                 tau,
-                seed,
+                (seed, quiz),
                 heads,
                 head,
                 row,
@@ -352,6 +353,7 @@ fn valid_state() -> impl Strategy<Value = ViewState> {
                         .filter(|(k, _)| (broken_bits >> k) & 1 == 1)
                         .map(|(_, m)| m)
                         .collect(),
+                    quiz,
                     max_tokens,
                     embed,
                 }

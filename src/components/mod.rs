@@ -12,6 +12,7 @@ pub mod model_controls;
 pub mod notices;
 pub mod panic_banner;
 pub mod phone_dock;
+pub mod quiz;
 pub mod sentence;
 pub mod temperature;
 pub mod thumbnails;

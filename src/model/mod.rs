@@ -10,6 +10,7 @@ pub mod host;
 pub mod masked_average;
 pub mod multihead;
 pub mod positions;
+pub mod quiz;
 pub mod rng;
 pub mod scaling_lab;
 pub mod stats;

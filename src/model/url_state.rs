@@ -9,6 +9,7 @@
 
 use super::broken::{Mistake, Mistakes};
 use super::host::{CoreText, TextHost};
+use super::quiz::DEFAULT_QUIZ_SEED;
 use super::scaling_lab::HEAD_SIZES;
 use super::tokenizer::{checked_tokens, tokenize, MAX_TOKENS};
 use super::weights::{valid_heads, DEFAULT_HEADS, DEFAULT_SEED};
@@ -119,6 +120,13 @@ macro_rules! view_params {
                 default: Mistakes::NONE,
                 read: read_broken,
                 write: |set| (!set.is_empty()).then(|| set.keys()),
+            }
+            /// The "Predict, then reveal" question set's seed (in the link only when changed).
+            quiz: u64 {
+                key: "quiz",
+                default: DEFAULT_QUIZ_SEED,
+                read: read_quiz,
+                write: |&seed| (seed != DEFAULT_QUIZ_SEED).then(|| seed.to_string()),
             }
             /// Developer setting: token limit (default `MAX_TOKENS`; in the link only when changed).
             max_tokens: usize {
@@ -502,6 +510,16 @@ fn read_broken(value: &str, _: &ReadContext) -> Reading<Mistakes> {
     }
 }
 
+fn read_quiz(value: &str, _: &ReadContext) -> Reading<u64> {
+    match value.parse::<u64>() {
+        Ok(seed) if seed <= MAX_SEED => Reading::Valid(seed),
+        _ => Reading::Ignored(format!(
+            "Ignored quiz={}: it must be a whole number from 0 to {MAX_SEED}.",
+            quoted(value)
+        )),
+    }
+}
+
 fn read_max_tokens(value: &str, _: &ReadContext) -> Reading<usize> {
     match value.parse::<usize>() {
         Ok(limit) if (1..=DEVELOPER_MAX_TOKENS).contains(&limit) => Reading::Valid(limit),
@@ -601,6 +619,7 @@ mod tests {
             broken: [Mistake::MaskWithZero, Mistake::WrongTriangle]
                 .into_iter()
                 .collect(),
+            quiz: 2024,
             max_tokens: 256,
             embed: true,
         };
@@ -674,7 +693,7 @@ mod tests {
 
     /// Per parameter, in table order: a valid value other than the default, a value that cannot be
     /// used, and a word the notice about that bad value contains.
-    const SAMPLES: [(&str, &str, &str, &str); 12] = [
+    const SAMPLES: [(&str, &str, &str, &str); 13] = [
         ("s", "a+b", "", "sentence"),
         ("tau", "2", "NaN", "temperature"),
         ("seed", "42", "-1", "seed"),
@@ -685,6 +704,7 @@ mod tests {
         ("lab_d", "64", "3", "lab_d="),
         ("pos", "1", "maybe", "pos="),
         ("broken", "triu", "zzz", "broken="),
+        ("quiz", "7", "x", "quiz="),
         ("max_tokens", "256", "0", "max_tokens="),
         ("embed", "1", "maybe", "embed="),
     ];

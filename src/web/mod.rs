@@ -5,6 +5,7 @@ pub mod clipboard;
 pub mod download;
 pub mod location;
 pub mod service_worker;
+pub mod session;
 pub mod text_host;
 pub mod theme;
 pub mod timing;

@@ -1,0 +1,307 @@
+// Issue 12, "Predict, then reveal": answer every question kind right and then wrong, by keyboard
+// where the page is used by keyboard, and check the grading, the revealed number and the progress
+// against answers computed here from the JSON download (never read from the app's answer); a link
+// with quiz=<seed> asks the same questions in a fresh browser context.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { useApp, downloadText, eventually } from './harness.mjs';
+import { heatmapLayout } from './heatmap_geometry.mjs';
+
+const app = useApp();
+const QUERY = 'quiz=5';
+const KINDS = [
+  'first-row', 'top-key', 'masked-cell', 'half-tau', 'hot-limit',
+  'spread-head', 'equal-columns', 'which-mistake', 'dropout-sum', 'weight',
+];
+const MISTAKES = {
+  'Scale by √d_model instead of √d (the head size)': 'd-model',
+  'Multiply by √d instead of dividing': 'multiply',
+  'The wrong triangle: triu instead of tril': 'triu',
+  'Mask with 0 instead of −∞': 'mask-zero',
+  'Softmax over the columns instead of the rows': 'columns',
+  'Mask after the softmax, without renormalising': 'mask-after',
+  'Dropout on the weights (p = 0.1) at inference': 'dropout',
+};
+const DROPOUT_P = 0.1;
+
+const sum = (xs) => xs.reduce((s, x) => s + x, 0);
+const matmul = (a, b) => a.map((row) => b[0].map((_, c) => row.reduce((s, x, k) => s + x * b[k][c], 0)));
+const transpose = (m) => m[0].map((_, j) => m.map((row) => row[j]));
+const entropy = (row) => -sum(row.filter((w) => w > 0).map((w) => w * Math.log2(w)));
+const maxDiff = (a, b) => Math.max(...a.flatMap((row, i) => row.map((x, j) => Math.abs(x - b[i][j]))));
+
+function softmax(xs) {
+  const m = Math.max(...xs);
+  const e = xs.map((x) => (x === -Infinity ? 0 : Math.exp(x - m)));
+  const s = sum(e);
+  return e.map((v) => v / s);
+}
+
+/** The README's seeded stream: state = seed XOR FNV-1a-64(label), SplitMix64, uniform in (0, 1). */
+function stream(seed, label) {
+  const MASK = (1n << 64n) - 1n;
+  let h = 0xcbf29ce484222325n;
+  for (const b of new TextEncoder().encode(label)) h = ((h ^ BigInt(b)) * 0x100000001b3n) & MASK;
+  let state = BigInt(seed) ^ h;
+  return () => {
+    state = (state + 0x9e3779b97f4a7c15n) & MASK;
+    let z = state;
+    z = ((z ^ (z >> 30n)) * 0xbf58476d1ce4e5b9n) & MASK;
+    z = ((z ^ (z >> 27n)) * 0x94d049bb133111ebn) & MASK;
+    z ^= z >> 31n;
+    return (Number(z >> 11n) + 0.5) / 2 ** 53;
+  };
+}
+
+/** Head h's weights at temperature tau with the mistakes in `on`, from the JSON's X, W_q, W_k. */
+function weights(json, h, tau, on = new Set()) {
+  const { embeddings: X, head_size: d, d_model: dModel, seed } = json;
+  const Q = matmul(X, json.heads[h].w_q);
+  const K = matmul(X, json.heads[h].w_k);
+  const S = Q.map((q) => K.map((k) => sum(q.map((x, c) => x * k[c]))));
+  const n = on.has('d-model') ? dModel : d;
+  const scale = on.has('multiply') ? Math.sqrt(n) / tau : 1 / (Math.sqrt(n) * tau);
+  const hidden = (i, j) => (on.has('triu') ? j < i : j > i);
+  const after = on.has('mask-after');
+  const fill = on.has('mask-zero') ? 0 : -Infinity;
+  const L = S.map((row, i) => row.map((s, j) => (!after && hidden(i, j) ? fill : s * scale)));
+  let W = on.has('columns') ? transpose(transpose(L).map(softmax)) : L.map(softmax);
+  if (after) W = W.map((row, i) => row.map((w, j) => (hidden(i, j) ? 0 : w)));
+  if (on.has('dropout')) {
+    const draw = stream(seed, `dropout:${h + 1}`);
+    W = W.map((row) => row.map((w) => (draw() < DROPOUT_P ? 0 : w / (1 - DROPOUT_P))));
+  }
+  return W;
+}
+
+async function downloadJson(page) {
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Download JSON' }).click(),
+  ]);
+  return JSON.parse(await downloadText(download));
+}
+
+/** The question on screen: its kind, legend, choice labels and the numbers it names. */
+async function current(page) {
+  const fieldset = page.locator('#quiz fieldset');
+  const kind = await fieldset.getAttribute('data-kind');
+  const legend = await fieldset.locator('legend').textContent();
+  const choices = await fieldset.locator('.quiz-choice label').allTextContents();
+  const [, k, n] = legend.match(/^Question (\d+) of (\d+):/).map(Number);
+  const row = Number(legend.match(/row (\d+)/)?.[1]) - 1;
+  const key = Number(legend.match(/key (\d+)/)?.[1]) - 1;
+  return { kind, legend, choices, k, n, row, key };
+}
+
+/** Every cell of the question's heatmap, read from its hover tooltips (as a learner would). */
+async function readMystery(page, T, tokens) {
+  const canvas = page.locator('#quiz canvas.heatmap');
+  await canvas.scrollIntoViewIfNeeded();
+  await eventually(async () => assert.ok((await canvas.evaluate((c) => c.clientWidth)) > 0));
+  const width = await canvas.evaluate((c) => c.clientWidth);
+  const box = await canvas.boundingBox();
+  const l = heatmapLayout(width, T, Math.max(...tokens.map((t) => [...t].length)), 13.0, true);
+  const tip = page.locator('[role=tooltip]');
+  const cells = [];
+  for (let i = 0; i < T; i++) {
+    cells.push([]);
+    for (let j = 0; j < T; j++) {
+      await page.mouse.move(box.x + l.colX(j) + l.cell * 0.3, box.y + l.rowY(i) + l.cell * 0.7);
+      const text = await eventually(async () => {
+        const t = await tip.first().textContent();
+        assert.ok(t.startsWith(`${tokens[i]} → ${tokens[j]}: `), t);
+        return t;
+      });
+      cells[i].push(Number(text.match(/: ([\d.]+)%/)[1]) / 100);
+    }
+  }
+  await page.mouse.move(1, 1);
+  return cells;
+}
+
+/**
+ * The right and a wrong response, and the number the reveal must show, for the question `q`,
+ * computed from the JSON (head h, temperature tau).
+ */
+async function solve(page, q, json, h) {
+  const tau = json.temperature;
+  const W = weights(json, h, tau);
+  assert.ok(maxDiff(W, json.heads[h].weights) < 1e-12, 'the JSON recomputes');
+  const T = W.length;
+  const pick = (good) => {
+    const right = q.choices.findIndex(good);
+    const wrong = q.choices.findIndex((c) => !good(c));
+    assert.ok(right >= 0 && wrong >= 0, `${q.legend}: ${q.choices}`);
+    return { right: { choice: right }, wrong: { choice: wrong } };
+  };
+  const typed = (value, tolerance, off = 0.3) => ({
+    right: { number: value.toFixed(4) },
+    wrong: { number: (value > 0.5 ? value - off : value + off).toFixed(4) },
+    shown: value.toFixed(4),
+    tolerance,
+  });
+  switch (q.kind) {
+    case 'first-row':
+      return typed(W[0][0], 5e-4);
+    case 'masked-cell':
+      assert.ok(q.key > q.row);
+      assert.equal(W[q.row][q.key], 0);
+      return typed(0, 5e-4);
+    case 'hot-limit':
+      return typed(1 / (q.row + 1), 5e-4);
+    case 'weight':
+      return typed(W[q.row][q.key], 0.05);
+    case 'top-key': {
+      const row = W[q.row].slice(0, q.row + 1);
+      const best = Math.max(...row);
+      const top = (label) => Math.abs(row[Number(label.match(/key (\d+)/)[1]) - 1] - best) < 1e-12;
+      return { ...pick(top), shown: best.toFixed(4) };
+    }
+    case 'half-tau': {
+      const colder = weights(json, h, tau / 2);
+      const [before, after] = [Math.max(...W[q.row]), Math.max(...colder[q.row])];
+      const word = Math.abs(after - before) < 1e-12 ? 'it stays the same' : after > before ? 'it gets peakier' : 'it gets flatter';
+      return { ...pick((c) => c === word), shown: after.toFixed(4) };
+    }
+    case 'spread-head': {
+      const mean = (hh) => sum(weights(json, hh, tau).slice(1).map((r, i) => entropy(r.slice(0, i + 2)))) / (T - 1);
+      const heads = q.choices.map((c) => Number(c.match(/head (\d+)/)[1]) - 1);
+      const [a, b] = heads.map(mean);
+      const spread = a > b ? heads[0] : heads[1];
+      return { ...pick((c) => c === `head ${spread + 1}`), shown: a.toFixed(3) };
+    }
+    case 'equal-columns': {
+      assert.equal(json.positions, false, 'the walk runs with positions off, so the JSON is that model');
+      const equal = (label) => {
+        const [a, b] = [...label.matchAll(/column (\d+)/g)].map((m) => Number(m[1]) - 1);
+        return W.slice(b).every((r) => Math.abs(r[a] - r[b]) <= 1e-12);
+      };
+      return { ...pick(equal), shown: '0.0000' };
+    }
+    case 'dropout-sum': {
+      const s = sum(weights(json, h, tau, new Set(['dropout']))[q.row]);
+      const word = Math.abs(s - 1) < 1e-12 ? 'exactly 1' : s > 1 ? 'more than 1' : 'less than 1';
+      return { ...pick((c) => c === word), shown: s.toFixed(4) };
+    }
+    case 'which-mistake': {
+      const seen = await readMystery(page, T, json.tokens);
+      const made = Object.fromEntries(Object.values(MISTAKES).map((k) => [k, weights(json, h, tau, new Set([k]))]));
+      const fits = (label) => maxDiff(made[MISTAKES[label]], seen) <= 0.0005 + 1e-9;
+      assert.ok(q.choices.every((c) => c in MISTAKES), q.choices.join());
+      const answer = q.choices.find(fits);
+      return { ...pick(fits), shown: maxDiff(made[MISTAKES[answer]], W).toFixed(4) };
+    }
+    default:
+      throw new Error(`unknown kind ${q.kind}`);
+  }
+}
+
+/** Answers the question on screen with `response` by keyboard, presses Check, returns the reveal. */
+async function answer(page, response) {
+  if ('choice' in response) {
+    const radio = page.locator('#quiz input[type=radio]').nth(response.choice);
+    await radio.focus();
+    await page.keyboard.press('Space');
+    assert.equal(await radio.isChecked(), true);
+  } else {
+    const box = page.getByLabel('Your answer');
+    await box.fill(response.number);
+  }
+  await page.getByRole('button', { name: 'Check' }).press('Enter');
+  const verdict = page.locator('[data-testid=quiz-verdict]');
+  await eventually(async () => assert.ok(await verdict.locator('[data-testid=quiz-number]').textContent()));
+  // Focus moves to the verdict, a live status region.
+  await eventually(async () => assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'quiz-verdict'));
+  assert.equal(await verdict.getAttribute('role'), 'status');
+  return {
+    verdict: await verdict.locator('strong').textContent(),
+    number: await verdict.locator('[data-testid=quiz-number]').textContent(),
+    text: await verdict.textContent(),
+  };
+}
+
+async function next(page) {
+  await page.getByRole('button', { name: 'Next question' }).click();
+}
+
+async function progress(page) {
+  return page.locator('[data-testid=quiz-progress]').textContent();
+}
+
+test('every kind answered right and wrong, graded against the JSON; progress kept; quiz= repeats the set', { timeout: 240_000 }, async () => {
+  const { context, page, consoleLog } = await app.newPage();
+  const legends = [];
+  try {
+    await app.open(page, QUERY);
+    const json = await downloadJson(page);
+    const h = 0;
+    await page.locator('#quiz').scrollIntoViewIfNeeded();
+    await page.getByRole('button', { name: 'Reset progress' }).click();
+    assert.equal(await progress(page), '0 of 0 correct');
+
+    // Check with nothing chosen asks for an answer and reveals nothing.
+    const first = await current(page);
+    await page.getByRole('button', { name: 'Check' }).click();
+    await eventually(async () => assert.match(await page.locator('[data-testid=quiz-verdict]').textContent(), /first/));
+    assert.equal(await page.locator('[data-testid=quiz-number]').textContent(), '');
+
+    const n = first.n;
+    assert.ok(n >= KINDS.length - 1, `${n} questions`);
+    const seen = new Set();
+    let correct = 0;
+    let answered = 0;
+    for (const pass of ['right', 'wrong']) {
+      for (let k = 0; k < n; k++) {
+        const q = await current(page);
+        assert.equal(q.k, k + 1, q.legend);
+        if (pass === 'right') legends.push([q.legend, q.choices]);
+        else assert.deepEqual([q.legend, q.choices], legends[k], 'the set comes round again');
+        seen.add(q.kind);
+        // Before Check the page holds no verdict and no model number.
+        const before = await page.locator('#quiz').textContent();
+        assert.ok(!before.includes('The answer:') && !before.includes('The model'), before);
+        const sol = await solve(page, q, json, h);
+        const got = await answer(page, sol[pass]);
+        answered += 1;
+        correct += pass === 'right' ? 1 : 0;
+        assert.ok(got.verdict.startsWith(pass === 'right' ? 'Right.' : 'Not quite.'), `${q.kind} ${pass}: ${got.verdict}`);
+        assert.ok(got.number.includes(sol.shown), `${q.kind}: "${got.number}" shows ${sol.shown}`);
+        if ('choice' in sol.right) assert.ok(got.verdict.includes(q.choices[sol.right.choice]), got.verdict);
+        assert.equal(await progress(page), `${correct} of ${answered} correct`);
+        // Checked answers are locked.
+        assert.equal(await page.locator('#quiz fieldset').evaluate((f) => f.disabled), true);
+        await next(page);
+      }
+    }
+    assert.deepEqual([...seen].sort(), [...KINDS].sort(), 'every kind was asked');
+
+    // Progress survives a reload of the tab (sessionStorage), and resets on request.
+    await page.reload();
+    await page.locator('#quiz').waitFor();
+    assert.equal(await progress(page), `${n} of ${2 * n} correct`);
+    await page.getByRole('button', { name: 'Reset progress' }).click();
+    assert.equal(await progress(page), '0 of 0 correct');
+    consoleLog.assertClean();
+  } finally {
+    await context.close();
+  }
+
+  // A fresh context (another student) with the same link gets the same questions.
+  const other = await app.newPage({ viewport: { width: 360, height: 740 } });
+  try {
+    await app.open(other.page, QUERY);
+    assert.equal(await progress(other.page), '0 of 0 correct', 'progress is per tab');
+    for (const [legend, choices] of legends) {
+      const q = await current(other.page);
+      assert.deepEqual([q.legend, q.choices], [legend, choices]);
+      await next(other.page);
+    }
+    // No horizontal scrolling at 360 px.
+    const overflow = await other.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(overflow <= 0, `overflow ${overflow}px`);
+    other.consoleLog.assertClean();
+  } finally {
+    await other.context.close();
+  }
+});

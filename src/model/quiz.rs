@@ -1,0 +1,715 @@
+//! "Predict, then reveal": questions about the live model, each with its exact answer.
+//!
+//! [`questions`] builds one question per [`Kind`] from the current view (sentence, seed, head
+//! split, head, τ) and a quiz seed: the seed picks the rows, keys, heads and mistakes asked about
+//! (the stream `quiz` of [`SeededRng`]), so the same seed and view give every student the same
+//! questions. A question whose premise is false for the live model is not asked (one head: no
+//! "which of two heads"; no repeated word: no "which two columns"; a mistake that changes nothing
+//! here: no "which mistake"), and where the model ties, every tied choice counts as right.
+//! [`grade`] marks a response; the words are in `crate::text`.
+
+use super::broken::{broken_weights, Mistake, Mistakes};
+use super::claims::{first_repeated_word, top_keys};
+use super::explorer::{ModelConfig, Prepared};
+use super::host::TextHost;
+use super::rng::SeededRng;
+use super::stats::{row_entropy_bits, ROUNDING_TOLERANCE};
+use super::temperature::SLIDER_MAX_TAU;
+use nalgebra::DMatrix;
+
+/// The quiz seed when the link names none.
+pub const DEFAULT_QUIZ_SEED: u64 = 1;
+/// How far a typed answer may be from an exact number and still count (three decimals).
+pub const EXACT_TOLERANCE: f64 = 5e-4;
+/// How far a typed guess of a weight may be from the model's and still count.
+pub const GUESS_TOLERANCE: f64 = 0.05;
+
+/// What a question asks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// Which key does row `row` give the most weight?
+    TopKey,
+    /// Does row `row` get peakier, flatter or stay the same when τ halves?
+    HalfTau,
+    /// The weight of the future cell (`row`, `key`): exactly 0.
+    MaskedCell,
+    /// Row 1's weight on itself: always 1.
+    FirstRow,
+    /// Which of two heads spreads its rows more (mean row entropy)?
+    SpreadHead,
+    /// As τ → ∞, row `row`'s weight on each key: 1/t.
+    HotLimit,
+    /// With positions off, which two columns are equal (a repeated word)?
+    EqualColumns,
+    /// Which "Break it" mistake made the shown heatmap?
+    WhichMistake,
+    /// With dropout on, does row `row` still sum to 1?
+    DropoutSum,
+    /// Guess the weight of row `row` on key `key`.
+    Weight,
+}
+
+impl Kind {
+    /// Every kind, in the order a set asks them.
+    pub const ALL: [Kind; 10] = [
+        Kind::FirstRow,
+        Kind::TopKey,
+        Kind::MaskedCell,
+        Kind::HalfTau,
+        Kind::HotLimit,
+        Kind::SpreadHead,
+        Kind::EqualColumns,
+        Kind::WhichMistake,
+        Kind::DropoutSum,
+        Kind::Weight,
+    ];
+
+    /// Its name in the page's `data-kind` (tests find questions by it).
+    pub fn key(self) -> &'static str {
+        match self {
+            Kind::TopKey => "top-key",
+            Kind::HalfTau => "half-tau",
+            Kind::MaskedCell => "masked-cell",
+            Kind::FirstRow => "first-row",
+            Kind::SpreadHead => "spread-head",
+            Kind::HotLimit => "hot-limit",
+            Kind::EqualColumns => "equal-columns",
+            Kind::WhichMistake => "which-mistake",
+            Kind::DropoutSum => "dropout-sum",
+            Kind::Weight => "weight",
+        }
+    }
+}
+
+/// How a row changes (τ halved), or how a sum compares with 1 (dropout).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Change {
+    More,
+    Less,
+    Same,
+}
+
+/// One choice of a multiple-choice question.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Choice {
+    /// A key (token position, from 0).
+    Key(usize),
+    /// A head (from 0).
+    Head(usize),
+    Change(Change),
+    /// Two key columns (from 0).
+    Pair(usize, usize),
+    Mistake(Mistake),
+}
+
+/// The right answer: which choices count, or a number and how close a typed one must be.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Answer {
+    Choices(Vec<usize>),
+    Number { value: f64, tolerance: f64 },
+}
+
+/// What the learner gave: a choice's index, or a typed number.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Response {
+    Choice(usize),
+    Number(f64),
+}
+
+/// One question, with everything its reveal shows.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Question {
+    pub kind: Kind,
+    /// The query row asked about (from 0; the repeated word's first position for
+    /// [`Kind::EqualColumns`]; 0 where there is none).
+    pub row: usize,
+    /// The key asked about (from 0): the cell's column, or the repeated word's second position.
+    pub key: usize,
+    /// The choices, in the order shown (empty: a typed number).
+    pub choices: Vec<Choice>,
+    pub answer: Answer,
+    /// The exact number the reveal shows (see [`Kind`]): the top weight, max weight after τ
+    /// halves, the cell's weight, row 1's weight, the first head's mean entropy, 1/t, the largest
+    /// gap between the equal columns, the largest change from correct attention, the row's sum,
+    /// the cell's weight.
+    pub value: f64,
+    /// The number beside it: max weight before τ halves, the second head's mean entropy, the
+    /// largest gap from 1/t at the slider's top τ; otherwise 0.
+    pub reference: f64,
+    /// The heatmap the question shows (the broken weights of [`Kind::WhichMistake`]).
+    pub heatmap: Option<DMatrix<f64>>,
+}
+
+/// Whether `response` is right.
+pub fn grade(question: &Question, response: Response) -> bool {
+    match (&question.answer, response) {
+        (Answer::Choices(right), Response::Choice(i)) => right.contains(&i),
+        (Answer::Number { value, tolerance }, Response::Number(x)) => {
+            (x - value).abs() <= *tolerance
+        }
+        _ => false,
+    }
+}
+
+/// A head's mean row entropy in bits over the rows that have a choice (rows 2 to t).
+pub fn mean_entropy(w: &DMatrix<f64>) -> f64 {
+    let t = w.nrows();
+    if t < 2 {
+        return 0.0;
+    }
+    let total: f64 = (1..t).map(|i| row_entropy_bits(&row(w, i))).sum();
+    total / (t - 1) as f64
+}
+
+/// Row `i`'s visible weights (keys 0..=i).
+fn row(w: &DMatrix<f64>, i: usize) -> Vec<f64> {
+    (0..=i).map(|j| w[(i, j)]).collect()
+}
+
+/// The largest difference between two matrices of the same shape.
+fn max_gap(a: &DMatrix<f64>, b: &DMatrix<f64>) -> f64 {
+    (a - b).abs().max()
+}
+
+/// The view a quiz is about.
+struct View<'a> {
+    p: &'a Prepared,
+    head: usize,
+    tau: f64,
+    w: DMatrix<f64>,
+    rng: SeededRng,
+}
+
+impl View<'_> {
+    /// A number from 0 to n − 1 (n ≥ 1).
+    fn pick(&mut self, n: usize) -> usize {
+        (self.rng.next_u64() % n.max(1) as u64) as usize
+    }
+
+    /// This head's weights with the single mistake `m` made.
+    fn made(&self, m: Mistake) -> DMatrix<f64> {
+        let p = self.p;
+        let set = Mistakes::NONE.with(m, true);
+        let sizes = (p.head_size(), p.d_model);
+        broken_weights(
+            &p.heads[self.head].scores,
+            set,
+            sizes,
+            self.tau,
+            (p.config.seed, self.head),
+        )
+    }
+
+    /// A row from `from` to t − 1.
+    fn pick_row(&mut self, from: usize) -> usize {
+        let t = self.w.nrows();
+        from + self.pick(t - from)
+    }
+
+    fn ask<H: TextHost>(&mut self, kind: Kind) -> Option<Question> {
+        let t = self.w.nrows();
+        let mut q = Question {
+            kind,
+            row: 0,
+            key: 0,
+            choices: Vec::new(),
+            answer: Answer::Choices(Vec::new()),
+            value: 0.0,
+            reference: 0.0,
+            heatmap: None,
+        };
+        let number = |value, tolerance| Answer::Number { value, tolerance };
+        match kind {
+            Kind::FirstRow => {
+                q.value = self.w[(0, 0)];
+                q.answer = number(q.value, EXACT_TOLERANCE);
+            }
+            Kind::TopKey => {
+                if t < 2 {
+                    return None;
+                }
+                q.row = self.pick_row(1);
+                let r = row(&self.w, q.row);
+                let top = top_keys(&r);
+                q.choices = (0..=q.row).map(Choice::Key).collect();
+                q.value = r[top[0]];
+                q.answer = Answer::Choices(top);
+            }
+            Kind::MaskedCell => {
+                if t < 2 {
+                    return None;
+                }
+                q.row = self.pick(t - 1);
+                q.key = q.row + 1 + self.pick(t - 1 - q.row);
+                q.value = self.w[(q.row, q.key)];
+                q.answer = number(q.value, EXACT_TOLERANCE);
+            }
+            Kind::HalfTau => {
+                if t < 2 {
+                    return None;
+                }
+                q.row = self.pick_row(1);
+                let colder = self.p.heads[self.head].weights(self.tau / 2.0);
+                let (before, after) = (row(&self.w, q.row), row(&colder, q.row));
+                let max = |r: &[f64]| r.iter().copied().fold(0.0, f64::max);
+                let d_max = max(&after) - max(&before);
+                let d_entropy = row_entropy_bits(&after) - row_entropy_bits(&before);
+                let even = before
+                    .iter()
+                    .all(|w| (w - before[0]).abs() < ROUNDING_TOLERANCE);
+                let change = if d_max.abs() < ROUNDING_TOLERANCE && d_entropy.abs() < 1e-9 {
+                    if !even {
+                        // Already one-hot to rounding: "the same" would be true only in print.
+                        return None;
+                    }
+                    Change::Same
+                } else if d_max > 0.0 && d_entropy < 0.0 {
+                    Change::More
+                } else {
+                    // Colder rows are never flatter (`model::claims`); anything else would be
+                    // rounding, with no single right word.
+                    return None;
+                };
+                q.choices = [Change::More, Change::Less, Change::Same]
+                    .map(Choice::Change)
+                    .to_vec();
+                q.answer = Answer::Choices(vec![q
+                    .choices
+                    .iter()
+                    .position(|&c| c == Choice::Change(change))?]);
+                (q.value, q.reference) = (max(&after), max(&before));
+            }
+            Kind::HotLimit => {
+                q.row = self.pick_row(1.min(t - 1));
+                let n = q.row + 1;
+                q.value = 1.0 / n as f64;
+                let hot = self.p.heads[self.head].weights(SLIDER_MAX_TAU);
+                q.reference = row(&hot, q.row)
+                    .iter()
+                    .map(|w| (w - q.value).abs())
+                    .fold(0.0, f64::max);
+                q.answer = number(q.value, EXACT_TOLERANCE);
+            }
+            Kind::SpreadHead => {
+                let heads = self.p.heads.len();
+                if heads < 2 {
+                    return None;
+                }
+                let a = self.pick(heads);
+                let b = (a + 1 + self.pick(heads - 1)) % heads;
+                let entropy = |h: usize| mean_entropy(&self.p.heads[h].weights(self.tau));
+                (q.value, q.reference) = (entropy(a), entropy(b));
+                if (q.value - q.reference).abs() < 1e-9 {
+                    return None;
+                }
+                q.choices = vec![Choice::Head(a), Choice::Head(b)];
+                q.answer = Answer::Choices(vec![usize::from(q.reference > q.value)]);
+            }
+            Kind::EqualColumns => {
+                let (i, j) = first_repeated_word(&self.p.config.tokens, H::lowercase)?;
+                let off = Prepared::new_with::<H>(ModelConfig {
+                    positions: false,
+                    ..self.p.config.clone()
+                });
+                let w = off.heads[self.head].weights(self.tau);
+                // Every pair of columns that is equal in every row that sees both counts.
+                let gap = |a: usize, b: usize| {
+                    (b..t)
+                        .map(|r| (w[(r, a)] - w[(r, b)]).abs())
+                        .fold(0.0, f64::max)
+                };
+                q.value = gap(i, j);
+                if q.value > ROUNDING_TOLERANCE {
+                    return None;
+                }
+                (q.row, q.key) = (i, j);
+                // The repeated pair and up to three others, in a seeded order.
+                let mut pairs = vec![(i, j)];
+                let all: Vec<(usize, usize)> =
+                    (0..t).flat_map(|b| (0..b).map(move |a| (a, b))).collect();
+                while pairs.len() < 4.min(all.len()) {
+                    let pair = all[self.pick(all.len())];
+                    if !pairs.contains(&pair) {
+                        pairs.push(pair);
+                    }
+                }
+                let first = self.pick(pairs.len());
+                pairs.swap(0, first);
+                q.choices = pairs.iter().map(|&(a, b)| Choice::Pair(a, b)).collect();
+                let right = pairs
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, &(a, b))| gap(a, b) <= ROUNDING_TOLERANCE);
+                q.answer = Answer::Choices(right.map(|(k, _)| k).collect());
+            }
+            Kind::WhichMistake => {
+                let mistake = Mistake::ALL[self.pick(Mistake::ALL.len())];
+                let made = |m: Mistake| self.made(m);
+                let shown = made(mistake);
+                q.value = max_gap(&shown, &self.w);
+                if q.value < ROUNDING_TOLERANCE {
+                    return None;
+                }
+                q.choices = Mistake::ALL.map(Choice::Mistake).to_vec();
+                let right = Mistake::ALL
+                    .iter()
+                    .enumerate()
+                    .filter(|&(_, &m)| max_gap(&made(m), &shown) < ROUNDING_TOLERANCE);
+                q.answer = Answer::Choices(right.map(|(k, _)| k).collect());
+                q.heatmap = Some(shown);
+            }
+            Kind::DropoutSum => {
+                q.row = self.pick(t);
+                let dropped = self.made(Mistake::Dropout);
+                q.value = dropped.row(q.row).sum();
+                let change = if (q.value - 1.0).abs() < ROUNDING_TOLERANCE {
+                    Change::Same
+                } else if q.value > 1.0 {
+                    Change::More
+                } else {
+                    Change::Less
+                };
+                q.choices = [Change::Same, Change::More, Change::Less]
+                    .map(Choice::Change)
+                    .to_vec();
+                q.answer = Answer::Choices(vec![q
+                    .choices
+                    .iter()
+                    .position(|&c| c == Choice::Change(change))?]);
+            }
+            Kind::Weight => {
+                q.row = self.pick_row(1.min(t - 1));
+                q.key = self.pick(q.row + 1);
+                q.value = self.w[(q.row, q.key)];
+                q.answer = number(q.value, GUESS_TOLERANCE);
+            }
+        }
+        Some(q)
+    }
+}
+
+/// The quiz for head `head` of `p` at temperature `tau`, under quiz seed `seed`: one question per
+/// kind whose premise holds, in [`Kind::ALL`] order. `H` folds case as the embedding does (the
+/// repeated-word question).
+pub fn questions<H: TextHost>(p: &Prepared, head: usize, tau: f64, seed: u64) -> Vec<Question> {
+    if p.is_empty() {
+        return Vec::new();
+    }
+    let head = head.min(p.heads.len() - 1);
+    let mut view = View {
+        p,
+        head,
+        tau,
+        w: p.heads[head].weights(tau),
+        rng: SeededRng::stream(seed, "quiz"),
+    };
+    Kind::ALL
+        .into_iter()
+        .filter_map(|kind| view.ask::<H>(kind))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::broken::{broken_weights_all, DROPOUT_P};
+    use crate::model::host::CoreText;
+    use crate::model::tokenizer::tokenize;
+
+    fn model(sentence: &str, seed: u64, heads: usize, positions: bool) -> Prepared {
+        Prepared::new(ModelConfig {
+            tokens: tokenize(sentence),
+            seed,
+            heads,
+            positions,
+        })
+    }
+
+    /// Views across sentences, seeds, head splits, positions and temperatures.
+    fn views() -> Vec<(Prepared, usize, f64)> {
+        let mut out = Vec::new();
+        for (k, sentence) in [
+            "The cat sat on the mat .",
+            "a b c",
+            "one",
+            "Dogs chase the dog",
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            for heads in [1, 2, 4] {
+                for positions in [false, true] {
+                    for tau in [0.01, 0.3, 1.0, 7.0, 100.0] {
+                        let p = model(sentence, 1337 + k as u64, heads, positions);
+                        out.push((p, heads - 1, tau));
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    fn ask(p: &Prepared, head: usize, tau: f64, seed: u64) -> Vec<Question> {
+        questions::<CoreText>(p, head, tau, seed)
+    }
+
+    /// A response that `grade` must accept, and one it must refuse.
+    fn right_and_wrong(q: &Question) -> (Response, Response) {
+        match &q.answer {
+            Answer::Choices(right) => {
+                let wrong = (0..q.choices.len()).find(|k| !right.contains(k)).unwrap();
+                (Response::Choice(right[0]), Response::Choice(wrong))
+            }
+            Answer::Number { value, tolerance } => (
+                Response::Number(value + tolerance * 0.9),
+                Response::Number(value + tolerance * 1.1 + 0.01),
+            ),
+        }
+    }
+
+    /// Each stated answer, recomputed here from `Prepared::weights_all` (or the broken weights
+    /// written out by hand) without the quiz's own helpers.
+    fn check_answer(p: &Prepared, head: usize, tau: f64, q: &Question) {
+        let w = &p.weights_all(tau)[head];
+        let t = w.nrows();
+        let right = match &q.answer {
+            Answer::Choices(right) => right.clone(),
+            Answer::Number { .. } => Vec::new(),
+        };
+        let chosen: Vec<Choice> = right.iter().map(|&k| q.choices[k]).collect();
+        match q.kind {
+            Kind::FirstRow => assert_eq!(
+                q.answer,
+                Answer::Number {
+                    value: 1.0,
+                    tolerance: EXACT_TOLERANCE
+                }
+            ),
+            Kind::MaskedCell => {
+                assert!(q.key > q.row && q.key < t);
+                assert_eq!(
+                    q.answer,
+                    Answer::Number {
+                        value: 0.0,
+                        tolerance: EXACT_TOLERANCE
+                    }
+                );
+                assert_eq!(w[(q.row, q.key)], 0.0);
+            }
+            Kind::TopKey => {
+                let best = (0..=q.row).map(|j| w[(q.row, j)]).fold(f64::MIN, f64::max);
+                assert!(!chosen.is_empty());
+                for j in 0..=q.row {
+                    let is_top = best - w[(q.row, j)] < 1e-12;
+                    assert_eq!(
+                        chosen.contains(&Choice::Key(j)),
+                        is_top,
+                        "row {} key {j}",
+                        q.row
+                    );
+                }
+                assert_eq!(q.choices.len(), q.row + 1);
+            }
+            Kind::HalfTau => {
+                let colder = &p.weights_all(tau / 2.0)[head];
+                let max = |m: &DMatrix<f64>| (0..=q.row).map(|j| m[(q.row, j)]).fold(0.0, f64::max);
+                let expected = if (max(colder) - max(w)).abs() < 1e-12 {
+                    Change::Same
+                } else if max(colder) > max(w) {
+                    Change::More
+                } else {
+                    Change::Less
+                };
+                assert_eq!(chosen, vec![Choice::Change(expected)]);
+                assert_eq!((q.value, q.reference), (max(colder), max(w)));
+                if expected == Change::Same {
+                    // "Its scores are all equal": that why is only given for an even row.
+                    assert!((0..=q.row).all(|j| (w[(q.row, j)] - w[(q.row, 0)]).abs() < 1e-12));
+                }
+            }
+            Kind::HotLimit => {
+                assert_eq!(
+                    q.answer,
+                    Answer::Number {
+                        value: 1.0 / (q.row + 1) as f64,
+                        tolerance: EXACT_TOLERANCE
+                    }
+                );
+                // At the slider's hottest τ the row is already near even.
+                let hot = &p.weights_all(SLIDER_MAX_TAU)[head];
+                for j in 0..=q.row {
+                    assert!(
+                        (hot[(q.row, j)] - 1.0 / (q.row + 1) as f64).abs() <= q.reference + 1e-15
+                    );
+                }
+            }
+            Kind::SpreadHead => {
+                let entropy = |h: usize| {
+                    let m = &p.weights_all(tau)[h];
+                    let rows: f64 = (1..t)
+                        .map(|i| {
+                            -(0..=i)
+                                .map(|j| m[(i, j)])
+                                .filter(|&x| x > 0.0)
+                                .map(|x| x * x.log2())
+                                .sum::<f64>()
+                        })
+                        .sum();
+                    rows / (t - 1) as f64
+                };
+                let [Choice::Head(a), Choice::Head(b)] = q.choices[..] else {
+                    panic!("{q:?}")
+                };
+                assert_ne!(a, b);
+                let spread = if entropy(a) > entropy(b) { a } else { b };
+                assert_eq!(chosen, vec![Choice::Head(spread)]);
+            }
+            Kind::EqualColumns => {
+                let off = model(
+                    &p.config.tokens.join(" "),
+                    p.config.seed,
+                    p.heads.len(),
+                    false,
+                );
+                let w = &off.weights_all(tau)[head];
+                for choice in &q.choices {
+                    let Choice::Pair(a, b) = *choice else {
+                        panic!("{q:?}")
+                    };
+                    let equal = (b..t).all(|r| (w[(r, a)] - w[(r, b)]).abs() <= 1e-12);
+                    assert_eq!(chosen.contains(choice), equal, "{a} {b}");
+                }
+                let folded: Vec<String> =
+                    p.config.tokens.iter().map(|s| s.to_lowercase()).collect();
+                assert_eq!(folded[q.row], folded[q.key]);
+                assert!(q.row < q.key);
+                assert!(chosen
+                    .iter()
+                    .any(|&c| matches!(c, Choice::Pair(a, b) if folded[a] == folded[b])));
+            }
+            Kind::WhichMistake => {
+                let shown = q.heatmap.as_ref().unwrap();
+                assert!(max_gap(shown, w) > 1e-12, "the shown heatmap is broken");
+                for (k, &m) in Mistake::ALL.iter().enumerate() {
+                    let made = &broken_weights_all(p, Mistakes::NONE.with(m, true), tau)[head];
+                    assert_eq!(right.contains(&k), max_gap(made, shown) < 1e-12, "{m:?}");
+                }
+            }
+            Kind::DropoutSum => {
+                // Dropout by hand: the README's stream `dropout:<head>`, one draw per cell.
+                let mut rng = SeededRng::stream(p.config.seed, &format!("dropout:{}", head + 1));
+                let mut sum = 0.0;
+                for i in 0..t {
+                    for j in 0..t {
+                        let keep = rng.next_open01() >= DROPOUT_P;
+                        if i == q.row && keep {
+                            sum += w[(i, j)] / (1.0 - DROPOUT_P);
+                        }
+                    }
+                }
+                assert!((sum - q.value).abs() < 1e-12);
+                let expected = if (sum - 1.0).abs() < 1e-12 {
+                    Change::Same
+                } else if sum > 1.0 {
+                    Change::More
+                } else {
+                    Change::Less
+                };
+                assert_eq!(chosen, vec![Choice::Change(expected)]);
+            }
+            Kind::Weight => {
+                assert!(q.key <= q.row);
+                assert_eq!(
+                    q.answer,
+                    Answer::Number {
+                        value: w[(q.row, q.key)],
+                        tolerance: GUESS_TOLERANCE
+                    }
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn every_answer_matches_an_independent_computation_and_grades_both_ways() {
+        for (p, head, tau) in views() {
+            for seed in [1, 2, 99] {
+                for q in ask(&p, head, tau, seed) {
+                    check_answer(&p, head, tau, &q);
+                    let (right, wrong) = right_and_wrong(&q);
+                    assert!(grade(&q, right), "{q:?}");
+                    assert!(!grade(&q, wrong), "{q:?}");
+                    // A response of the other form is never right.
+                    let other = match right {
+                        Response::Choice(_) => Response::Number(q.value),
+                        Response::Number(_) => Response::Choice(0),
+                    };
+                    assert!(!grade(&q, other));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_default_view_asks_every_kind() {
+        let p = crate::model::explorer::default_view(2, false);
+        for seed in 1..20 {
+            let kinds: Vec<Kind> = ask(&p, 0, 1.0, seed).iter().map(|q| q.kind).collect();
+            assert_eq!(kinds, Kind::ALL, "seed {seed}");
+        }
+    }
+
+    #[test]
+    fn questions_whose_premise_fails_are_skipped() {
+        // One head: no pair of heads. No repeated word: no equal columns.
+        let kinds: Vec<Kind> = ask(&model("a b c", 1, 1, false), 0, 1.0, 1)
+            .iter()
+            .map(|q| q.kind)
+            .collect();
+        assert!(!kinds.contains(&Kind::SpreadHead));
+        assert!(!kinds.contains(&Kind::EqualColumns));
+        // One token: only the questions about row 1 and its single key remain.
+        let kinds: Vec<Kind> = ask(&model("one", 1, 1, false), 0, 1.0, 1)
+            .iter()
+            .map(|q| q.kind)
+            .collect();
+        assert!(!kinds.contains(&Kind::TopKey) && !kinds.contains(&Kind::MaskedCell));
+        assert!(kinds.contains(&Kind::FirstRow));
+        assert!(ask(&model("", 1, 1, false), 0, 1.0, 1).is_empty());
+    }
+
+    #[test]
+    fn the_same_seed_and_view_give_the_same_questions() {
+        let p = crate::model::explorer::default_view(4, true);
+        assert_eq!(ask(&p, 2, 0.5, 7), ask(&p, 2, 0.5, 7));
+        let differs = (1..10).any(|s| ask(&p, 2, 0.5, s) != ask(&p, 2, 0.5, 7));
+        assert!(differs, "the seed chooses what is asked");
+    }
+
+    #[test]
+    fn grading_by_hand() {
+        let q = Question {
+            kind: Kind::Weight,
+            row: 1,
+            key: 0,
+            choices: vec![],
+            answer: Answer::Number {
+                value: 0.3,
+                tolerance: 0.05,
+            },
+            value: 0.3,
+            reference: 0.0,
+            heatmap: None,
+        };
+        assert!(grade(&q, Response::Number(0.34)));
+        assert!(!grade(&q, Response::Number(0.36)));
+        assert!(!grade(&q, Response::Number(f64::NAN)));
+        let q = Question {
+            choices: vec![Choice::Key(0), Choice::Key(1), Choice::Key(2)],
+            answer: Answer::Choices(vec![0, 2]),
+            ..q
+        };
+        assert!(grade(&q, Response::Choice(0)) && grade(&q, Response::Choice(2)));
+        assert!(!grade(&q, Response::Choice(1)));
+    }
+}

@@ -1,0 +1,260 @@
+//! The words of "Predict, then reveal": each question's prompt, its choices, and after the check
+//! the model's exact number and the one-line why, all built from a `model::quiz::Question`.
+//! Rows and keys are counted from 1, as on screen.
+
+use super::{format_tau, mistake_label, mistake_why, quote};
+use crate::format::{fixed, percent, scientific};
+use crate::model::broken::DROPOUT_P;
+use crate::model::quiz::{
+    Answer, Change, Choice, Kind, Question, EXACT_TOLERANCE, GUESS_TOLERANCE,
+};
+
+/// "row 3 “sat”": a row or key by its number from 1 and its token.
+fn token_at(what: &str, tokens: &[String], i: usize) -> String {
+    let token = tokens.get(i).map_or(String::new(), |t| quote(t));
+    format!("{what} {} {token}", i + 1)
+}
+
+/// A number as the reveal prints it: 4 decimals, or scientific when tiny but not 0.
+fn number(x: f64) -> String {
+    if x != 0.0 && x.abs() < 5e-5 {
+        scientific(x, 1)
+    } else {
+        fixed(x, 4)
+    }
+}
+
+/// The question, with what kind of answer it wants. `tau` is the view's temperature.
+pub fn quiz_prompt(q: &Question, tokens: &[String], tau: f64) -> String {
+    let row = token_at("row", tokens, q.row);
+    let typed = format!(
+        " Type a decimal; within {} counts.",
+        fixed(EXACT_TOLERANCE, 4)
+    );
+    match q.kind {
+        Kind::FirstRow => format!("What weight does {row} put on itself?{typed}"),
+        Kind::TopKey => format!("Which key does {row} give the most weight, in this head at τ = {}?", format_tau(tau)),
+        Kind::MaskedCell => format!(
+            "What weight does {row} put on {}, a token after it?{typed}",
+            token_at("key", tokens, q.key)
+        ),
+        Kind::HalfTau => format!(
+            "If τ halves, from {} to {}, what happens to {row}?",
+            format_tau(tau),
+            format_tau(tau / 2.0)
+        ),
+        Kind::HotLimit => format!(
+            "As τ grows without bound, what weight does {row} put on each of the {} keys it sees?{typed}",
+            q.row + 1
+        ),
+        Kind::SpreadHead => format!(
+            "At τ = {}, which head spreads its weight more (a higher entropy, averaged over rows 2 to {})?",
+            format_tau(tau),
+            tokens.len()
+        ),
+        Kind::EqualColumns => "Without position codes, which two key columns are equal in every row that sees both?".to_string(),
+        Kind::WhichMistake => "One “Break it” switch alone turned this head's weights into the heatmap below. Which one?".to_string(),
+        Kind::DropoutSum => format!(
+            "With dropout (p = {}) on this head's weights, what does {row} sum to?",
+            fixed(DROPOUT_P, 1)
+        ),
+        Kind::Weight => format!(
+            "Guess without looking: what weight does {row} put on {}? Type a decimal; within {} counts.",
+            token_at("key", tokens, q.key),
+            fixed(GUESS_TOLERANCE, 2)
+        ),
+    }
+}
+
+/// One choice's label.
+pub fn quiz_choice(kind: Kind, choice: Choice, tokens: &[String]) -> String {
+    let dropout = kind == Kind::DropoutSum;
+    match choice {
+        Choice::Key(j) => token_at("key", tokens, j),
+        Choice::Head(h) => format!("head {}", h + 1),
+        Choice::Change(Change::More) if dropout => "more than 1".to_string(),
+        Choice::Change(Change::Less) if dropout => "less than 1".to_string(),
+        Choice::Change(Change::Same) if dropout => "exactly 1".to_string(),
+        Choice::Change(Change::More) => "it gets peakier".to_string(),
+        Choice::Change(Change::Less) => "it gets flatter".to_string(),
+        Choice::Change(Change::Same) => "it stays the same".to_string(),
+        Choice::Pair(a, b) => format!(
+            "{} and {}",
+            token_at("column", tokens, a),
+            token_at("column", tokens, b)
+        ),
+        Choice::Mistake(m) => mistake_label(m).to_string(),
+    }
+}
+
+/// "Right." or "Not quite.", then the right answer for a multiple-choice question.
+pub fn quiz_verdict(q: &Question, tokens: &[String], right: bool) -> String {
+    let verdict = if right { "Right." } else { "Not quite." };
+    match &q.answer {
+        Answer::Choices(ks) => {
+            let names: Vec<String> = ks
+                .iter()
+                .map(|&k| quiz_choice(q.kind, q.choices[k], tokens))
+                .collect();
+            let lead = if names.len() > 1 {
+                "Any of these counts: "
+            } else {
+                "The answer: "
+            };
+            format!("{verdict} {lead}{}.", names.join("; "))
+        }
+        Answer::Number { .. } => verdict.to_string(),
+    }
+}
+
+/// The model's exact number behind the answer.
+pub fn quiz_number(q: &Question, tokens: &[String]) -> String {
+    let v = number(q.value);
+    match q.kind {
+        Kind::FirstRow | Kind::MaskedCell | Kind::Weight => {
+            format!("The model's weight: {v} ({}).", percent(q.value))
+        }
+        Kind::TopKey => format!("The model's largest weight in {}: {v}.", token_at("row", tokens, q.row)),
+        Kind::HalfTau => format!(
+            "The model: the row's largest weight goes from {} to {v}.",
+            number(q.reference)
+        ),
+        Kind::HotLimit => format!(
+            "The limit is 1/{} = {v}; at τ = 100, the slider's top, every weight of the model's row is already within {} of it.",
+            q.row + 1,
+            number(q.reference)
+        ),
+        Kind::SpreadHead => {
+            let (Some(Choice::Head(a)), Some(Choice::Head(b))) = (q.choices.first(), q.choices.get(1)) else {
+                return String::new();
+            };
+            format!(
+                "The model's mean entropy: head {} {} bits, head {} {} bits.",
+                a + 1,
+                fixed(q.value, 3),
+                b + 1,
+                fixed(q.reference, 3)
+            )
+        }
+        Kind::EqualColumns => format!(
+            "The model, positions off: {} and {} differ by at most {v} in every row that sees both.",
+            token_at("column", tokens, q.row),
+            token_at("column", tokens, q.key)
+        ),
+        Kind::WhichMistake => format!("The largest change it makes to a weight of this head: {v}."),
+        Kind::DropoutSum => format!("The model's row sums to {v}."),
+    }
+}
+
+/// Why the answer is what it is, in one line.
+pub fn quiz_why(q: &Question, tokens: &[String]) -> String {
+    let right = |k: usize| match &q.answer {
+        Answer::Choices(ks) => ks.get(k).map(|&c| q.choices[c]),
+        Answer::Number { .. } => None,
+    };
+    match q.kind {
+        Kind::FirstRow => "Row 1 sees only itself, and a softmax over one score gives it everything: e^s / e^s = 1.".to_string(),
+        Kind::TopKey => "Softmax keeps the order of the scores: the key whose q·k is largest gets the largest weight.".to_string(),
+        Kind::MaskedCell => "The mask sets a future key's score to −∞ before the softmax, and e^(−∞) = 0, exactly.".to_string(),
+        Kind::HalfTau => match right(0) {
+            Some(Choice::Change(Change::Same)) => "This row's scores are all equal, so at any τ its weights are too.".to_string(),
+            _ => "Halving τ doubles every scaled score, which widens the gaps between them, so the top key takes a larger share.".to_string(),
+        },
+        Kind::HotLimit => "As τ grows every scaled score tends to 0, and a softmax of equal scores shares the weight evenly over the keys the row sees.".to_string(),
+        Kind::SpreadHead => "Entropy measures spread: a head with higher entropy shares each row's weight over more keys.".to_string(),
+        Kind::EqualColumns => {
+            let word = tokens.get(q.key).map_or(String::new(), |t| quote(t));
+            format!("Without position codes the same word {word} has the same embedding, hence the same key, so every query scores both alike.")
+        }
+        Kind::WhichMistake => match right(0) {
+            Some(Choice::Mistake(m)) => mistake_why(m).to_string(),
+            _ => String::new(),
+        },
+        Kind::DropoutSum => format!(
+            "Dropout zeroes each weight with probability {} and divides the others by {}, so a row sums to 1 only by luck.",
+            fixed(DROPOUT_P, 1),
+            fixed(1.0 - DROPOUT_P, 1)
+        ),
+        Kind::Weight => "A weight is its key's share of e^(scaled score) among the keys the row sees.".to_string(),
+    }
+}
+
+/// What the questions are about: the main heatmap's head at the current τ.
+pub fn quiz_scope(head: usize, heads: usize, tau: f64) -> String {
+    format!(
+        "The questions are about the heatmap above: head {} of {heads} at τ = {}. Answer, then Check to see the model's exact number.",
+        head + 1,
+        format_tau(tau)
+    )
+}
+
+/// "3 of 5 correct".
+pub fn quiz_progress(correct: u32, answered: u32) -> String {
+    format!("{correct} of {answered} correct")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::explorer::default_view;
+    use crate::model::host::CoreText;
+    use crate::model::quiz::questions;
+
+    #[test]
+    fn every_question_of_the_default_view_reads_with_its_numbers() {
+        let p = default_view(2, false);
+        let tokens = &p.config.tokens;
+        for seed in 1..6 {
+            for q in questions::<CoreText>(&p, 0, 1.0, seed) {
+                let prompt = quiz_prompt(&q, tokens, 1.0);
+                assert!(
+                    prompt.ends_with('?') || prompt.ends_with("counts."),
+                    "{prompt}"
+                );
+                assert!(!quiz_why(&q, tokens).is_empty(), "{q:?}");
+                let shown = quiz_number(&q, tokens);
+                let value = if q.kind == Kind::SpreadHead {
+                    fixed(q.value, 3)
+                } else {
+                    number(q.value)
+                };
+                assert!(shown.contains(&value), "{shown}");
+                // The answer is named only after the check, and names the right choice(s).
+                if let Answer::Choices(ks) = &q.answer {
+                    let verdict = quiz_verdict(&q, tokens, false);
+                    for &k in ks {
+                        assert!(verdict.contains(&quiz_choice(q.kind, q.choices[k], tokens)));
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn words_by_hand() {
+        let tokens: Vec<String> = ["The", "cat", "the"]
+            .iter()
+            .map(|s| (*s).to_string())
+            .collect();
+        assert_eq!(
+            quiz_choice(Kind::TopKey, Choice::Key(1), &tokens),
+            "key 2 “cat”"
+        );
+        assert_eq!(
+            quiz_choice(Kind::EqualColumns, Choice::Pair(0, 2), &tokens),
+            "column 1 “The” and column 3 “the”"
+        );
+        assert_eq!(
+            quiz_choice(Kind::DropoutSum, Choice::Change(Change::More), &tokens),
+            "more than 1"
+        );
+        assert_eq!(
+            quiz_choice(Kind::HalfTau, Choice::Change(Change::More), &tokens),
+            "it gets peakier"
+        );
+        assert_eq!(quiz_progress(3, 5), "3 of 5 correct");
+        assert_eq!(number(0.0), "0.0000");
+        assert_eq!(number(1.0 / 7.0), "0.1429");
+        assert_eq!(number(2e-6), "2.0e-6");
+    }
+}
