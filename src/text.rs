@@ -1750,3 +1750,51 @@ mod break_it_tests {
         assert_eq!(signed(1e-6), "+1.0e-6");
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Figures and the compare view (issue 12): captions built from the view's settings.
+// ---------------------------------------------------------------------------------------------
+
+/// A view's settings in one line: sentence, seed, head, τ, positions and any "Break it" switch.
+pub fn figure_caption(
+    sentence: &str,
+    seed: u64,
+    (head, heads): (usize, usize),
+    tau: f64,
+    positions: bool,
+    broken: Mistakes,
+) -> String {
+    let mut s = format!(
+        "{} · seed {seed} · head {} of {heads} · τ = {} · positions {}",
+        quote(sentence),
+        head + 1,
+        format_tau(tau),
+        if positions { "on" } else { "off" }
+    );
+    if !broken.is_empty() {
+        let names: Vec<&str> = broken.iter().map(mistake_label).collect();
+        s.push_str(" · BROKEN: ");
+        s.push_str(&names.join("; "));
+    }
+    s
+}
+
+#[cfg(test)]
+mod figure_tests {
+    use super::*;
+
+    #[test]
+    fn caption_names_every_setting() {
+        let c = figure_caption("The cat sat .", 7, (1, 4), 0.5, true, Mistakes::NONE);
+        assert_eq!(
+            c,
+            "“The cat sat .” · seed 7 · head 2 of 4 · τ = 0.500 · positions on"
+        );
+        let broken = Mistakes::NONE.with(Mistake::MaskWithZero, true);
+        let c = figure_caption("a", 1, (0, 1), 2.0, false, broken);
+        assert!(
+            c.ends_with(" · positions off · BROKEN: Mask with 0 instead of −∞"),
+            "{c}"
+        );
+    }
+}

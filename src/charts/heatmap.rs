@@ -9,7 +9,7 @@
 //! repaints nothing.
 
 use super::canvas::{canvas_font, color, context_2d, drawing_area, text_style, Redraw};
-use super::colors::{label_on, viridis, Theme};
+use super::colors::{cell_colour, label_on, viridis, Theme};
 use super::layout::{short_label, HeatmapLayout};
 use super::Result;
 use crate::format::fixed;
@@ -91,11 +91,7 @@ impl CellPainter {
 
 /// The cell colour: viridis of the weight, or the masked grey above the diagonal.
 fn cell_color(spec: &HeatmapSpec, i: usize, j: usize) -> super::colors::Rgb {
-    if spec.has_weight(i, j) {
-        viridis(spec.weights[(i, j)])
-    } else {
-        spec.theme.masked
-    }
+    cell_colour(spec.weights, (i, j), spec.show_future, spec.theme)
 }
 
 /// Hatches the future cells that have weight (broken attention only): diagonal lines and an

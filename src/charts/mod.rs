@@ -6,6 +6,7 @@ pub mod colors;
 pub mod layout;
 pub mod pixel_ratio;
 pub mod strip;
+pub mod svg;
 
 #[cfg(target_arch = "wasm32")]
 pub mod bars;

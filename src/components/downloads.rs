@@ -1,8 +1,11 @@
-//! Download buttons: JSON (everything needed to recompute the view), CSV (the weights), PNG.
+//! Download buttons: JSON (everything needed to recompute the view), CSV (the weights), PNG,
+//! and the heatmap as an SVG figure with a caption of the view's settings.
 
+use crate::charts::svg::{heatmap_svg, SvgHeatmap};
 use crate::model::broken::broken_attention;
 use crate::model::export::{view_json, weights_csv};
-use crate::state::AppState;
+use crate::state::{use_theme, AppState};
+use crate::text::figure_caption;
 use crate::web::download::{download_text, download_url};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
@@ -50,6 +53,33 @@ pub fn Downloads() -> impl IntoView {
             "CSV",
         );
     };
+    let theme = use_theme();
+    let svg = move |_| {
+        let broken = state.broken.get_untracked();
+        let caption = figure_caption(
+            &state.sentence.get_untracked(),
+            state.seed.get_untracked(),
+            (state.head.get_untracked(), state.heads.get_untracked()),
+            state.tau.get_untracked(),
+            state.positions.get_untracked(),
+            broken,
+        );
+        let text = state.shown_weights.with_untracked(|weights| {
+            state.tokens.with_untracked(|tokens| {
+                heatmap_svg(&SvgHeatmap {
+                    tokens,
+                    weights,
+                    theme: theme.get_untracked(),
+                    show_future: !broken.is_empty(),
+                    caption: &caption,
+                })
+            })
+        });
+        report(
+            download_text("attention.svg", "image/svg+xml", &text),
+            "SVG",
+        );
+    };
     let png = move |_| {
         let result = (|| {
             let canvas = crate::web::window()
@@ -67,6 +97,7 @@ pub fn Downloads() -> impl IntoView {
             <button type="button" on:click=json>"Download JSON"</button>
             <button type="button" on:click=csv>"Download CSV"</button>
             <button type="button" on:click=png>"Download PNG"</button>
+            <button type="button" on:click=svg>"Download SVG"</button>
             <p class="error" role="alert">{move || status.get()}</p>
         </div>
     }
