@@ -3,6 +3,7 @@
 
 use crate::components::{
     break_it::{BreakIt, BrokenBanner},
+    compare::Compare,
     downloads::Downloads,
     embed::{CopyEmbedCode, OpenFullApp},
     explanation::Explanation,
@@ -175,6 +176,7 @@ fn full_layout(state: AppState) -> impl IntoView {
             </section>
         </main>
         <BreakIt />
+        <Compare />
         <Lesson />
         <Explanation />
         <footer class="site-footer">

@@ -7,13 +7,14 @@
 use crate::format::{fixed, percent, scientific};
 use crate::model::broken::{sees_future, Damage, Mistake, Mistakes};
 use crate::model::claims::{top_keys, HeadShape, NEARLY_ONE_HOT};
+use crate::model::compare::{Change, RowChange};
 use crate::model::multihead::HeadsRow;
 use crate::model::positions::ShuffleComparison;
 use crate::model::scaling_lab::{LabPoint, Spread, DRAWS, KEYS, NOTEBOOK_DRAWS};
 use crate::model::stats::{row_stats, ROUNDING_TOLERANCE};
 use crate::model::temperature::Regime;
 use crate::model::trace::RowTrace;
-use crate::model::url_state::Step;
+use crate::model::url_state::{Step, ViewState};
 use nalgebra::DMatrix;
 
 /// A token in typographic quotes for running text.
@@ -1779,6 +1780,63 @@ pub fn figure_caption(
     s
 }
 
+/// What setting B changes, against setting A, in one sentence.
+pub fn change_sentence(change: &Change, a: &ViewState) -> String {
+    match change {
+        Change::Tau(tau) => format!(
+            "B uses τ = {} instead of A's {}.",
+            format_tau(*tau),
+            format_tau(a.tau)
+        ),
+        Change::Seed(seed) => format!("B uses seed {seed} instead of A's {}.", a.seed),
+        Change::Positions => format!(
+            "B has positions {} (A has them {}).",
+            if a.positions { "off" } else { "on" },
+            if a.positions { "on" } else { "off" }
+        ),
+        Change::Sentence(s) => format!("B reads {} instead of {}.", quote(s), quote(&a.sentence)),
+        Change::Broken(m) if m.is_empty() => {
+            "B is correct attention, with no mistake made.".to_string()
+        }
+        Change::Broken(m) => {
+            let names: Vec<&str> = m.iter().map(mistake_label).collect();
+            format!("B is BROKEN: {}.", names.join("; "))
+        }
+    }
+}
+
+/// The difference heatmap's accessible name.
+pub fn diff_label(n: usize, scale: f64) -> String {
+    format!(
+        "Difference heatmap A − B, {n} × {n} cells: purple where A gives the key more weight, orange where B does, light grey for no change; the scale runs from −{} to +{}.",
+        fixed(scale, 3),
+        fixed(scale, 3)
+    )
+}
+
+/// One of the rows that changed most.
+pub fn row_change_text(tokens: &[String], r: &RowChange, diff: &DMatrix<f64>) -> String {
+    if r.l1 == 0.0 {
+        return format!("Row {} {}: unchanged.", r.row + 1, quote(&tokens[r.row]));
+    }
+    let d = diff[(r.row, r.max_col)];
+    format!(
+        "Row {} {}: Σ|Δ| = {}; the largest change is on key {} {}, {}{} ({}).",
+        r.row + 1,
+        quote(&tokens[r.row]),
+        fixed(r.l1, 3),
+        r.max_col + 1,
+        quote(&tokens[r.max_col]),
+        if d < 0.0 { "−" } else { "+" },
+        fixed(r.max_abs, 3),
+        if d < 0.0 {
+            "B gives it more"
+        } else {
+            "A gives it more"
+        }
+    )
+}
+
 #[cfg(test)]
 mod figure_tests {
     use super::*;
@@ -1796,5 +1854,30 @@ mod figure_tests {
             c.ends_with(" · positions off · BROKEN: Mask with 0 instead of −∞"),
             "{c}"
         );
+    }
+
+    #[test]
+    fn compare_sentences() {
+        let a = ViewState::default();
+        assert_eq!(
+            change_sentence(&Change::Tau(2.0), &a),
+            "B uses τ = 2.00 instead of A's 1.00."
+        );
+        assert_eq!(
+            change_sentence(&Change::Positions, &a),
+            "B has positions on (A has them off)."
+        );
+        let diff = DMatrix::from_row_slice(2, 2, &[0.0, 0.0, -0.25, 0.25]);
+        let tokens = vec!["a".to_string(), "b".to_string()];
+        let rows = crate::model::compare::rows_by_change(&diff);
+        assert_eq!(
+            row_change_text(&tokens, &rows[0], &diff),
+            "Row 2 “b”: Σ|Δ| = 0.500; the largest change is on key 1 “a”, −0.250 (B gives it more)."
+        );
+        assert_eq!(
+            row_change_text(&tokens, &rows[1], &diff),
+            "Row 1 “a”: unchanged."
+        );
+        assert!(diff_label(2, 0.25).contains("from −0.250 to +0.250"));
     }
 }

@@ -8,6 +8,7 @@
 //! parser, the link writer and (in `src/state`) the view's signals are all made from it.
 
 use super::broken::{Mistake, Mistakes};
+use super::compare::Change;
 use super::host::{CoreText, TextHost};
 use super::scaling_lab::HEAD_SIZES;
 use super::tokenizer::{checked_tokens, tokenize, MAX_TOKENS};
@@ -119,6 +120,14 @@ macro_rules! view_params {
                 default: Mistakes::NONE,
                 read: read_broken,
                 write: |set| (!set.is_empty()).then(|| set.keys()),
+            }
+            /// The compare view's setting B: what it changes from the view (`model::compare`; in
+            /// the link only when the compare view is on).
+            compare: Option<Change> {
+                key: "cmp",
+                default: None,
+                read: read_compare,
+                write: |change| change.as_ref().map(Change::key),
             }
             /// Developer setting: token limit (default `MAX_TOKENS`; in the link only when changed).
             max_tokens: usize {
@@ -502,6 +511,16 @@ fn read_broken(value: &str, _: &ReadContext) -> Reading<Mistakes> {
     }
 }
 
+fn read_compare(value: &str, cx: &ReadContext) -> Reading<Option<Change>> {
+    match Change::parse(value, cx.parse_decimal) {
+        Some(change) => Reading::Valid(Some(change)),
+        None => Reading::Ignored(format!(
+            "Ignored cmp={}: use tau:2, seed:7, pos, s:<sentence> or broken:<mistakes>.",
+            quoted(value)
+        )),
+    }
+}
+
 fn read_max_tokens(value: &str, _: &ReadContext) -> Reading<usize> {
     match value.parse::<usize>() {
         Ok(limit) if (1..=DEVELOPER_MAX_TOKENS).contains(&limit) => Reading::Valid(limit),
@@ -601,6 +620,7 @@ mod tests {
             broken: [Mistake::MaskWithZero, Mistake::WrongTriangle]
                 .into_iter()
                 .collect(),
+            compare: Some(Change::Sentence("a <b> & c, d?".into())),
             max_tokens: 256,
             embed: true,
         };
@@ -674,7 +694,7 @@ mod tests {
 
     /// Per parameter, in table order: a valid value other than the default, a value that cannot be
     /// used, and a word the notice about that bad value contains.
-    const SAMPLES: [(&str, &str, &str, &str); 12] = [
+    const SAMPLES: [(&str, &str, &str, &str); 13] = [
         ("s", "a+b", "", "sentence"),
         ("tau", "2", "NaN", "temperature"),
         ("seed", "42", "-1", "seed"),
@@ -685,6 +705,7 @@ mod tests {
         ("lab_d", "64", "3", "lab_d="),
         ("pos", "1", "maybe", "pos="),
         ("broken", "triu", "zzz", "broken="),
+        ("cmp", "tau%3A2", "tau%3Ax", "cmp="),
         ("max_tokens", "256", "0", "max_tokens="),
         ("embed", "1", "maybe", "embed="),
     ];
