@@ -106,7 +106,7 @@ pub fn draw_diff(
     )?;
     ctx.set_text_align("left");
     ctx.fill_text(
-        &format!("+{} (A more)", fixed(spec.scale, 3)),
+        &format!("+{}", fixed(spec.scale, 3)),
         s(left + bar_w + 4.0),
         s(top + 7.0),
     )?;
