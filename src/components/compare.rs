@@ -1,28 +1,33 @@
 //! Compare (A/B): setting A is the view on screen, setting B the same with one thing changed
 //! (`model::compare::Change`, the link's `cmp`). Both heatmaps side by side, the difference
 //! A − B as a diverging heatmap and a table, the rows that changed most, and downloads.
+//!
+//! Kept lean for the bundle budget: one memo holds everything B needs, the words and the table
+//! are one HTML string each (`text::compare_text`, escaped and tested natively), and one change
+//! and one click handler serve all controls (events bubble to them).
 
 use super::heatmap::Heatmap;
 use crate::charts::diff::{draw_diff, DiffSpec};
 use crate::charts::layout::HeatmapLayout;
-use crate::format::fixed;
 use crate::hooks::use_canvas;
 use crate::model::broken::{Mistake, Mistakes};
 use crate::model::compare::{
-    compare_csv, difference, max_abs, refusal, rows_by_change, view_weights, Change,
-    SWAPPED_SENTENCE,
+    compare_csv, difference, max_abs, refusal, view_weights, Change, SWAPPED_SENTENCE,
 };
+use crate::model::host::TextHost;
+use crate::model::tokenizer::tokenize;
 use crate::model::url_state::ViewState;
 use crate::state::{AppState, Shared};
-use crate::text::{change_sentence, diff_label, figure_caption, mistake_label, row_change_text};
+use crate::text::{compare_text, diff_label, mistake_label, CompareText};
 use crate::web::download::{download_text, download_url};
 use crate::web::BrowserText;
 use leptos::html;
 use leptos::prelude::*;
 use nalgebra::DMatrix;
 use std::sync::Arc;
+use wasm_bindgen::JsCast;
 
-/// The kinds of change the select offers, with their labels.
+/// The kinds of change the first select offers: its value and label.
 const KINDS: [(&str, &str); 6] = [
     ("off", "nothing: compare off"),
     ("tau", "the temperature τ"),
@@ -32,13 +37,14 @@ const KINDS: [(&str, &str); 6] = [
     ("broken", "Break it vs correct"),
 ];
 
-fn kind_of(change: &Change) -> &'static str {
+fn kind_of(change: Option<&Change>) -> &'static str {
     match change {
-        Change::Tau(_) => "tau",
-        Change::Seed(_) => "seed",
-        Change::Positions => "pos",
-        Change::Sentence(_) => "s",
-        Change::Broken(_) => "broken",
+        None => "off",
+        Some(Change::Tau(_)) => "tau",
+        Some(Change::Seed(_)) => "seed",
+        Some(Change::Positions) => "pos",
+        Some(Change::Sentence(_)) => "s",
+        Some(Change::Broken(_)) => "broken",
     }
 }
 
@@ -46,7 +52,7 @@ fn kind_of(change: &Change) -> &'static str {
 fn first_change(kind: &str, a: &ViewState) -> Option<Change> {
     Some(match kind {
         "tau" => Change::Tau(if a.tau == 2.0 { 0.5 } else { 2.0 }),
-        "seed" => Change::Seed(a.seed.wrapping_add(1) % (u64::from(u32::MAX) + 1)),
+        "seed" => Change::Seed(if a.seed == 7 { 8 } else { 7 }),
         "pos" => Change::Positions,
         "s" => Change::Sentence(SWAPPED_SENTENCE.to_string()),
         "broken" if a.broken.is_empty() => {
@@ -57,22 +63,32 @@ fn first_change(kind: &str, a: &ViewState) -> Option<Change> {
     })
 }
 
-/// The difference table is written out up to this many tokens (the page's own limit).
-const MAX_TABLE_TOKENS: usize = crate::model::tokenizer::MAX_TOKENS;
-
-/// Setting B's numbers, or why there are none.
-#[derive(Clone, PartialEq)]
-struct Outcome {
-    b: ViewState,
-    weights: Result<Shared<DMatrix<f64>>, String>,
+/// `<option>`s as HTML, set once.
+fn options(items: impl Iterator<Item = (&'static str, &'static str)>) -> String {
+    items
+        .map(|(value, label)| format!("<option value=\"{value}\">{label}</option>"))
+        .collect()
 }
 
-#[component]
-pub fn Compare() -> impl IntoView {
-    let state = AppState::from_context();
-    let status = RwSignal::new(None::<String>);
+/// Everything B needs, recomputed when A or the change does.
+#[derive(Clone, PartialEq)]
+struct Compared {
+    b_view: ViewState,
+    b: Shared<DMatrix<f64>>,
+    /// A − B.
+    diff: Shared<DMatrix<f64>>,
+    /// Cells with weight 0 above the diagonal in both settings.
+    hidden: Shared<Vec<bool>>,
+    text: Shared<CompareText>,
+}
+
+/// B for the view now: `Ok(None)` while compare is off, `Err` with the message when refused.
+fn compare_now(state: AppState) -> Result<Option<Compared>, String> {
+    let Some(change) = state.compare.get() else {
+        return Ok(None);
+    };
     // Setting A as far as B depends on it (not the row or the lesson step).
-    let a_view = Memo::new(move |_| ViewState {
+    let a_view = ViewState {
         sentence: state.sentence.get(),
         tau: state.tau.get(),
         seed: state.seed.get(),
@@ -82,37 +98,77 @@ pub fn Compare() -> impl IntoView {
         broken: state.broken.get(),
         max_tokens: state.max_tokens.get(),
         ..ViewState::default()
-    });
-    let outcome = Memo::new(move |_| {
-        let change = state.compare.get()?;
-        let a = a_view.get();
-        let b = change.apply(&a);
-        let weights = match refusal(&a, &b) {
-            Some(message) => Err(message),
-            None => Ok(Shared(Arc::new(view_weights::<BrowserText>(&b)))),
-        };
-        Some(Outcome { b, weights })
-    });
-    let b_weights = Memo::new(move |_| {
-        outcome.with(|o| match o {
-            Some(Outcome { weights: Ok(w), .. }) => Some(w.clone()),
-            _ => None,
+    };
+    let b_view = change.apply(&a_view);
+    if let Some(message) = refusal(&a_view, &b_view) {
+        return Err(message);
+    }
+    let a = state.shown_weights.get();
+    let b = view_weights::<BrowserText>(&b_view);
+    let diff = difference(&a, &b);
+    let n = diff.nrows();
+    let hidden = (0..n * n)
+        .map(|k| {
+            let (i, j) = (k / n, k % n);
+            j > i && a[(i, j)] == 0.0 && b[(i, j)] == 0.0
         })
-    });
-    let diff = Memo::new(move |_| {
-        let b = b_weights.get()?;
-        let a = state.shown_weights.get();
-        Some(Shared(Arc::new(difference(&a, &b))))
-    });
+        .collect();
+    let text = state
+        .tokens
+        .with(|t| compare_text(&change, (&a_view, &b_view), t, (&a, &b, &diff)));
+    Ok(Some(Compared {
+        b_view,
+        b: Shared(Arc::new(b)),
+        diff: Shared(Arc::new(diff)),
+        hidden: Shared(Arc::new(hidden)),
+        text: Shared(Arc::new(text)),
+    }))
+}
 
-    // The body is built once when B appears, not on every new weight.
-    let shown = Memo::new(move |_| b_weights.with(Option::is_some));
-    let on_kind = move |ev: leptos::ev::Event| {
+#[component]
+pub fn Compare() -> impl IntoView {
+    let state = AppState::from_context();
+    let status = RwSignal::new(None::<String>);
+    let compared = Memo::new(move |_| compare_now(state));
+    let current = move || compared.get().ok().flatten();
+    let shown = Memo::new(move |_| compared.with(|c| matches!(c, Ok(Some(_)))));
+
+    // Every control's change event, told apart by the control's name.
+    let on_change = move |ev: leptos::ev::Event| {
+        let Some(el) = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok())
+        else {
+            return;
+        };
+        let value = event_target_value(&ev);
         status.set(None);
-        state.compare.set(first_change(
-            &event_target_value(&ev),
-            &a_view.get_untracked(),
-        ));
+        let kind = state.compare.with_untracked(|c| kind_of(c.as_ref()));
+        let change = match el.get_attribute("name").as_deref() {
+            Some("cmp-kind") => {
+                let a = ViewState {
+                    tau: state.tau.get_untracked(),
+                    seed: state.seed.get_untracked(),
+                    broken: state.broken.get_untracked(),
+                    ..ViewState::default()
+                };
+                first_change(&value, &a)
+            }
+            Some("cmp-mistake") => Some(Change::Broken(
+                Mistake::from_key(&value).map_or(Mistakes::NONE, |m| Mistakes::NONE.with(m, true)),
+            )),
+            _ => {
+                let parsed = Change::parse(&format!("{kind}:{value}"), BrowserText::parse_decimal);
+                if parsed.is_none() {
+                    status.set(Some(format!(
+                        "“{value}” is not a value for setting B: use a temperature from 0.05 to 20, a seed from 0 to 4294967295, or a sentence."
+                    )));
+                    return;
+                }
+                parsed
+            }
+        };
+        state.compare.set(change);
     };
     let value_text = move || {
         state.compare.with(|c| match c {
@@ -122,80 +178,16 @@ pub fn Compare() -> impl IntoView {
             _ => String::new(),
         })
     };
-    let on_value = move |ev: leptos::ev::Event| {
-        let Some(kind) = state.compare.with_untracked(|c| c.as_ref().map(kind_of)) else {
-            return;
-        };
-        let text = format!("{kind}:{}", event_target_value(&ev));
-        match Change::parse(
-            &text,
-            <BrowserText as crate::model::host::TextHost>::parse_decimal,
-        ) {
-            Some(change) => {
-                status.set(None);
-                state.compare.set(Some(change));
-            }
-            None => status.set(Some(format!(
-                "“{}” is not a value for setting B: {}",
-                event_target_value(&ev),
-                match kind {
-                    "tau" => "use a temperature from 0.05 to 20.",
-                    "seed" => "use a whole number from 0 to 4294967295.",
-                    _ => "type a sentence.",
-                }
-            ))),
-        }
-    };
-    let on_mistake = move |ev: leptos::ev::Event| {
-        let set = Mistake::from_key(&event_target_value(&ev))
-            .map_or(Mistakes::NONE, |m| Mistakes::NONE.with(m, true));
-        state.compare.set(Some(Change::Broken(set)));
-    };
-    let value_editor = move || {
-        let kind = state.compare.with(|c| c.as_ref().map(kind_of));
-        match kind {
-            Some("tau" | "seed" | "s") => Some(
-                view! {
-                    <label class="compare-value">
-                        "B's value "
-                        <input type="text" prop:value=value_text on:change=on_value spellcheck="false" />
-                    </label>
-                }
-                .into_any(),
-            ),
-            Some("broken") => {
-                let chosen = move || {
-                    state.compare.with(|c| match c {
-                        Some(Change::Broken(m)) => m.iter().next().map_or("", |m| m.key()),
-                        _ => "",
-                    })
-                };
-                Some(
-                    view! {
-                        <label class="compare-value">
-                            "B's mistake "
-                            <select on:change=on_mistake prop:value=chosen>
-                                <option value="">"none: correct attention"</option>
-                                {Mistake::ALL
-                                    .iter()
-                                    .map(|&m| view! { <option value=m.key()>{mistake_label(m)}</option> })
-                                    .collect_view()}
-                            </select>
-                        </label>
-                    }
-                    .into_any(),
-                )
-            }
-            _ => None,
-        }
-    };
-    let refused = move || {
-        outcome.with(|o| match o {
-            Some(Outcome {
-                weights: Err(m), ..
-            }) => Some(m.clone()),
-            _ => None,
+    let mistake = move || {
+        state.compare.with(|c| match c {
+            Some(Change::Broken(m)) => m.iter().next().map_or("", Mistake::key),
+            _ => "",
         })
+    };
+    let message = move || {
+        status
+            .get()
+            .or_else(|| compared.with(|c| c.as_ref().err().cloned()))
     };
 
     view! {
@@ -204,81 +196,63 @@ pub fn Compare() -> impl IntoView {
             <p class="hint">
                 "Setting A is the view above. Setting B is the same view with one thing changed; the difference A − B shows what that one change does to every weight."
             </p>
-            <div class="compare-controls">
+            <div
+                class="compare-controls"
+                data-kind=move || state.compare.with(|c| kind_of(c.as_ref()))
+                on:change=on_change
+            >
                 <label>
                     "Setting B changes "
-                    <select
-                        on:change=on_kind
-                        prop:value=move || state.compare.with(|c| c.as_ref().map_or("off", kind_of))
-                    >
-                        {KINDS.map(|(k, label)| view! { <option value=k>{label}</option> }).collect_view()}
-                    </select>
+                    <select name="cmp-kind" inner_html=options(KINDS.into_iter()) prop:value=move || state.compare.with(|c| kind_of(c.as_ref()))></select>
                 </label>
-                {value_editor}
+                <label class="cmp-value">
+                    "B's value "
+                    <input name="cmp-value" type="text" spellcheck="false" prop:value=value_text />
+                </label>
+                <label class="cmp-mistake">
+                    "B's mistake "
+                    <select
+                        name="cmp-mistake"
+                        inner_html=options(
+                            std::iter::once(("", "none: correct attention"))
+                                .chain(Mistake::ALL.iter().map(|&m| (m.key(), mistake_label(m)))),
+                        )
+                        prop:value=mistake
+                    ></select>
+                </label>
             </div>
-            <p class="error" role="alert">{move || status.get().or_else(refused)}</p>
-            {move || shown.get().then(|| compare_body(state, a_view, outcome, b_weights, diff))}
+            <p class="error" role="alert">{message}</p>
+            {move || shown.get().then(|| compare_body(state, current))}
         </section>
     }
 }
 
 fn compare_body(
     state: AppState,
-    a_view: Memo<ViewState>,
-    outcome: Memo<Option<Outcome>>,
-    b_weights: Memo<Option<Shared<DMatrix<f64>>>>,
-    diff: Memo<Option<Shared<DMatrix<f64>>>>,
+    current: impl Fn() -> Option<Compared> + Copy + Send + Sync + 'static,
 ) -> impl IntoView {
-    let b_view = move || {
-        outcome
-            .with(|o| o.as_ref().map(|o| o.b.clone()))
+    let b_weights = Signal::derive(move || {
+        current().map_or_else(|| Shared(Arc::new(DMatrix::zeros(0, 0))), |c| c.b)
+    });
+    let b_tokens = Signal::derive(move || {
+        current()
+            .map(|c| tokenize(&c.b_view.sentence))
             .unwrap_or_default()
-    };
-    let caption = move |v: &ViewState| {
-        figure_caption(
-            &v.sentence,
-            v.seed,
-            (v.head, v.heads),
-            v.tau,
-            v.positions,
-            v.broken,
-        )
-    };
-    let b_shown = Signal::derive(move || {
-        b_weights
-            .get()
-            .unwrap_or_else(|| Shared(Arc::new(DMatrix::zeros(0, 0))))
     });
     let none = Signal::derive(|| None::<usize>);
-    let b_tokens = Signal::derive(move || {
-        crate::model::tokenizer::tokenize(
-            &outcome
-                .with(|o| o.as_ref().map(|o| o.b.sentence.clone()))
-                .unwrap_or_default(),
-        )
-    });
-    let scale = move || diff.with(|d| d.as_ref().map_or(0.0, |d| max_abs(d)));
-    // Masked in both settings: weight 0 above the diagonal in A and in B.
-    let hidden = move |a: &DMatrix<f64>, b: &DMatrix<f64>, i: usize, j: usize| {
-        j > i && a[(i, j)] == 0.0 && b[(i, j)] == 0.0
-    };
     let canvas_ref = NodeRef::<html::Canvas>::new();
     let wrap_ref = NodeRef::<html::Div>::new();
     use_canvas("difference", canvas_ref, Some(wrap_ref), move |pass| {
-        let (Some(d), Some(b)) = (diff.get(), b_weights.get()) else {
-            return;
-        };
-        let a = state.shown_weights.get();
+        let Some(c) = current() else { return };
         state.tokens.with(|tokens| {
-            let n = tokens.len().min(d.nrows());
+            let n = tokens.len().min(c.diff.nrows());
             let longest = tokens.iter().map(|t| t.chars().count()).max().unwrap_or(1);
             let l = HeatmapLayout::new(pass.width.clamp(200.0, 720.0), n, longest, 13.0, true);
-            let is_hidden = |i: usize, j: usize| hidden(&a, &b, i, j);
             let spec = DiffSpec {
                 tokens: &tokens[..n],
-                diff: &d,
-                hidden: &is_hidden,
-                scale: max_abs(&d),
+                diff: &c.diff,
+                hidden: &|i, j| c.hidden[i * n + j],
+                scale: max_abs(&c.diff),
                 theme: pass.theme,
             };
             pass.paint_whole((l.width, l.height), |canvas| {
@@ -287,111 +261,54 @@ fn compare_body(
             let _ = pass.canvas().set_attribute("data-ready", "true");
         });
     });
-    let table = move || {
-        let (Some(d), Some(b)) = (diff.get(), b_weights.get()) else {
-            return None;
-        };
-        let a = state.shown_weights.get();
-        let tokens = state.tokens.get();
-        let n = tokens.len().min(d.nrows());
-        if n > MAX_TABLE_TOKENS {
-            return None;
-        }
-        let head = tokens[..n]
-            .iter()
-            .map(|t| view! { <th scope="col">{t.clone()}</th> })
-            .collect_view();
-        let rows = (0..n)
-            .map(|i| {
-                let cells = (0..n)
-                    .map(|j| {
-                        if hidden(&a, &b, i, j) {
-                            view! { <td data-masked="true">"masked"</td> }.into_any()
-                        } else {
-                            let v = d[(i, j)];
-                            view! { <td data-d=v.to_string()>{fixed(v, 3)}</td> }.into_any()
-                        }
-                    })
-                    .collect_view();
-                view! { <tr><th scope="row">{format!("{} {}", i + 1, tokens[i])}</th>{cells}</tr> }
-            })
-            .collect_view();
-        Some(view! {
-            <table class="diff-table" data-testid="diff-table">
-                <caption>"A − B for every query row (rows) and key (columns)"</caption>
-                <thead><tr><th scope="col">"query \\ key"</th>{head}</tr></thead>
-                <tbody>{rows}</tbody>
-            </table>
-        })
-    };
-    let most_changed = move || {
-        let d = diff.get()?;
-        let tokens = state.tokens.get();
-        Some(
-            rows_by_change(&d)
-                .into_iter()
-                .take(3)
-                .map(|r| view! { <li>{row_change_text(&tokens, &r, &d)}</li> })
-                .collect_view(),
-        )
-    };
     let status = RwSignal::new(None::<String>);
-    let csv = move |_| {
-        let (Some(b), a) = (
-            b_weights.get_untracked(),
-            state.shown_weights.get_untracked(),
-        ) else {
-            return;
+    // Both download buttons, told apart by their data-file.
+    let on_click = move |ev: leptos::ev::MouseEvent| {
+        let file = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .and_then(|e| e.get_attribute("data-file"));
+        let Some(c) = current() else { return };
+        let result = match file.as_deref() {
+            Some("csv") => {
+                let a = state.shown_weights.get_untracked();
+                let text = state.tokens.with_untracked(|t| compare_csv(t, &a, &c.b));
+                download_text("compare.csv", "text/csv", &text)
+            }
+            Some("png") => canvas_ref
+                .get_untracked()
+                .ok_or_else(|| wasm_bindgen::JsValue::from_str("no difference heatmap"))
+                .and_then(|c| c.to_data_url_with_type("image/png"))
+                .and_then(|url| download_url("difference.png", &url)),
+            _ => return,
         };
-        let text = state.tokens.with_untracked(|t| compare_csv(t, &a, &b));
-        status.set(
-            download_text("compare.csv", "text/csv", &text)
-                .err()
-                .map(|e| format!("Could not save the CSV: {e:?}")),
-        );
-    };
-    let png = move |_| {
-        let result = canvas_ref
-            .get_untracked()
-            .ok_or_else(|| wasm_bindgen::JsValue::from_str("no difference heatmap"))
-            .and_then(|c| c.to_data_url_with_type("image/png"))
-            .and_then(|url| download_url("difference.png", &url));
         status.set(
             result
                 .err()
-                .map(|e| format!("Could not save the image: {e:?}")),
+                .map(|e| format!("Could not save the file: {e:?}")),
         );
     };
     view! {
-        <p data-testid="change-sentence">
-            {move || state.compare.get().map(|c| change_sentence(&c, &a_view.get()))}
-        </p>
+        <div inner_html=move || current().map(|c| c.text.top.clone())></div>
         <div class="compare-pair">
-            <figure data-testid="compare-a">
-                <figcaption>"A: " {move || caption(&a_view.get())}</figcaption>
-                <Heatmap
-                    weights=state.shown_weights
-                    tokens=state.tokens
-                    selected_row=none
-                    on_select=Callback::new(|_: usize| {})
-                    percent_labels=true
-                    title="Setting A heatmap"
-                    broken=Signal::derive(move || !state.broken.get().is_empty())
-                />
-            </figure>
-            <figure data-testid="compare-b">
-                <figcaption>"B: " {move || caption(&b_view())}</figcaption>
-                <Heatmap
-                    weights=b_shown
-                    tokens=b_tokens
-                    selected_row=none
-                    on_select=Callback::new(|_: usize| {})
-                    percent_labels=true
-                    title="Setting B heatmap"
-                    broken=Signal::derive(move || !b_view().broken.is_empty())
-                />
-                <a href=move || format!("?{}", b_view().to_query()) data-testid="open-b">"Open setting B on its own"</a>
-            </figure>
+            <Heatmap
+                weights=state.shown_weights
+                tokens=state.tokens
+                selected_row=none
+                on_select=Callback::new(|_: usize| {})
+                percent_labels=true
+                title="Setting A heatmap"
+                broken=Signal::derive(move || !state.broken.get().is_empty())
+            />
+            <Heatmap
+                weights=b_weights
+                tokens=b_tokens
+                selected_row=none
+                on_select=Callback::new(|_: usize| {})
+                percent_labels=true
+                title="Setting B heatmap"
+                broken=Signal::derive(move || current().is_some_and(|c| !c.b_view.broken.is_empty()))
+            />
         </div>
         <h3>"Difference A − B"</h3>
         <div class="heatmap-wrap" node_ref=wrap_ref>
@@ -400,22 +317,13 @@ fn compare_body(
                 class="diff-heatmap"
                 role="img"
                 tabindex="0"
-                aria-label=move || diff_label(state.tokens.with(Vec::len), scale())
+                aria-label=move || current().map(|c| diff_label(c.diff.nrows(), max_abs(&c.diff)))
             ></canvas>
         </div>
-        <p class="hint">
-            "Purple: A gives the key more weight; orange: B does; light grey: no change. Both ends of the scale are ±the largest |Δ|, "
-            {move || fixed(scale(), 3)} "; grey cells are masked in both."
-        </p>
-        <h3>"Rows that changed most"</h3>
-        <ol data-testid="rows-changed">{most_changed}</ol>
-        <details>
-            <summary>"The difference as a table"</summary>
-            <div class="table-scroll">{table}</div>
-        </details>
-        <div class="downloads" role="group" aria-label="Compare downloads">
-            <button type="button" on:click=csv>"Download compare CSV"</button>
-            <button type="button" on:click=png>"Download difference PNG"</button>
+        <div inner_html=move || current().map(|c| c.text.bottom.clone())></div>
+        <div class="downloads" role="group" aria-label="Compare downloads" on:click=on_click>
+            <button type="button" data-file="csv">"Download compare CSV"</button>
+            <button type="button" data-file="png">"Download difference PNG"</button>
             <p class="error" role="alert">{move || status.get()}</p>
         </div>
     }

@@ -160,7 +160,15 @@ pub fn rows_by_change(diff: &DMatrix<f64>) -> Vec<RowChange> {
             }
         })
         .collect();
-    rows.sort_by(|x, y| y.l1.total_cmp(&x.l1).then(x.row.cmp(&y.row)));
+    // Insertion sort (stable: ties keep the earlier row first); a library sort of this one
+    // type costs more wasm than it saves for at most a few hundred rows.
+    for k in 1..rows.len() {
+        let mut m = k;
+        while m > 0 && rows[m - 1].l1 < rows[m].l1 {
+            rows.swap(m - 1, m);
+            m -= 1;
+        }
+    }
     rows
 }
 
