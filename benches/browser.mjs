@@ -37,6 +37,8 @@ const PROFILE_TOP = Number(opt('profile-top', 25));
 
 const SCENARIOS = [
   { id: 'default-1h', label: 'default sentence (7 tokens), 1 head', query: 'heads=1', tokens: 7, heads: 1 },
+  // The compare view on (issue 12): a slider step redraws A, the difference and its table too.
+  { id: 'default-compare', label: 'default sentence, compare τ = 2', query: 'cmp=tau%3A2', tokens: 7, heads: 2 },
   {
     id: '64t-8h',
     label: '64 tokens, 8 heads',

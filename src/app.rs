@@ -3,6 +3,7 @@
 
 use crate::components::{
     break_it::{BreakIt, BrokenBanner},
+    compare::Compare,
     downloads::Downloads,
     embed::{CopyEmbedCode, OpenFullApp},
     explanation::Explanation,
@@ -178,6 +179,7 @@ fn full_layout(state: AppState) -> impl IntoView {
         <Lesson />
         <BreakIt />
         <Quiz />
+        <Compare />
         <Explanation />
         <footer class="site-footer">
             <p>

@@ -7,13 +7,14 @@
 use crate::format::{fixed, percent, scientific};
 use crate::model::broken::{sees_future, Damage, Mistake, Mistakes};
 use crate::model::claims::{top_keys, HeadShape, NEARLY_ONE_HOT};
+use crate::model::compare::{Change, RowChange};
 use crate::model::multihead::HeadsRow;
 use crate::model::positions::ShuffleComparison;
 use crate::model::scaling_lab::{LabPoint, Spread, DRAWS, KEYS, NOTEBOOK_DRAWS};
 use crate::model::stats::{row_stats, ROUNDING_TOLERANCE};
 use crate::model::temperature::Regime;
 use crate::model::trace::RowTrace;
-use crate::model::url_state::Step;
+use crate::model::url_state::{Step, ViewState};
 use nalgebra::DMatrix;
 
 pub mod quiz;
@@ -1789,6 +1790,143 @@ pub fn figure_caption(
     s
 }
 
+/// What setting B changes, against setting A, in one sentence.
+pub fn change_sentence(change: &Change, a: &ViewState) -> String {
+    match change {
+        Change::Tau(tau) => format!(
+            "B uses τ = {} instead of A's {}.",
+            format_tau(*tau),
+            format_tau(a.tau)
+        ),
+        Change::Seed(seed) => format!("B uses seed {seed} instead of A's {}.", a.seed),
+        Change::Positions => format!(
+            "B has positions {} (A has them {}).",
+            if a.positions { "off" } else { "on" },
+            if a.positions { "on" } else { "off" }
+        ),
+        Change::Sentence(s) => format!("B reads {} instead of {}.", quote(s), quote(&a.sentence)),
+        Change::Broken(m) if m.is_empty() => {
+            "B is correct attention, with no mistake made.".to_string()
+        }
+        Change::Broken(m) => {
+            let names: Vec<&str> = m.iter().map(mistake_label).collect();
+            format!("B is BROKEN: {}.", names.join("; "))
+        }
+    }
+}
+
+/// The difference heatmap's accessible name.
+pub fn diff_label(n: usize, scale: f64) -> String {
+    format!(
+        "Difference heatmap A − B, {n} × {n} cells: purple where A gives the key more weight, orange where B does, light grey for no change; the scale runs from −{} to +{}.",
+        fixed(scale, 3),
+        fixed(scale, 3)
+    )
+}
+
+/// One of the rows that changed most.
+pub fn row_change_text(tokens: &[String], r: &RowChange, diff: &DMatrix<f64>) -> String {
+    if r.l1 == 0.0 {
+        return format!("Row {} {}: unchanged.", r.row + 1, quote(&tokens[r.row]));
+    }
+    let d = diff[(r.row, r.max_col)];
+    format!(
+        "Row {} {}: Σ|Δ| = {}; the largest change is on key {} {}, {}{} ({}).",
+        r.row + 1,
+        quote(&tokens[r.row]),
+        fixed(r.l1, 3),
+        r.max_col + 1,
+        quote(&tokens[r.max_col]),
+        if d < 0.0 { "−" } else { "+" },
+        fixed(r.max_abs, 3),
+        if d < 0.0 {
+            "B gives it more"
+        } else {
+            "A gives it more"
+        }
+    )
+}
+
+/// `s` with the XML special characters escaped (HTML text and attribute values alike).
+fn esc(s: &str) -> String {
+    crate::charts::svg::escape(s)
+}
+
+/// The compare view's words and table above and below its charts, as HTML (every piece of text
+/// escaped): what B changes, both settings' captions and B's own link, then the scale, the rows
+/// that changed most and the difference table (cells hidden in both settings say "masked").
+pub struct CompareText {
+    pub top: String,
+    pub bottom: String,
+}
+
+/// Builds [`CompareText`] for settings `a` and `b` (B made by `change`), their weights and
+/// `diff` = A − B, with `tokens` A's tokens.
+pub fn compare_text(
+    change: &Change,
+    (a, b): (&ViewState, &ViewState),
+    tokens: &[String],
+    (wa, wb, diff): (&DMatrix<f64>, &DMatrix<f64>, &DMatrix<f64>),
+) -> CompareText {
+    use std::fmt::Write;
+    let caption = |v: &ViewState| {
+        esc(&figure_caption(
+            &v.sentence,
+            v.seed,
+            (v.head, v.heads),
+            v.tau,
+            v.positions,
+            v.broken,
+        ))
+    };
+    let top = format!(
+        "<p data-testid=\"change-sentence\">{}</p><ul class=\"compare-captions\"><li>A: {}</li><li>B: {} <a data-testid=\"open-b\" href=\"?{}\">Open setting B on its own</a></li></ul>",
+        esc(&change_sentence(change, a)),
+        caption(a),
+        caption(b),
+        esc(&b.to_query())
+    );
+    let scale = fixed(crate::model::compare::max_abs(diff), 3);
+    let mut bottom = format!(
+        "<p class=\"hint\">Purple: A gives the key more weight; orange: B does; light grey: no change. The ends of the scale are ±the largest |Δ|, {scale}; grey cells are masked in both.</p><h3>Rows that changed most</h3><ol data-testid=\"rows-changed\">"
+    );
+    for r in crate::model::compare::rows_by_change(diff).iter().take(3) {
+        let _ = write!(
+            bottom,
+            "<li>{}</li>",
+            esc(&row_change_text(tokens, r, diff))
+        );
+    }
+    bottom.push_str("</ol>");
+    let n = tokens.len().min(diff.nrows());
+    if n <= crate::model::tokenizer::MAX_TOKENS {
+        bottom.push_str("<details><summary>The difference as a table</summary><div class=\"table-scroll\"><table class=\"diff-table\" data-testid=\"diff-table\"><caption>A − B for every query row (rows) and key (columns)</caption><thead><tr><th scope=\"col\">query \\ key</th>");
+        for t in &tokens[..n] {
+            let _ = write!(bottom, "<th scope=\"col\">{}</th>", esc(t));
+        }
+        bottom.push_str("</tr></thead><tbody>");
+        for i in 0..n {
+            let _ = write!(
+                bottom,
+                "<tr><th scope=\"row\">{} {}</th>",
+                i + 1,
+                esc(&tokens[i])
+            );
+            for j in 0..n {
+                if j > i && wa[(i, j)] == 0.0 && wb[(i, j)] == 0.0 {
+                    bottom.push_str("<td data-masked=\"true\">masked</td>");
+                } else {
+                    let d = diff[(i, j)];
+                    let _ = write!(bottom, "<td data-d=\"{d}\">{}</td>", fixed(d, 3));
+                }
+            }
+            bottom.push_str("</tr>");
+        }
+        bottom.push_str("</tbody></table></div></details>");
+    }
+    CompareText { top, bottom }
+}
+
 #[cfg(test)]
 mod figure_tests {
     use super::*;
@@ -1806,5 +1944,54 @@ mod figure_tests {
             c.ends_with(" · positions off · BROKEN: Mask with 0 instead of −∞"),
             "{c}"
         );
+    }
+
+    #[test]
+    fn compare_sentences() {
+        let a = ViewState::default();
+        assert_eq!(
+            change_sentence(&Change::Tau(2.0), &a),
+            "B uses τ = 2.00 instead of A's 1.00."
+        );
+        assert_eq!(
+            change_sentence(&Change::Positions, &a),
+            "B has positions on (A has them off)."
+        );
+        let diff = DMatrix::from_row_slice(2, 2, &[0.0, 0.0, -0.25, 0.25]);
+        let tokens = vec!["a".to_string(), "b".to_string()];
+        let rows = crate::model::compare::rows_by_change(&diff);
+        assert_eq!(
+            row_change_text(&tokens, &rows[0], &diff),
+            "Row 2 “b”: Σ|Δ| = 0.500; the largest change is on key 1 “a”, −0.250 (B gives it more)."
+        );
+        assert_eq!(
+            row_change_text(&tokens, &rows[1], &diff),
+            "Row 1 “a”: unchanged."
+        );
+        assert!(diff_label(2, 0.25).contains("from −0.250 to +0.250"));
+    }
+
+    #[test]
+    fn compare_text_escapes_and_reports_every_cell() {
+        let a = ViewState {
+            sentence: "<a> & b".into(),
+            ..ViewState::default()
+        };
+        let change = Change::Tau(2.0);
+        let b = change.apply(&a);
+        let tokens: Vec<String> = ["<a>", "&", "b"].map(String::from).to_vec();
+        let wa = DMatrix::from_row_slice(3, 3, &[1.0, 0.0, 0.0, 0.5, 0.5, 0.0, 0.2, 0.3, 0.5]);
+        let wb = DMatrix::from_row_slice(3, 3, &[1.0, 0.0, 0.0, 0.25, 0.75, 0.0, 0.2, 0.3, 0.5]);
+        let diff = &wa - &wb;
+        let t = compare_text(&change, (&a, &b), &tokens, (&wa, &wb, &diff));
+        let html = format!("{}{}", t.top, t.bottom);
+        assert!(!html.contains("<a>") && !html.contains(" & "), "escaped");
+        assert!(t.top.contains("B uses τ = 2.00 instead of A&apos;s 1.00."));
+        assert!(t.top.contains(&format!("href=\"?{}\"", esc(&b.to_query()))));
+        assert_eq!(html.matches("data-masked").count(), 3);
+        assert_eq!(html.matches("<td data-d=").count(), 6);
+        assert!(html.contains("<td data-d=\"0.25\">0.250</td><td data-d=\"-0.25\">-0.250</td>"));
+        assert!(t.bottom.contains("±the largest |Δ|, 0.250;"));
+        assert!(t.bottom.contains("<li>Row 2 “&amp;”: Σ|Δ| = 0.500;"));
     }
 }

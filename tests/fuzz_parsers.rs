@@ -14,7 +14,8 @@
 //! valid; state → link → state is the identity for every valid state.
 #![cfg(not(target_arch = "wasm32"))]
 
-use attention_explorer::model::broken::Mistake;
+use attention_explorer::model::broken::{Mistake, Mistakes};
+use attention_explorer::model::compare::Change;
 use attention_explorer::model::host::is_decimal_literal;
 use attention_explorer::model::scaling_lab::HEAD_SIZES;
 use attention_explorer::model::tokenizer::{
@@ -337,6 +338,21 @@ fn valid_state() -> impl Strategy<Value = ViewState> {
                 max_tokens,
                 embed,
             )| {
+                let broken: Mistakes = Mistake::ALL
+                    .into_iter()
+                    .enumerate()
+                    .filter(|(k, _)| (broken_bits >> k) & 1 == 1)
+                    .map(|(_, m)| m)
+                    .collect();
+                // The compare view's change, spread over its kinds by the seed.
+                let compare = match seed % 6 {
+                    0 => None,
+                    1 => Some(Change::Tau(tau)),
+                    2 => Some(Change::Seed(seed / 3)),
+                    3 => Some(Change::Positions),
+                    4 => Some(Change::Sentence(sentence.clone())),
+                    _ => Some(Change::Broken(broken)),
+                };
                 ViewState {
                     sentence,
                     tau,
@@ -347,13 +363,9 @@ fn valid_state() -> impl Strategy<Value = ViewState> {
                     step,
                     lab_head_size,
                     positions,
-                    broken: Mistake::ALL
-                        .into_iter()
-                        .enumerate()
-                        .filter(|(k, _)| (broken_bits >> k) & 1 == 1)
-                        .map(|(_, m)| m)
-                        .collect(),
+                    broken,
                     quiz,
+                    compare,
                     max_tokens,
                     embed,
                 }

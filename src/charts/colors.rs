@@ -68,6 +68,34 @@ pub fn cell_colour(
     }
 }
 
+/// `ColorBrewer`'s `PuOr` (11 classes, marked colour-blind safe): orange for negative, purple for
+/// positive, a neutral light grey at 0.
+const PUOR_STOPS: [Rgb; 11] = [
+    Rgb(0x7f, 0x3b, 0x08),
+    Rgb(0xb3, 0x58, 0x06),
+    Rgb(0xe0, 0x82, 0x14),
+    Rgb(0xfd, 0xb8, 0x63),
+    Rgb(0xfe, 0xe0, 0xb6),
+    Rgb(0xf7, 0xf7, 0xf7),
+    Rgb(0xd8, 0xda, 0xeb),
+    Rgb(0xb2, 0xab, 0xd2),
+    Rgb(0x80, 0x73, 0xac),
+    Rgb(0x54, 0x27, 0x88),
+    Rgb(0x2d, 0x00, 0x4b),
+];
+
+/// Colour of a difference on a symmetric scale: `x` in [−1, 1] (clamped; NaN maps to 0), where
+/// ±1 stands for ±the largest |difference| shown.
+pub fn diverging(x: f64) -> Rgb {
+    let x = if x.is_nan() { 0.0 } else { x.clamp(-1.0, 1.0) };
+    let pos = (x + 1.0) * 5.0;
+    let i = (pos.floor() as usize).min(9);
+    let f = pos - i as f64;
+    let (a, b) = (PUOR_STOPS[i], PUOR_STOPS[i + 1]);
+    let mix = |x: u8, y: u8| round_half_up(f64::from(x) + (f64::from(y) - f64::from(x)) * f) as u8;
+    Rgb(mix(a.0, b.0), mix(a.1, b.1), mix(a.2, b.2))
+}
+
 /// The stops of the viridis scale as (offset in [0, 1], colour): an SVG gradient through them is
 /// the palette exactly (it is linear between stops).
 pub fn viridis_stops() -> impl Iterator<Item = (f64, Rgb)> {
@@ -180,6 +208,24 @@ mod tests {
                     + (i32::from(c.2) - i32::from(g.2)).abs();
                 assert!(dist > 60, "weight {i}‰ too close to the masked grey");
             }
+        }
+    }
+
+    #[test]
+    fn diverging_is_symmetric_and_neutral_at_zero() {
+        assert_eq!(diverging(0.0), Rgb(0xf7, 0xf7, 0xf7));
+        assert_eq!(diverging(-1.0), Rgb(0x7f, 0x3b, 0x08));
+        assert_eq!(diverging(1.0), Rgb(0x2d, 0x00, 0x4b));
+        assert_eq!(diverging(f64::NAN), diverging(0.0));
+        let luma =
+            |c: Rgb| 0.2126 * f64::from(c.0) + 0.7152 * f64::from(c.1) + 0.0722 * f64::from(c.2);
+        // Both halves darken steadily away from 0, so |Δ| reads the same on either side.
+        let (mut last_neg, mut last_pos) = (f64::MAX, f64::MAX);
+        for k in 0..=100 {
+            let x = f64::from(k) / 100.0;
+            let (neg, pos) = (luma(diverging(-x)), luma(diverging(x)));
+            assert!(neg <= last_neg && pos <= last_pos, "at {x}");
+            (last_neg, last_pos) = (neg, pos);
         }
     }
 

@@ -13,6 +13,8 @@ pub mod bars;
 #[cfg(target_arch = "wasm32")]
 pub mod canvas;
 #[cfg(target_arch = "wasm32")]
+pub mod diff;
+#[cfg(target_arch = "wasm32")]
 pub mod error;
 #[cfg(target_arch = "wasm32")]
 pub mod heatmap;

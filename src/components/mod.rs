@@ -2,6 +2,7 @@
 //! [`crate::charts`]. The lesson's steps live in [`lesson`], one component per file.
 
 pub mod break_it;
+pub mod compare;
 pub mod downloads;
 pub mod embed;
 pub mod explanation;

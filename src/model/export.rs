@@ -125,7 +125,7 @@ pub fn view_json(
     out
 }
 
-fn csv_field(out: &mut String, s: &str) {
+pub(crate) fn csv_field(out: &mut String, s: &str) {
     // Quote every token: tokens may be commas or quotes. A leading =, +, - or @ would be read as a
     // formula by spreadsheets, so such a token gets a leading apostrophe.
     out.push('"');

@@ -3,6 +3,7 @@
 pub mod attention;
 pub mod broken;
 pub mod claims;
+pub mod compare;
 pub mod embed;
 pub mod explorer;
 pub mod export;

@@ -8,6 +8,7 @@
 //! parser, the link writer and (in `src/state`) the view's signals are all made from it.
 
 use super::broken::{Mistake, Mistakes};
+use super::compare::Change;
 use super::host::{CoreText, TextHost};
 use super::quiz::DEFAULT_QUIZ_SEED;
 use super::scaling_lab::HEAD_SIZES;
@@ -127,6 +128,14 @@ macro_rules! view_params {
                 default: DEFAULT_QUIZ_SEED,
                 read: read_quiz,
                 write: |&seed| (seed != DEFAULT_QUIZ_SEED).then(|| seed.to_string()),
+            }
+            /// The compare view's setting B: what it changes from the view (`model::compare`; in
+            /// the link only when the compare view is on).
+            compare: Option<Change> {
+                key: "cmp",
+                default: None,
+                read: read_compare,
+                write: |change| change.as_ref().map(Change::key),
             }
             /// Developer setting: token limit (default `MAX_TOKENS`; in the link only when changed).
             max_tokens: usize {
@@ -520,6 +529,16 @@ fn read_quiz(value: &str, _: &ReadContext) -> Reading<u64> {
     }
 }
 
+fn read_compare(value: &str, cx: &ReadContext) -> Reading<Option<Change>> {
+    match Change::parse(value, cx.parse_decimal) {
+        Some(change) => Reading::Valid(Some(change)),
+        None => Reading::Ignored(format!(
+            "Ignored cmp={}: use tau:2, seed:7, pos, s:<sentence> or broken:<mistakes>.",
+            quoted(value)
+        )),
+    }
+}
+
 fn read_max_tokens(value: &str, _: &ReadContext) -> Reading<usize> {
     match value.parse::<usize>() {
         Ok(limit) if (1..=DEVELOPER_MAX_TOKENS).contains(&limit) => Reading::Valid(limit),
@@ -620,6 +639,7 @@ mod tests {
                 .into_iter()
                 .collect(),
             quiz: 2024,
+            compare: Some(Change::Sentence("a <b> & c, d?".into())),
             max_tokens: 256,
             embed: true,
         };
@@ -693,7 +713,7 @@ mod tests {
 
     /// Per parameter, in table order: a valid value other than the default, a value that cannot be
     /// used, and a word the notice about that bad value contains.
-    const SAMPLES: [(&str, &str, &str, &str); 13] = [
+    const SAMPLES: [(&str, &str, &str, &str); 14] = [
         ("s", "a+b", "", "sentence"),
         ("tau", "2", "NaN", "temperature"),
         ("seed", "42", "-1", "seed"),
@@ -705,6 +725,7 @@ mod tests {
         ("pos", "1", "maybe", "pos="),
         ("broken", "triu", "zzz", "broken="),
         ("quiz", "7", "x", "quiz="),
+        ("cmp", "tau%3A2", "tau%3Ax", "cmp="),
         ("max_tokens", "256", "0", "max_tokens="),
         ("embed", "1", "maybe", "embed="),
     ];

@@ -3,6 +3,8 @@
 use super::Shared;
 // `Mistakes` is also a type in the parameter table.
 use crate::model::broken::{broken_weights_all, Mistakes};
+// `Change` is the compare view's type in the parameter table.
+use crate::model::compare::Change;
 use crate::model::explorer::{ModelConfig, Prepared};
 use crate::model::tokenizer::{checked_tokens, tokenize};
 // `Step` is a type in the parameter table, which expands here.

@@ -1,0 +1,330 @@
+//! Compare (A/B): setting A is the view on screen, setting B the same with one thing changed
+//! (`model::compare::Change`, the link's `cmp`). Both heatmaps side by side, the difference
+//! A − B as a diverging heatmap and a table, the rows that changed most, and downloads.
+//!
+//! Kept lean for the bundle budget: one memo holds everything B needs, the words and the table
+//! are one HTML string each (`text::compare_text`, escaped and tested natively), and one change
+//! and one click handler serve all controls (events bubble to them).
+
+use super::heatmap::Heatmap;
+use crate::charts::diff::{draw_diff, DiffSpec};
+use crate::charts::layout::HeatmapLayout;
+use crate::hooks::use_canvas;
+use crate::model::broken::{Mistake, Mistakes};
+use crate::model::compare::{
+    compare_csv, difference, max_abs, refusal, view_weights, Change, SWAPPED_SENTENCE,
+};
+use crate::model::host::TextHost;
+use crate::model::tokenizer::tokenize;
+use crate::model::url_state::ViewState;
+use crate::state::{AppState, Shared};
+use crate::text::{compare_text, diff_label, mistake_label, CompareText};
+use crate::web::download::{download_text, download_url};
+use crate::web::BrowserText;
+use leptos::html;
+use leptos::prelude::*;
+use nalgebra::DMatrix;
+use std::sync::Arc;
+use wasm_bindgen::JsCast;
+
+/// The kinds of change the first select offers: its value and label.
+const KINDS: [(&str, &str); 6] = [
+    ("off", "nothing: compare off"),
+    ("tau", "the temperature τ"),
+    ("seed", "the seed"),
+    ("pos", "positions on/off"),
+    ("s", "the sentence (same length)"),
+    ("broken", "Break it vs correct"),
+];
+
+fn kind_of(change: Option<&Change>) -> &'static str {
+    match change {
+        None => "off",
+        Some(Change::Tau(_)) => "tau",
+        Some(Change::Seed(_)) => "seed",
+        Some(Change::Positions) => "pos",
+        Some(Change::Sentence(_)) => "s",
+        Some(Change::Broken(_)) => "broken",
+    }
+}
+
+/// The change a kind starts with, for view `a`.
+fn first_change(kind: &str, a: &ViewState) -> Option<Change> {
+    Some(match kind {
+        "tau" => Change::Tau(if a.tau == 2.0 { 0.5 } else { 2.0 }),
+        "seed" => Change::Seed(if a.seed == 7 { 8 } else { 7 }),
+        "pos" => Change::Positions,
+        "s" => Change::Sentence(SWAPPED_SENTENCE.to_string()),
+        "broken" if a.broken.is_empty() => {
+            Change::Broken(Mistakes::NONE.with(Mistake::MaskWithZero, true))
+        }
+        "broken" => Change::Broken(Mistakes::NONE),
+        _ => return None,
+    })
+}
+
+/// `<option>`s as HTML, set once.
+fn options(items: impl Iterator<Item = (&'static str, &'static str)>) -> String {
+    items
+        .map(|(value, label)| format!("<option value=\"{value}\">{label}</option>"))
+        .collect()
+}
+
+/// Everything B needs, recomputed when A or the change does.
+#[derive(Clone, PartialEq)]
+struct Compared {
+    b_view: ViewState,
+    b: Shared<DMatrix<f64>>,
+    /// A − B.
+    diff: Shared<DMatrix<f64>>,
+    /// Cells with weight 0 above the diagonal in both settings.
+    hidden: Shared<Vec<bool>>,
+    text: Shared<CompareText>,
+}
+
+/// B for the view now: `Ok(None)` while compare is off, `Err` with the message when refused.
+fn compare_now(state: AppState) -> Result<Option<Compared>, String> {
+    let Some(change) = state.compare.get() else {
+        return Ok(None);
+    };
+    // Setting A as far as B depends on it (not the row or the lesson step).
+    let a_view = ViewState {
+        sentence: state.sentence.get(),
+        tau: state.tau.get(),
+        seed: state.seed.get(),
+        heads: state.heads.get(),
+        head: state.head.get(),
+        positions: state.positions.get(),
+        broken: state.broken.get(),
+        max_tokens: state.max_tokens.get(),
+        ..ViewState::default()
+    };
+    let b_view = change.apply(&a_view);
+    if let Some(message) = refusal(&a_view, &b_view) {
+        return Err(message);
+    }
+    let a = state.shown_weights.get();
+    let b = view_weights::<BrowserText>(&b_view);
+    let diff = difference(&a, &b);
+    let n = diff.nrows();
+    let hidden = (0..n * n)
+        .map(|k| {
+            let (i, j) = (k / n, k % n);
+            j > i && a[(i, j)] == 0.0 && b[(i, j)] == 0.0
+        })
+        .collect();
+    let text = state
+        .tokens
+        .with(|t| compare_text(&change, (&a_view, &b_view), t, (&a, &b, &diff)));
+    Ok(Some(Compared {
+        b_view,
+        b: Shared(Arc::new(b)),
+        diff: Shared(Arc::new(diff)),
+        hidden: Shared(Arc::new(hidden)),
+        text: Shared(Arc::new(text)),
+    }))
+}
+
+#[component]
+pub fn Compare() -> impl IntoView {
+    let state = AppState::from_context();
+    let status = RwSignal::new(None::<String>);
+    let compared = Memo::new(move |_| compare_now(state));
+    let current = move || compared.get().ok().flatten();
+    let shown = Memo::new(move |_| compared.with(|c| matches!(c, Ok(Some(_)))));
+
+    // Every control's change event, told apart by the control's name.
+    let on_change = move |ev: leptos::ev::Event| {
+        let Some(el) = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok())
+        else {
+            return;
+        };
+        let value = event_target_value(&ev);
+        status.set(None);
+        let kind = state.compare.with_untracked(|c| kind_of(c.as_ref()));
+        let change = match el.get_attribute("name").as_deref() {
+            Some("cmp-kind") => {
+                let a = ViewState {
+                    tau: state.tau.get_untracked(),
+                    seed: state.seed.get_untracked(),
+                    broken: state.broken.get_untracked(),
+                    ..ViewState::default()
+                };
+                first_change(&value, &a)
+            }
+            Some("cmp-mistake") => Some(Change::Broken(
+                Mistake::from_key(&value).map_or(Mistakes::NONE, |m| Mistakes::NONE.with(m, true)),
+            )),
+            _ => {
+                let parsed = Change::parse(&format!("{kind}:{value}"), BrowserText::parse_decimal);
+                if parsed.is_none() {
+                    status.set(Some(format!(
+                        "“{value}” is not a value for setting B: use a temperature from 0.05 to 20, a seed from 0 to 4294967295, or a sentence."
+                    )));
+                    return;
+                }
+                parsed
+            }
+        };
+        state.compare.set(change);
+    };
+    let value_text = move || {
+        state.compare.with(|c| match c {
+            Some(Change::Tau(t)) => t.to_string(),
+            Some(Change::Seed(s)) => s.to_string(),
+            Some(Change::Sentence(s)) => s.clone(),
+            _ => String::new(),
+        })
+    };
+    let mistake = move || {
+        state.compare.with(|c| match c {
+            Some(Change::Broken(m)) => m.iter().next().map_or("", Mistake::key),
+            _ => "",
+        })
+    };
+    let message = move || {
+        status
+            .get()
+            .or_else(|| compared.with(|c| c.as_ref().err().cloned()))
+    };
+
+    view! {
+        <section class="panel compare" aria-labelledby="compare-title" data-testid="compare">
+            <h2 id="compare-title">"Compare A and B"</h2>
+            <p class="hint">
+                "Setting A is the view above. Setting B is the same view with one thing changed; the difference A − B shows what that one change does to every weight."
+            </p>
+            <div
+                class="compare-controls"
+                data-kind=move || state.compare.with(|c| kind_of(c.as_ref()))
+                on:change=on_change
+            >
+                <label>
+                    "Setting B changes "
+                    <select name="cmp-kind" inner_html=options(KINDS.into_iter()) prop:value=move || state.compare.with(|c| kind_of(c.as_ref()))></select>
+                </label>
+                <label class="cmp-value">
+                    "B's value "
+                    <input name="cmp-value" type="text" spellcheck="false" prop:value=value_text />
+                </label>
+                <label class="cmp-mistake">
+                    "B's mistake "
+                    <select
+                        name="cmp-mistake"
+                        inner_html=options(
+                            std::iter::once(("", "none: correct attention"))
+                                .chain(Mistake::ALL.iter().map(|&m| (m.key(), mistake_label(m)))),
+                        )
+                        prop:value=mistake
+                    ></select>
+                </label>
+            </div>
+            <p class="error" role="alert">{message}</p>
+            {move || shown.get().then(|| compare_body(state, current))}
+        </section>
+    }
+}
+
+fn compare_body(
+    state: AppState,
+    current: impl Fn() -> Option<Compared> + Copy + Send + Sync + 'static,
+) -> impl IntoView {
+    let b_weights = Signal::derive(move || {
+        current().map_or_else(|| Shared(Arc::new(DMatrix::zeros(0, 0))), |c| c.b)
+    });
+    let b_tokens = Signal::derive(move || {
+        current()
+            .map(|c| tokenize(&c.b_view.sentence))
+            .unwrap_or_default()
+    });
+    let none = Signal::derive(|| None::<usize>);
+    let canvas_ref = NodeRef::<html::Canvas>::new();
+    let wrap_ref = NodeRef::<html::Div>::new();
+    use_canvas("difference", canvas_ref, Some(wrap_ref), move |pass| {
+        let Some(c) = current() else { return };
+        state.tokens.with(|tokens| {
+            let n = tokens.len().min(c.diff.nrows());
+            let longest = tokens.iter().map(|t| t.chars().count()).max().unwrap_or(1);
+            let l = HeatmapLayout::new(pass.width.clamp(200.0, 720.0), n, longest, 13.0, true);
+            let spec = DiffSpec {
+                tokens: &tokens[..n],
+                diff: &c.diff,
+                hidden: &|i, j| c.hidden[i * n + j],
+                scale: max_abs(&c.diff),
+                theme: pass.theme,
+            };
+            pass.paint_whole((l.width, l.height), |canvas| {
+                draw_diff(canvas, &l, &spec, pass.dpr)
+            });
+            let _ = pass.canvas().set_attribute("data-ready", "true");
+        });
+    });
+    let status = RwSignal::new(None::<String>);
+    // Both download buttons, told apart by their data-file.
+    let on_click = move |ev: leptos::ev::MouseEvent| {
+        let file = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .and_then(|e| e.get_attribute("data-file"));
+        let Some(c) = current() else { return };
+        let result = match file.as_deref() {
+            Some("csv") => {
+                let a = state.shown_weights.get_untracked();
+                let text = state.tokens.with_untracked(|t| compare_csv(t, &a, &c.b));
+                download_text("compare.csv", "text/csv", &text)
+            }
+            Some("png") => canvas_ref
+                .get_untracked()
+                .ok_or_else(|| wasm_bindgen::JsValue::from_str("no difference heatmap"))
+                .and_then(|c| c.to_data_url_with_type("image/png"))
+                .and_then(|url| download_url("difference.png", &url)),
+            _ => return,
+        };
+        status.set(
+            result
+                .err()
+                .map(|e| format!("Could not save the file: {e:?}")),
+        );
+    };
+    view! {
+        <div inner_html=move || current().map(|c| c.text.top.clone())></div>
+        <div class="compare-pair">
+            <Heatmap
+                weights=state.shown_weights
+                tokens=state.tokens
+                selected_row=none
+                on_select=Callback::new(|_: usize| {})
+                percent_labels=true
+                title="Setting A heatmap"
+                broken=Signal::derive(move || !state.broken.get().is_empty())
+            />
+            <Heatmap
+                weights=b_weights
+                tokens=b_tokens
+                selected_row=none
+                on_select=Callback::new(|_: usize| {})
+                percent_labels=true
+                title="Setting B heatmap"
+                broken=Signal::derive(move || current().is_some_and(|c| !c.b_view.broken.is_empty()))
+            />
+        </div>
+        <h3>"Difference A − B"</h3>
+        <div class="heatmap-wrap" node_ref=wrap_ref>
+            <canvas
+                node_ref=canvas_ref
+                class="diff-heatmap"
+                role="img"
+                tabindex="0"
+                aria-label=move || current().map(|c| diff_label(c.diff.nrows(), max_abs(&c.diff)))
+            ></canvas>
+        </div>
+        <div inner_html=move || current().map(|c| c.text.bottom.clone())></div>
+        <div class="downloads" role="group" aria-label="Compare downloads" on:click=on_click>
+            <button type="button" data-file="csv">"Download compare CSV"</button>
+            <button type="button" data-file="png">"Download difference PNG"</button>
+            <p class="error" role="alert">{move || status.get()}</p>
+        </div>
+    }
+}

@@ -1,0 +1,353 @@
+//! The compare view (A/B): setting A is the view on screen, setting B the same view with one
+//! thing changed ([`Change`]). This file says what B is, computes B's weights the way the main
+//! view computes A's, and measures the difference A − B: the matrix, its symmetric scale and the
+//! rows that changed most.
+//!
+//! In a link the change is one parameter, `cmp` ([`Change::key`]): `tau:2`, `seed:7`, `pos`
+//! (positions flipped), `s:the mat sat on the cat .` (another sentence of as many tokens), or
+//! `broken:mask-zero,dropout` (B with these "Break it" mistakes; `broken:` is B correct).
+
+use super::broken::{broken_weights_all, Mistake, Mistakes};
+use super::explorer::{ModelConfig, Prepared};
+use super::export::csv_field;
+use super::host::TextHost;
+use super::tokenizer::{checked_tokens, tokenize};
+use super::url_state::ViewState;
+use nalgebra::DMatrix;
+
+/// The sentence the compare view offers beside the default one: the same seven tokens, with
+/// "cat" and "mat" swapped.
+pub const SWAPPED_SENTENCE: &str = "the mat sat on the cat .";
+
+/// The one thing setting B changes.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Change {
+    /// Another temperature τ.
+    Tau(f64),
+    /// Another seed.
+    Seed(u64),
+    /// Positions switched the other way.
+    Positions,
+    /// Another sentence (B is shown only when it has as many tokens as A's).
+    Sentence(String),
+    /// These "Break it" mistakes instead of A's (none: correct attention).
+    Broken(Mistakes),
+}
+
+impl Change {
+    /// Its text in a link (`cmp=…`).
+    pub fn key(&self) -> String {
+        match self {
+            Change::Tau(tau) => format!("tau:{tau}"),
+            Change::Seed(seed) => format!("seed:{seed}"),
+            Change::Positions => "pos".to_string(),
+            Change::Sentence(s) => format!("s:{s}"),
+            Change::Broken(m) => format!("broken:{}", m.keys()),
+        }
+    }
+
+    /// Reads a link's `cmp` text (numbers with `parse_decimal`); `None` if it is not one.
+    pub fn parse(text: &str, parse_decimal: fn(&str) -> Option<f64>) -> Option<Self> {
+        let (kind, value) = text.split_once(':').unwrap_or((text, ""));
+        match kind {
+            "tau" => parse_decimal(value)
+                .filter(|t| {
+                    t.is_finite()
+                        && (super::temperature::SLIDER_MIN_TAU..=super::temperature::SLIDER_MAX_TAU)
+                            .contains(t)
+                })
+                .map(Change::Tau),
+            "seed" => value
+                .parse()
+                .ok()
+                .filter(|&s| s <= super::url_state::MAX_SEED)
+                .map(Change::Seed),
+            "pos" if value.is_empty() => Some(Change::Positions),
+            "s" if !value.trim().is_empty() => Some(Change::Sentence(value.to_string())),
+            "broken" => {
+                let names = value.split(',').filter(|n| !n.is_empty());
+                let set: Option<Vec<Mistake>> = names.map(Mistake::from_key).collect();
+                set.map(|s| Change::Broken(s.into_iter().collect()))
+            }
+            _ => None,
+        }
+    }
+
+    /// Setting B: `a` with this change made (the other parameters, row and step included, kept).
+    pub fn apply(&self, a: &ViewState) -> ViewState {
+        let mut b = ViewState {
+            compare: None,
+            ..a.clone()
+        };
+        match self {
+            Change::Tau(tau) => b.tau = *tau,
+            Change::Seed(seed) => b.seed = *seed,
+            Change::Positions => b.positions = !a.positions,
+            Change::Sentence(s) => b.sentence.clone_from(s),
+            Change::Broken(m) => b.broken = *m,
+        }
+        b
+    }
+}
+
+/// Why B cannot be compared with A cell by cell: its sentence's token count differs, or it is
+/// not a sentence the page accepts. The message is shown in place of the comparison.
+pub fn refusal(a: &ViewState, b: &ViewState) -> Option<String> {
+    let n_a = tokenize(&a.sentence).len();
+    match checked_tokens(&b.sentence, b.max_tokens) {
+        Err(e) => Some(format!("Setting B's sentence cannot be used. {}", e.message())),
+        Ok(t) if t.len() != n_a => Some(format!(
+            "Setting B's sentence has {} tokens and A's has {n_a}: a cell-by-cell difference needs sentences of equal length.",
+            t.len()
+        )),
+        Ok(_) => None,
+    }
+}
+
+/// The weights the main view shows for `view`: its head, its τ, its mistakes (if any).
+pub fn view_weights<H: TextHost>(view: &ViewState) -> DMatrix<f64> {
+    let tokens = checked_tokens(&view.sentence, view.max_tokens)
+        .unwrap_or_else(|_| tokenize(&view.sentence));
+    let prepared = Prepared::new_with::<H>(ModelConfig {
+        tokens,
+        seed: view.seed,
+        heads: view.heads,
+        positions: view.positions,
+    });
+    let mut all = broken_weights_all(&prepared, view.broken, view.tau);
+    all.swap_remove(view.head.min(all.len() - 1))
+}
+
+/// A − B, cell by cell (same shape required).
+pub fn difference(a: &DMatrix<f64>, b: &DMatrix<f64>) -> DMatrix<f64> {
+    a - b
+}
+
+/// The symmetric scale of a difference: the largest |Δ| (0 for identical settings).
+pub fn max_abs(diff: &DMatrix<f64>) -> f64 {
+    diff.iter().fold(0.0, |m, d| m.max(d.abs()))
+}
+
+/// How much one query row changed.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RowChange {
+    /// 0-based row.
+    pub row: usize,
+    /// The sum of the row's |Δ| (its L1 change).
+    pub l1: f64,
+    /// The row's largest |Δ| and its column.
+    pub max_abs: f64,
+    pub max_col: usize,
+}
+
+/// Every row's change, largest L1 first (ties: the earlier row first).
+pub fn rows_by_change(diff: &DMatrix<f64>) -> Vec<RowChange> {
+    let mut rows: Vec<RowChange> = (0..diff.nrows())
+        .map(|i| {
+            let row = diff.row(i);
+            let (max_col, max_abs) = row.iter().enumerate().fold((0, 0.0), |(c, m), (j, d)| {
+                if d.abs() > m {
+                    (j, d.abs())
+                } else {
+                    (c, m)
+                }
+            });
+            RowChange {
+                row: i,
+                l1: row.iter().map(|d| d.abs()).sum(),
+                max_abs,
+                max_col,
+            }
+        })
+        .collect();
+    // Insertion sort (stable: ties keep the earlier row first); a library sort of this one
+    // type costs more wasm than it saves for at most a few hundred rows.
+    for k in 1..rows.len() {
+        let mut m = k;
+        while m > 0 && rows[m - 1].l1 < rows[m].l1 {
+            rows.swap(m - 1, m);
+            m -= 1;
+        }
+    }
+    rows
+}
+
+/// The compare CSV: one line per cell with A's, B's weight and A − B (masked cells of both: 0).
+pub fn compare_csv(tokens_a: &[String], a: &DMatrix<f64>, b: &DMatrix<f64>) -> String {
+    use std::fmt::Write;
+    let diff = difference(a, b);
+    let mut out = String::from("row,col,query,key,a,b,a_minus_b\n");
+    for i in 0..a.nrows() {
+        for j in 0..a.ncols() {
+            let _ = write!(out, "{},{},", i + 1, j + 1);
+            csv_field(&mut out, &tokens_a[i]);
+            out.push(',');
+            csv_field(&mut out, &tokens_a[j]);
+            let _ = writeln!(out, ",{},{},{}", a[(i, j)], b[(i, j)], diff[(i, j)]);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::host::CoreText;
+    use crate::model::url_state::DEFAULT_SENTENCE;
+
+    fn parse(text: &str) -> Option<Change> {
+        Change::parse(text, CoreText::parse_decimal)
+    }
+
+    #[test]
+    fn keys_round_trip_and_bad_ones_are_refused() {
+        let broken = Mistakes::NONE.with(Mistake::MaskWithZero, true);
+        for change in [
+            Change::Tau(2.0),
+            Change::Tau(0.25),
+            Change::Seed(7),
+            Change::Positions,
+            Change::Sentence(SWAPPED_SENTENCE.to_string()),
+            Change::Broken(broken),
+            Change::Broken(Mistakes::NONE),
+        ] {
+            assert_eq!(
+                parse(&change.key()),
+                Some(change.clone()),
+                "{}",
+                change.key()
+            );
+        }
+        for bad in [
+            "",
+            "tau",
+            "tau:x",
+            "tau:0",
+            "tau:-1",
+            "seed:-3",
+            "seed:99999999999",
+            "pos:1",
+            "s:",
+            "s:  ",
+            "broken:nope",
+            "size:3",
+        ] {
+            assert_eq!(parse(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn b_changes_exactly_one_thing() {
+        let a = ViewState::default();
+        let b = Change::Tau(2.0).apply(&a);
+        assert_eq!(
+            ViewState {
+                tau: a.tau,
+                ..b.clone()
+            },
+            a
+        );
+        assert_eq!(b.tau, 2.0);
+        let b = Change::Positions.apply(&a);
+        assert_eq!(b.positions, !a.positions);
+        assert_eq!(
+            ViewState {
+                positions: a.positions,
+                ..b
+            },
+            a
+        );
+        let b = Change::Seed(9).apply(&ViewState {
+            compare: Some(Change::Seed(9)),
+            ..a.clone()
+        });
+        assert_eq!(
+            b.compare, None,
+            "B is a plain view, openable as its own link"
+        );
+    }
+
+    #[test]
+    fn identical_settings_differ_by_exactly_zero() {
+        let a = ViewState::default();
+        let wa = view_weights::<CoreText>(&a);
+        let wb = view_weights::<CoreText>(&Change::Broken(Mistakes::NONE).apply(&a));
+        let diff = difference(&wa, &wb);
+        assert!(diff.iter().all(|&d| d == 0.0));
+        assert_eq!(max_abs(&diff), 0.0);
+        assert!(rows_by_change(&diff)
+            .iter()
+            .all(|r| r.l1 == 0.0 && r.max_abs == 0.0));
+    }
+
+    #[test]
+    fn masked_cells_are_exactly_zero_and_the_rest_is_a_minus_b() {
+        let a = ViewState::default();
+        for change in [
+            Change::Tau(2.0),
+            Change::Seed(3),
+            Change::Positions,
+            Change::Sentence(SWAPPED_SENTENCE.into()),
+        ] {
+            let b = change.apply(&a);
+            assert_eq!(refusal(&a, &b), None);
+            let (wa, wb) = (view_weights::<CoreText>(&a), view_weights::<CoreText>(&b));
+            let diff = difference(&wa, &wb);
+            for i in 0..7 {
+                for j in 0..7 {
+                    if j > i {
+                        assert_eq!(diff[(i, j)], 0.0, "masked ({i}, {j})");
+                    } else {
+                        assert_eq!(diff[(i, j)], wa[(i, j)] - wb[(i, j)]);
+                    }
+                }
+            }
+            // Row 1 attends only to itself in both: it never changes.
+            assert_eq!(diff[(0, 0)], 0.0);
+            assert!(max_abs(&diff) > 0.0, "{change:?} changes something");
+        }
+    }
+
+    #[test]
+    fn b_weights_are_the_main_views_weights_for_b() {
+        // B computed through view_weights is the matrix A's path gives when B is the view.
+        let b = Change::Tau(0.5).apply(&ViewState::default());
+        let tokens = tokenize(DEFAULT_SENTENCE);
+        let p = Prepared::new_with::<CoreText>(ModelConfig {
+            tokens,
+            seed: b.seed,
+            heads: b.heads,
+            positions: b.positions,
+        });
+        assert_eq!(view_weights::<CoreText>(&b), p.weights_all(0.5)[b.head]);
+    }
+
+    #[test]
+    fn rows_are_ranked_by_l1_with_their_largest_cell() {
+        let diff = DMatrix::from_row_slice(3, 3, &[0.0, 0.0, 0.0, 0.1, -0.1, 0.0, -0.3, 0.1, 0.2]);
+        let rows = rows_by_change(&diff);
+        assert_eq!(rows.iter().map(|r| r.row).collect::<Vec<_>>(), [2, 1, 0]);
+        assert!((rows[0].l1 - 0.6).abs() < 1e-15);
+        assert_eq!((rows[0].max_abs, rows[0].max_col), (0.3, 0));
+        assert_eq!(max_abs(&diff), 0.3);
+    }
+
+    #[test]
+    fn unequal_sentences_are_refused_with_a_message() {
+        let a = ViewState::default();
+        let b = Change::Sentence("the cat sat .".into()).apply(&a);
+        let message = refusal(&a, &b).expect("refused");
+        assert!(message.contains("has 4 tokens and A's has 7"), "{message}");
+    }
+
+    #[test]
+    fn csv_has_a_b_and_their_difference() {
+        let a = DMatrix::from_row_slice(2, 2, &[1.0, 0.0, 0.25, 0.75]);
+        let b = DMatrix::from_row_slice(2, 2, &[1.0, 0.0, 0.5, 0.5]);
+        let csv = compare_csv(&["x".into(), "\"y".into()], &a, &b);
+        let lines: Vec<&str> = csv.lines().collect();
+        assert_eq!(lines[0], "row,col,query,key,a,b,a_minus_b");
+        assert_eq!(lines[3], "2,1,\"\"\"y\",\"x\",0.25,0.5,-0.25");
+        assert_eq!(lines.len(), 5);
+    }
+}
