@@ -43,7 +43,7 @@ for (const cmp of ['tau:2', 'seed:7', 'pos', 's:the mat sat on the cat .', 'brok
         ? `cmp=${encodeURIComponent(cmp)}`
         : `${A_QUERY}&cmp=${encodeURIComponent(cmp)}`;
       const head = cmp.startsWith('s:') ? 1 : 2;
-      await app.open(page, query);
+      await app.open(page, query, { file: 'practice.html' });
       const section = page.getByTestId('compare');
       await section.locator('canvas.diff-heatmap[data-ready="true"]').waitFor();
       const a = await shownWeights(page, head);
@@ -56,7 +56,7 @@ for (const cmp of ['tau:2', 'seed:7', 'pos', 's:the mat sat on the cat .', 'brok
       const { rows, scaleLabel, pixels } = await readDiffCanvas(page, n);
 
       // B on its own page, as a learner would open it.
-      await app.open(page, bHref.replace(/^\?/, ''));
+      await app.open(page, bHref.replace(/^\?/, ''), { file: 'practice.html' });
       assert.equal(await page.getByTestId('compare').locator('canvas.diff-heatmap').count(), 0, 'B has no compare');
       const b = await shownWeights(page, head);
       assert.equal(b.length, n);
@@ -127,7 +127,7 @@ async function readDiffCanvas(page, n) {
 test('compare: identical settings give exactly 0, and the controls work by label and keyboard', { timeout: 90_000 }, async () => {
   const { context, page, consoleLog } = await app.newPage();
   try {
-    await app.open(page, '');
+    await app.open(page, '', { file: 'practice.html' });
     const section = page.getByTestId('compare');
     assert.equal(await section.locator('canvas').count(), 0, 'off until a change is chosen');
     const kind = section.getByLabel('Setting B changes');
@@ -164,7 +164,7 @@ test('compare: identical settings give exactly 0, and the controls work by label
 test('compare: a sentence of another length is refused with a message, no panic', { timeout: 60_000 }, async () => {
   const { context, page, consoleLog } = await app.newPage();
   try {
-    await app.open(page, `cmp=${encodeURIComponent('s:the cat sat .')}`);
+    await app.open(page, `cmp=${encodeURIComponent('s:the cat sat .')}`, { file: 'practice.html' });
     const section = page.getByTestId('compare');
     await eventually(async () =>
       assert.match(

@@ -214,21 +214,24 @@ export async function newPage(browser, { viewport = { width: 1280, height: 800 }
 
 export const READY_SELECTOR = 'canvas[data-ready="true"]';
 
-/** Build the app URL.  `query` may be 'a=1&b=2', '?a=1', or an object/URLSearchParams. */
-export function appUrl(query = '', baseUrl = lastServerUrl) {
+/**
+ * Build the app URL.  `query` may be 'a=1&b=2', '?a=1', or an object/URLSearchParams; `file` is
+ * the page ('' for the explorer, 'practice.html' for the practice page).
+ */
+export function appUrl(query = '', baseUrl = lastServerUrl, file = '') {
   if (!baseUrl) throw new Error('no server running: call startServer() first or pass baseUrl');
   let qs;
   if (typeof query === 'string') qs = query.replace(/^\?/, '');
   else qs = new URLSearchParams(query).toString();
-  return `${baseUrl}/${qs ? `?${qs}` : ''}`;
+  return `${baseUrl}/${file}${qs ? `?${qs}` : ''}`;
 }
 
 /**
  * Navigate to the app (on the last started server unless opts.baseUrl) and wait
  * until the main heatmap canvas reports data-ready="true" (set after first draw).
  */
-export async function openApp(page, query = '', { baseUrl = lastServerUrl, timeout = 30_000 } = {}) {
-  const url = appUrl(query, baseUrl);
+export async function openApp(page, query = '', { baseUrl = lastServerUrl, timeout = 30_000, file = '' } = {}) {
+  const url = appUrl(query, baseUrl, file);
   const response = await page.goto(url, { waitUntil: 'load', timeout });
   if (!response || !response.ok()) {
     throw new Error(`GET ${url} -> ${response ? response.status() : 'no response'}`);

@@ -74,6 +74,12 @@ test('after one visit the app works offline: heatmap, slider, inspector, lesson'
     await page.goto(`${scriptUrl.replace(/sw\.js$/, '')}?tau=100&row=2`);
     await waitForReady(page);
     assert.equal(await page.getByTestId('tau').first().textContent(), '100.0');
+    // The practice page (its own wasm) was precached with the explorer and opens offline too.
+    const practice = await page.goto(`${scriptUrl.replace(/sw\.js$/, '')}practice.html?tau=100`);
+    assert.ok(practice.fromServiceWorker(), 'the practice page came from the service worker');
+    await waitForReady(page);
+    assert.equal(await page.getByTestId('tau').first().textContent(), '100.0');
+    assert.ok(await page.locator('#quiz').isVisible(), 'the quiz is on the practice page');
     consoleLog.assertClean();
   } finally {
     await context.close();

@@ -233,7 +233,7 @@ test('every kind answered right and wrong, graded against the JSON; progress kep
   const { context, page, consoleLog } = await app.newPage();
   const legends = [];
   try {
-    await app.open(page, QUERY);
+    await app.open(page, QUERY, { file: 'practice.html' });
     const json = await downloadJson(page);
     const h = 0;
     await page.locator('#quiz').scrollIntoViewIfNeeded();
@@ -290,7 +290,7 @@ test('every kind answered right and wrong, graded against the JSON; progress kep
   // A fresh context (another student) with the same link gets the same questions.
   const other = await app.newPage({ viewport: { width: 360, height: 740 } });
   try {
-    await app.open(other.page, QUERY);
+    await app.open(other.page, QUERY, { file: 'practice.html' });
     assert.equal(await progress(other.page), '0 of 0 correct', 'progress is per tab');
     for (const [legend, choices] of legends) {
       const q = await current(other.page);

@@ -3,7 +3,8 @@
 //   1. csp-bootstrap.mjs: Trunk's inline bootstrap script → bootstrap-<hash>.js (strict CSP);
 //   2. minify-assets.mjs: terser on the wasm-bindgen glue, whitespace out of the CSS;
 //   3. icons.mjs: assets/icon.svg → icon-192.png, icon-512.png (the manifest's icons);
-//   4. service-worker.mjs: sw.js, precaching every file written by the steps before it.
+//   4. service-worker.mjs: sw.js, precaching every file written by the steps before it
+//      (scripts/build.sh writes it again once the practice page's files are beside the explorer's).
 // Each step exits the process with status 1 on failure, which fails the build.
 // Run by Trunk with cwd = the project root; env: TRUNK_STAGING_DIR, TRUNK_PUBLIC_URL.
 const staging = process.env.TRUNK_STAGING_DIR;

@@ -8,8 +8,7 @@ PORT="${PORT:-8080}"
 
 if [ "${AE_SKIP_SETUP:-0}" != "1" ]; then bash scripts/setup.sh; fi
 if [ "${AE_SKIP_BUILD:-0}" != "1" ]; then
-  ae_log "trunk build --release --offline"
-  trunk build --release --offline
+  bash scripts/build.sh
 fi
 [ -f dist/index.html ] || ae_die "dist/index.html missing; build failed?"
 ae_log "serving dist/ at http://127.0.0.1:${PORT}/"

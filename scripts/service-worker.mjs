@@ -5,8 +5,9 @@
 // and of the files' bytes, so any change to the build gives a new sw.js, which the browser
 // installs as an update (the page then offers "Reload", src/components/update_notice.rs).
 //   - precached files: cache first (they never change under their name, or the cache name changes);
-//   - navigations to the app's page: the cached index.html (cache first, like the files it names:
-//     the page and its wasm always belong to one build; a new deployment waits for "Reload");
+//   - navigations to the app's pages (index.html, also as the folder's address, and practice.html):
+//     the cached page (cache first, like the files it names: a page and its wasm always belong to
+//     one build; a new deployment waits for "Reload");
 //   - anything else: the network, untouched.
 // On activate it deletes this deployment's older caches (caches of other deployments on the same
 // origin, e.g. another sub-path, are left alone: the cache name carries the worker's scope).
@@ -41,6 +42,7 @@ const FILES = ${JSON.stringify(files)};
 const PRECACHED = new Set(FILES.map((f) => new URL(f, self.location).href));
 const INDEX = new URL('index.html', self.location).href;
 const SCOPE = new URL('./', self.location).href;
+const PAGES = new Set(FILES.filter((f) => f.endsWith('.html')).map((f) => new URL(f, self.location).href));
 
 self.addEventListener('install', (event) => {
   event.waitUntil(
@@ -68,12 +70,13 @@ self.addEventListener('fetch', (event) => {
   url.search = '';
   url.hash = '';
   if (request.mode === 'navigate') {
-    // The app's own page (any query) comes from this worker's cache, so the page always runs the
+    // The app's own pages (any query) come from this worker's cache, so a page always runs the
     // build this worker cached: a newer deployment waits (with its notice) until Reload. Other
     // pages in scope go to the network.
-    if (url.href !== SCOPE && url.href !== INDEX) return;
+    const page = url.href === SCOPE ? INDEX : url.href;
+    if (!PAGES.has(page)) return;
     event.respondWith(
-      caches.open(CACHE).then((cache) => cache.match(INDEX)).then((hit) => hit || fetch(request)),
+      caches.open(CACHE).then((cache) => cache.match(page)).then((hit) => hit || fetch(request)),
     );
     return;
   }

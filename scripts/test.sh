@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # THE one command that runs every check and test of Attention Explorer:
 #   setup, rustfmt, clippy (native + wasm32), native cargo test, wasm-bindgen-test
-#   in headless Chromium, trunk release build, Playwright e2e suite (node --test).
+#   in headless Chromium, the release build of both pages (scripts/build.sh), the code budget of
+#   each page (scripts/budget.mjs), Playwright e2e suite (node --test).
 # Exits non-zero on the first failure.
 # Env: AE_SKIP_SETUP=1 skips scripts/setup.sh (tools already installed).
 set -euo pipefail
@@ -38,8 +39,8 @@ step clippy-native cargo clippy --all-targets -- -D warnings
 step clippy-wasm cargo clippy --target wasm32-unknown-unknown --all-targets -- -D warnings
 step test-native cargo test
 step test-wasm cargo test --target wasm32-unknown-unknown
-step trunk-build trunk build --release --offline
-[ -f dist/index.html ] || { echo "dist/index.html missing after trunk build" >&2; exit 1; }
+step build bash scripts/build.sh
+step budget node scripts/budget.mjs dist
 e2e_log="$(mktemp)"
 run_e2e() { node --test e2e/*.test.mjs 2>&1 | tee "$e2e_log"; }
 step e2e run_e2e

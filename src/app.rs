@@ -12,6 +12,7 @@ use crate::components::{
     lesson::Lesson,
     model_controls::ModelControls,
     notices::Notices,
+    page_links::{ToExplorer, ToPractice},
     phone_dock::PhoneDock,
     quiz::Quiz,
     sentence::SentenceBox,
@@ -28,10 +29,10 @@ use leptos::either::Either;
 use leptos::prelude::*;
 use std::time::Duration;
 
-#[component]
-pub fn App() -> impl IntoView {
+/// Reads the view from the link, provides the state and keeps the link in sync: the start of
+/// both pages.
+fn provide_app_state() -> AppState {
     let (initial, notices) = ViewState::from_query_with::<BrowserText>(&location_search());
-    let initial_embed = initial.embed;
     let state = AppState::new(initial, notices.into_iter().map(|n| n.0).collect());
     provide_context(state);
     sync_url(state);
@@ -44,10 +45,60 @@ pub fn App() -> impl IntoView {
             Duration::ZERO,
         );
     }
-    if initial_embed {
+    state
+}
+
+/// The explorer (`index.html`): the full page, or the compact view with `?embed=1`.
+#[component]
+pub fn App() -> impl IntoView {
+    let state = provide_app_state();
+    if state.view_state().embed {
         Either::Left(embed_layout(state))
     } else {
         Either::Right(full_layout(state))
+    }
+}
+
+/// The practice page (`practice.html`, its own wasm): the explorer's heatmap and controls, then
+/// Predict, then reveal and Compare A and B.
+#[component]
+pub fn PracticeApp() -> impl IntoView {
+    let state = provide_app_state();
+    view! {
+        <header class="site-header">
+            <h1>"Attention Explorer: practice"</h1>
+            <p class="tagline">
+                "Predict, then reveal; compare two settings. The same exact model as the explorer, for the view in the link."
+            </p>
+            <ToExplorer />
+        </header>
+        <Notices />
+        <UpdateNotice />
+        <main class="layout">
+            <section class="panel controls" aria-label="Inputs">
+                <SentenceBox />
+                <TemperatureSlider />
+                <ModelControls />
+            </section>
+            <section class="panel main-view" aria-labelledby="heatmap-title">
+                <h2 id="heatmap-title">"Who attends to whom — " {heads_label(state)}</h2>
+                <BrokenBanner />
+                <p class="note" data-testid="weights-note">{move || weights_note(state.seed.get())}</p>
+                {main_heatmap(state)}
+                <HeadThumbnails
+                    weights=state.shown_head_weights
+                    selected=state.head
+                    on_select=Callback::new(move |head: usize| state.head.set(head))
+                />
+                <Downloads />
+            </section>
+            <section class="panel inspector" aria-labelledby="inspector-title">
+                <RowInspector />
+            </section>
+        </main>
+        <Quiz />
+        <Compare />
+        {footer(None)}
     }
 }
 
@@ -178,14 +229,21 @@ fn full_layout(state: AppState) -> impl IntoView {
         </main>
         <Lesson />
         <BreakIt />
-        <Quiz />
-        <Compare />
+        <ToPractice />
         <Explanation />
+        {footer(Some(", except the notebook's printed values that step 4 quotes (marked as quoted)"))}
+    }
+}
+
+/// Where the numbers come from, at the bottom of both pages. Only the explorer's lesson quotes
+/// numbers (step 4), so only its footer names the exception.
+fn footer(quoted: Option<&'static str>) -> impl IntoView {
+    view! {
         <footer class="site-footer">
             <p>
-                "Every number on this page is computed by the app's Rust core (compiled to WebAssembly) "
-                "from seeded inputs, except the notebook's printed values that step 4 quotes (marked as quoted); "
-                "download the JSON to recompute the view anywhere."
+                "Every number on this page is computed by the app's Rust core (compiled to WebAssembly) from seeded inputs"
+                {quoted}
+                "; download the JSON to recompute the view anywhere."
             </p>
         </footer>
     }
@@ -196,4 +254,11 @@ pub fn start() {
     crate::components::panic_banner::install();
     crate::web::timing::time_inputs();
     leptos::mount::mount_to_body(App);
+}
+
+/// [`start`] for the practice page.
+pub fn start_practice() {
+    crate::components::panic_banner::install();
+    crate::web::timing::time_inputs();
+    leptos::mount::mount_to_body(PracticeApp);
 }

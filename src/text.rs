@@ -1847,84 +1847,54 @@ pub fn row_change_text(tokens: &[String], r: &RowChange, diff: &DMatrix<f64>) ->
     )
 }
 
-/// `s` with the XML special characters escaped (HTML text and attribute values alike).
-fn esc(s: &str) -> String {
-    crate::charts::svg::escape(s)
-}
-
-/// The compare view's words and table above and below its charts, as HTML (every piece of text
-/// escaped): what B changes, both settings' captions and B's own link, then the scale, the rows
-/// that changed most and the difference table (cells hidden in both settings say "masked").
+/// The compare view's words for one setting B, as plain strings (the view puts them in the page as
+/// text, so nothing here is HTML).
+#[derive(Clone, Debug, PartialEq)]
 pub struct CompareText {
-    pub top: String,
-    pub bottom: String,
+    /// What B changes, in one sentence.
+    pub change: String,
+    /// Setting A's and B's figure captions.
+    pub captions: (String, String),
+    /// B's link query (without the `?`), for "Open setting B on its own".
+    pub b_query: String,
+    /// How to read the difference's colours, with the scale's ends.
+    pub legend: String,
+    /// The rows that changed most (at most three), largest first.
+    pub rows_changed: Vec<String>,
 }
 
-/// Builds [`CompareText`] for settings `a` and `b` (B made by `change`), their weights and
-/// `diff` = A − B, with `tokens` A's tokens.
+/// Builds [`CompareText`] for settings `a` and `b` (B made by `change`), their tokens and the
+/// difference A − B.
 pub fn compare_text(
     change: &Change,
     (a, b): (&ViewState, &ViewState),
     tokens: &[String],
-    (wa, wb, diff): (&DMatrix<f64>, &DMatrix<f64>, &DMatrix<f64>),
+    diff: &DMatrix<f64>,
 ) -> CompareText {
-    use std::fmt::Write;
     let caption = |v: &ViewState| {
-        esc(&figure_caption(
+        figure_caption(
             &v.sentence,
             v.seed,
             (v.head, v.heads),
             v.tau,
             v.positions,
             v.broken,
-        ))
+        )
     };
-    let top = format!(
-        "<p data-testid=\"change-sentence\">{}</p><ul class=\"compare-captions\"><li>A: {}</li><li>B: {} <a data-testid=\"open-b\" href=\"?{}\">Open setting B on its own</a></li></ul>",
-        esc(&change_sentence(change, a)),
-        caption(a),
-        caption(b),
-        esc(&b.to_query())
-    );
     let scale = fixed(crate::model::compare::max_abs(diff), 3);
-    let mut bottom = format!(
-        "<p class=\"hint\">Purple: A gives the key more weight; orange: B does; light grey: no change. The ends of the scale are ±the largest |Δ|, {scale}; grey cells are masked in both.</p><h3>Rows that changed most</h3><ol data-testid=\"rows-changed\">"
-    );
-    for r in crate::model::compare::rows_by_change(diff).iter().take(3) {
-        let _ = write!(
-            bottom,
-            "<li>{}</li>",
-            esc(&row_change_text(tokens, r, diff))
-        );
+    CompareText {
+        change: change_sentence(change, a),
+        captions: (caption(a), caption(b)),
+        b_query: b.to_query(),
+        legend: format!(
+            "Purple: A gives the key more weight; orange: B does; light grey: no change. The ends of the scale are ±the largest |Δ|, {scale}; grey cells are masked in both."
+        ),
+        rows_changed: crate::model::compare::rows_by_change(diff)
+            .iter()
+            .take(3)
+            .map(|r| row_change_text(tokens, r, diff))
+            .collect(),
     }
-    bottom.push_str("</ol>");
-    let n = tokens.len().min(diff.nrows());
-    if n <= crate::model::tokenizer::MAX_TOKENS {
-        bottom.push_str("<details><summary>The difference as a table</summary><div class=\"table-scroll\"><table class=\"diff-table\" data-testid=\"diff-table\"><caption>A − B for every query row (rows) and key (columns)</caption><thead><tr><th scope=\"col\">query \\ key</th>");
-        for t in &tokens[..n] {
-            let _ = write!(bottom, "<th scope=\"col\">{}</th>", esc(t));
-        }
-        bottom.push_str("</tr></thead><tbody>");
-        for i in 0..n {
-            let _ = write!(
-                bottom,
-                "<tr><th scope=\"row\">{} {}</th>",
-                i + 1,
-                esc(&tokens[i])
-            );
-            for j in 0..n {
-                if j > i && wa[(i, j)] == 0.0 && wb[(i, j)] == 0.0 {
-                    bottom.push_str("<td data-masked=\"true\">masked</td>");
-                } else {
-                    let d = diff[(i, j)];
-                    let _ = write!(bottom, "<td data-d=\"{d}\">{}</td>", fixed(d, 3));
-                }
-            }
-            bottom.push_str("</tr>");
-        }
-        bottom.push_str("</tbody></table></div></details>");
-    }
-    CompareText { top, bottom }
 }
 
 #[cfg(test)]
@@ -1972,7 +1942,7 @@ mod figure_tests {
     }
 
     #[test]
-    fn compare_text_escapes_and_reports_every_cell() {
+    fn compare_text_names_the_change_the_captions_and_the_rows() {
         let a = ViewState {
             sentence: "<a> & b".into(),
             ..ViewState::default()
@@ -1983,15 +1953,16 @@ mod figure_tests {
         let wa = DMatrix::from_row_slice(3, 3, &[1.0, 0.0, 0.0, 0.5, 0.5, 0.0, 0.2, 0.3, 0.5]);
         let wb = DMatrix::from_row_slice(3, 3, &[1.0, 0.0, 0.0, 0.25, 0.75, 0.0, 0.2, 0.3, 0.5]);
         let diff = &wa - &wb;
-        let t = compare_text(&change, (&a, &b), &tokens, (&wa, &wb, &diff));
-        let html = format!("{}{}", t.top, t.bottom);
-        assert!(!html.contains("<a>") && !html.contains(" & "), "escaped");
-        assert!(t.top.contains("B uses τ = 2.00 instead of A&apos;s 1.00."));
-        assert!(t.top.contains(&format!("href=\"?{}\"", esc(&b.to_query()))));
-        assert_eq!(html.matches("data-masked").count(), 3);
-        assert_eq!(html.matches("<td data-d=").count(), 6);
-        assert!(html.contains("<td data-d=\"0.25\">0.250</td><td data-d=\"-0.25\">-0.250</td>"));
-        assert!(t.bottom.contains("±the largest |Δ|, 0.250;"));
-        assert!(t.bottom.contains("<li>Row 2 “&amp;”: Σ|Δ| = 0.500;"));
+        let t = compare_text(&change, (&a, &b), &tokens, &diff);
+        assert_eq!(t.change, "B uses τ = 2.00 instead of A's 1.00.");
+        assert!(t.captions.0.contains("τ = 1.00") && t.captions.1.contains("τ = 2.00"));
+        assert_eq!(t.b_query, b.to_query());
+        assert!(t.legend.contains("±the largest |Δ|, 0.250;"));
+        assert_eq!(t.rows_changed.len(), 3);
+        assert!(
+            t.rows_changed[0].starts_with("Row 2 “&”: Σ|Δ| = 0.500;"),
+            "{:?}",
+            t.rows_changed
+        );
     }
 }

@@ -2,13 +2,14 @@
 //! (`model::compare::Change`, the link's `cmp`). Both heatmaps side by side, the difference
 //! A − B as a diverging heatmap and a table, the rows that changed most, and downloads.
 //!
-//! Kept lean for the bundle budget: one memo holds everything B needs, the words and the table
-//! are one HTML string each (`text::compare_text`, escaped and tested natively), and one change
-//! and one click handler serve all controls (events bubble to them).
+//! On the practice page (`app::PracticeApp`). One memo holds everything B needs (its words come
+//! from `text::compare_text`, tested natively), and one change and one click handler serve all
+//! controls (events bubble to them).
 
 use super::heatmap::Heatmap;
 use crate::charts::diff::{draw_diff, DiffSpec};
 use crate::charts::layout::HeatmapLayout;
+use crate::format::fixed;
 use crate::hooks::use_canvas;
 use crate::model::broken::{Mistake, Mistakes};
 use crate::model::compare::{
@@ -21,6 +22,7 @@ use crate::state::{AppState, Shared};
 use crate::text::{compare_text, diff_label, mistake_label, CompareText};
 use crate::web::download::{download_text, download_url};
 use crate::web::BrowserText;
+use leptos::either::Either;
 use leptos::html;
 use leptos::prelude::*;
 use nalgebra::DMatrix;
@@ -63,11 +65,16 @@ fn first_change(kind: &str, a: &ViewState) -> Option<Change> {
     })
 }
 
-/// `<option>`s as HTML, set once.
-fn options(items: impl Iterator<Item = (&'static str, &'static str)>) -> String {
+/// A select's `<option>`s; the one whose value `selected` returns is selected.
+fn options(
+    items: impl Iterator<Item = (&'static str, &'static str)>,
+    selected: impl Fn() -> &'static str + Copy + Send + Sync + 'static,
+) -> impl IntoView {
     items
-        .map(|(value, label)| format!("<option value=\"{value}\">{label}</option>"))
-        .collect()
+        .map(|(value, label)| {
+            view! { <option value=value prop:selected=move || selected() == value>{label}</option> }
+        })
+        .collect_view()
 }
 
 /// Everything B needs, recomputed when A or the change does.
@@ -115,7 +122,7 @@ fn compare_now(state: AppState) -> Result<Option<Compared>, String> {
         .collect();
     let text = state
         .tokens
-        .with(|t| compare_text(&change, (&a_view, &b_view), t, (&a, &b, &diff)));
+        .with(|t| compare_text(&change, (&a_view, &b_view), t, &diff));
     Ok(Some(Compared {
         b_view,
         b: Shared(Arc::new(b)),
@@ -170,6 +177,7 @@ pub fn Compare() -> impl IntoView {
         };
         state.compare.set(change);
     };
+    let kind = move || state.compare.with(|c| kind_of(c.as_ref()));
     let value_text = move || {
         state.compare.with(|c| match c {
             Some(Change::Tau(t)) => t.to_string(),
@@ -198,12 +206,12 @@ pub fn Compare() -> impl IntoView {
             </p>
             <div
                 class="compare-controls"
-                data-kind=move || state.compare.with(|c| kind_of(c.as_ref()))
+                data-kind=kind
                 on:change=on_change
             >
                 <label>
                     "Setting B changes "
-                    <select name="cmp-kind" inner_html=options(KINDS.into_iter()) prop:value=move || state.compare.with(|c| kind_of(c.as_ref()))></select>
+                    <select name="cmp-kind">{options(KINDS.into_iter(), kind)}</select>
                 </label>
                 <label class="cmp-value">
                     "B's value "
@@ -211,14 +219,13 @@ pub fn Compare() -> impl IntoView {
                 </label>
                 <label class="cmp-mistake">
                     "B's mistake "
-                    <select
-                        name="cmp-mistake"
-                        inner_html=options(
+                    <select name="cmp-mistake">
+                        {options(
                             std::iter::once(("", "none: correct attention"))
                                 .chain(Mistake::ALL.iter().map(|&m| (m.key(), mistake_label(m)))),
-                        )
-                        prop:value=mistake
-                    ></select>
+                            mistake,
+                        )}
+                    </select>
                 </label>
             </div>
             <p class="error" role="alert">{message}</p>
@@ -289,7 +296,7 @@ fn compare_body(
         );
     };
     view! {
-        <div inner_html=move || current().map(|c| c.text.top.clone())></div>
+        {move || current().map(|c| settings_words(&c.text))}
         <div class="compare-pair">
             <Heatmap
                 weights=state.shown_weights
@@ -320,11 +327,94 @@ fn compare_body(
                 aria-label=move || current().map(|c| diff_label(c.diff.nrows(), max_abs(&c.diff)))
             ></canvas>
         </div>
-        <div inner_html=move || current().map(|c| c.text.bottom.clone())></div>
+        {move || {
+            current()
+                .map(|c| {
+                    state
+                        .tokens
+                        .with(|tokens| difference_words(&c.text, tokens, &c.diff, &c.hidden))
+                })
+        }}
         <div class="downloads" role="group" aria-label="Compare downloads" on:click=on_click>
             <button type="button" data-file="csv">"Download compare CSV"</button>
             <button type="button" data-file="png">"Download difference PNG"</button>
             <p class="error" role="alert">{move || status.get()}</p>
         </div>
+    }
+}
+
+/// What B changes, both settings' captions and B's own link.
+fn settings_words(text: &CompareText) -> impl IntoView {
+    view! {
+        <p data-testid="change-sentence">{text.change.clone()}</p>
+        <ul class="compare-captions">
+            <li>"A: " {text.captions.0.clone()}</li>
+            <li>
+                "B: " {text.captions.1.clone()} " "
+                <a data-testid="open-b" href=format!("?{}", text.b_query)>"Open setting B on its own"</a>
+            </li>
+        </ul>
+    }
+}
+
+/// How to read the difference, the rows that changed most, and the difference as a table (cells
+/// hidden in both settings say "masked"; no table past the page's token limit).
+fn difference_words(
+    text: &CompareText,
+    tokens: &[String],
+    diff: &DMatrix<f64>,
+    hidden: &[bool],
+) -> impl IntoView {
+    let n = tokens.len().min(diff.nrows());
+    let table = (n <= crate::model::tokenizer::MAX_TOKENS).then(|| {
+        let head = tokens[..n]
+            .iter()
+            .map(|t| view! { <th scope="col">{t.clone()}</th> })
+            .collect_view();
+        let rows = (0..n)
+            .map(|i| {
+                let cells = (0..n)
+                    .map(|j| {
+                        if hidden[i * n + j] {
+                            Either::Left(view! { <td data-masked="true">"masked"</td> })
+                        } else {
+                            let d = diff[(i, j)];
+                            Either::Right(view! { <td data-d=d.to_string()>{fixed(d, 3)}</td> })
+                        }
+                    })
+                    .collect_view();
+                view! {
+                    <tr>
+                        <th scope="row">{format!("{} {}", i + 1, tokens[i])}</th>
+                        {cells}
+                    </tr>
+                }
+            })
+            .collect_view();
+        view! {
+            <details>
+                <summary>"The difference as a table"</summary>
+                <div class="table-scroll">
+                    <table class="diff-table" data-testid="diff-table">
+                        <caption>"A − B for every query row (rows) and key (columns)"</caption>
+                        <thead>
+                            <tr>
+                                <th scope="col">"query \\ key"</th>
+                                {head}
+                            </tr>
+                        </thead>
+                        <tbody>{rows}</tbody>
+                    </table>
+                </div>
+            </details>
+        }
+    });
+    view! {
+        <p class="hint">{text.legend.clone()}</p>
+        <h3>"Rows that changed most"</h3>
+        <ol data-testid="rows-changed">
+            {text.rows_changed.iter().map(|r| view! { <li>{r.clone()}</li> }).collect_view()}
+        </ol>
+        {table}
     }
 }

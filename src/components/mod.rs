@@ -11,6 +11,7 @@ pub mod inspector;
 pub mod lesson;
 pub mod model_controls;
 pub mod notices;
+pub mod page_links;
 pub mod panic_banner;
 pub mod phone_dock;
 pub mod quiz;
