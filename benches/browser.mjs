@@ -37,8 +37,16 @@ const PROFILE_TOP = Number(opt('profile-top', 25));
 
 const SCENARIOS = [
   { id: 'default-1h', label: 'default sentence (7 tokens), 1 head', query: 'heads=1', tokens: 7, heads: 1 },
-  // The compare view on (issue 12): a slider step redraws A, the difference and its table too.
-  { id: 'default-compare', label: 'default sentence, compare τ = 2', query: 'cmp=tau%3A2', tokens: 7, heads: 2 },
+  // The compare view on (issue 12, the practice page): a slider step redraws A, B, the difference
+  // and its table too.
+  {
+    id: 'default-compare',
+    label: 'default sentence, compare τ = 2 (practice page)',
+    file: 'practice.html',
+    query: 'cmp=tau%3A2',
+    tokens: 7,
+    heads: 2,
+  },
   {
     id: '64t-8h',
     label: '64 tokens, 8 heads',
@@ -321,7 +329,7 @@ async function main() {
     for (const sc of SCENARIOS) {
       const { context, page, consoleLog } = await newPage(browser, { colorScheme: 'light' });
       try {
-        await page.goto(appUrl(sc.query, server.url), { waitUntil: 'load' });
+        await page.goto(appUrl(sc.query, server.url, sc.file ?? ''), { waitUntil: 'load' });
         await page.waitForSelector(READY_SELECTOR, { state: 'attached', timeout: 60_000 });
         await checkScenario(page, sc);
         const cdp = PROFILE ? await startProfile(page) : null;
