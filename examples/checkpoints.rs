@@ -1,6 +1,6 @@
 //! Writes the trained checkpoints the app fetches (issue 13, point 4): each built-in default,
 //! seed 1, trained natively for a fixed number of steps, then saved in f32
-//! (`model::train::checkpoint`) to `assets/checkpoints/<task>.bin`. It also writes
+//! (`model::train::checkpoint_file`) to `assets/checkpoints/<task>.bin`. It also writes
 //! `tests/data/checkpoint_scores.txt`: the head scores of the *saved* (f32) weights on the run's
 //! held-out set, which `tests/checkpoints.rs` and the Train page's e2e test compare against.
 //!
@@ -8,7 +8,7 @@
 //!
 //! Deterministic: the same code gives the same bytes (the trainer is bit-exact natively).
 
-use attention_explorer::model::train::checkpoint::{decode, encode, CheckpointTask};
+use attention_explorer::model::train::checkpoint_file::{decode, encode, CheckpointTask};
 use attention_explorer::model::train::detectors::score_heads;
 use attention_explorer::model::train::trainer::Trainer;
 use std::fmt::Write as _;
