@@ -10,11 +10,12 @@ pub async fn fetch_bytes(url: &str) -> Result<Vec<u8>, String> {
     let response = JsFuture::from(super::window().fetch_with_str(url))
         .await
         .map_err(|_| failed("the network request failed"))?;
-    let response: web_sys::Response = response
-        .dyn_into()
-        .map_err(|_| failed("no response"))?;
+    let response: web_sys::Response = response.dyn_into().map_err(|_| failed("no response"))?;
     if !response.ok() {
-        return Err(failed(&format!("the server answered {}", response.status())));
+        return Err(failed(&format!(
+            "the server answered {}",
+            response.status()
+        )));
     }
     let buffer = response
         .array_buffer()
