@@ -38,6 +38,9 @@ test('the explorer links to the practice page with its view, and back', { timeou
     assert.ok(await page.locator('#quiz').isVisible());
     assert.ok(await page.getByTestId('compare').isVisible());
     assert.equal(await page.locator('#lesson-title, .lesson').count(), 0);
+    // The symbols the practice panels use are defined here too.
+    const symbols = await page.getByTestId('glossary').locator('dt').allTextContents();
+    for (const symbol of ['τ', 'A', 'entropy']) assert.ok(symbols.some((s) => s.includes(symbol)), `${symbol} in ${symbols}`);
     // The same model: every head's weights equal the explorer's, exactly.
     const practiceJson = await downloadJson(page);
     assert.equal(practiceJson.heads.length, 4);

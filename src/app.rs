@@ -84,6 +84,7 @@ pub fn PracticeApp() -> impl IntoView {
                 <h2 id="heatmap-title">"Who attends to whom — " {heads_label(state)}</h2>
                 <BrokenBanner />
                 <p class="note" data-testid="weights-note">{move || weights_note(state.seed.get())}</p>
+                {symbols_used_here(state)}
                 {main_heatmap(state)}
                 <HeadThumbnails
                     weights=state.shown_head_weights
@@ -142,6 +143,26 @@ fn main_heatmap(state: AppState) -> impl IntoView {
     }
 }
 
+/// "Symbols used here": every symbol the page uses, with the live sizes (both pages).
+fn symbols_used_here(state: AppState) -> impl IntoView {
+    view! {
+        <details class="glossary" data-testid="glossary">
+            <summary>"Symbols used here"</summary>
+            <dl>
+                {move || state.prepared.with(|p| {
+                    glossary(p.0.len(), p.0.d_model, p.0.heads.len())
+                        .into_iter()
+                        .map(|(symbol, text)| view! {
+                            <dt><dfn>{symbol}</dfn></dt>
+                            <dd>{text}</dd>
+                        })
+                        .collect_view()
+                })}
+            </dl>
+        </details>
+    }
+}
+
 /// `?embed=1`: the compact view for an iframe: heatmap, temperature, inspector, the truth note
 /// and a link to the full app; no lesson. The CSS class `embed` lays it out for 640 × 400.
 fn embed_layout(state: AppState) -> impl IntoView {
@@ -189,20 +210,7 @@ fn full_layout(state: AppState) -> impl IntoView {
                 <h2 id="heatmap-title">"Who attends to whom — " {heads_label(state)}</h2>
                 <BrokenBanner />
                 <p class="note" data-testid="weights-note">{move || weights_note(state.seed.get())}</p>
-                <details class="glossary" data-testid="glossary">
-                    <summary>"Symbols used here"</summary>
-                    <dl>
-                        {move || state.prepared.with(|p| {
-                            glossary(p.0.len(), p.0.d_model, p.0.heads.len())
-                                .into_iter()
-                                .map(|(symbol, text)| view! {
-                                    <dt><dfn>{symbol}</dfn></dt>
-                                    <dd>{text}</dd>
-                                })
-                                .collect_view()
-                        })}
-                    </dl>
-                </details>
+                {symbols_used_here(state)}
                 <p class="hint" id="heatmap-keys">
                     "Rows are queries (the token doing the looking), columns are keys. "
                     // Pointer and keyboard help, or on touch screens the tap (style/main.css).
