@@ -45,7 +45,8 @@ test('the explorer links to the practice page with its view, and back', { timeou
     const practiceJson = await downloadJson(page);
     assert.equal(practiceJson.heads.length, 4);
     assert.deepEqual(practiceJson.heads.map((h) => h.weights), explorerJson.heads.map((h) => h.weights));
-    assert.equal(practiceJson.tau, explorerJson.tau);
+    assert.equal(practiceJson.temperature, 0.5);
+    assert.equal(explorerJson.temperature, 0.5);
 
     // A change made on the practice page goes back with the learner.
     await page.getByRole('textbox', { name: /sentence/i }).first().fill('the dog sat on the log .');

@@ -21,7 +21,7 @@ use crate::components::{
     update_notice::UpdateNotice,
 };
 use crate::model::url_state::ViewState;
-use crate::state::{provide_theme, sync_url, AppState};
+use crate::state::{load_trained_weights, provide_theme, sync_url, AppState};
 use crate::text::{glossary, weights_note, weights_note_short};
 use crate::web::location::location_search;
 use crate::web::BrowserText;
@@ -30,10 +30,17 @@ use leptos::prelude::*;
 use std::time::Duration;
 
 /// Reads the view from the link, provides the state and keeps the link in sync: the start of
-/// both pages.
-fn provide_app_state() -> AppState {
+/// both pages (`offers_trained`: whether the page can show the trained weights).
+fn provide_app_state(offers_trained: bool) -> AppState {
     let (initial, notices) = ViewState::from_query_with::<BrowserText>(&location_search());
-    let state = AppState::new(initial, notices.into_iter().map(|n| n.0).collect());
+    let state = AppState::new(
+        initial,
+        notices.into_iter().map(|n| n.0).collect(),
+        offers_trained,
+    );
+    if offers_trained {
+        load_trained_weights(state);
+    }
     provide_context(state);
     sync_url(state);
     provide_theme();
@@ -51,7 +58,7 @@ fn provide_app_state() -> AppState {
 /// The explorer (`index.html`): the full page, or the compact view with `?embed=1`.
 #[component]
 pub fn App() -> impl IntoView {
-    let state = provide_app_state();
+    let state = provide_app_state(true);
     if state.view_state().embed {
         Either::Left(embed_layout(state))
     } else {
@@ -63,7 +70,7 @@ pub fn App() -> impl IntoView {
 /// Predict, then reveal and Compare A and B.
 #[component]
 pub fn PracticeApp() -> impl IntoView {
-    let state = provide_app_state();
+    let state = provide_app_state(false);
     view! {
         <header class="site-header">
             <h1>"Attention Explorer: practice"</h1>
@@ -83,7 +90,7 @@ pub fn PracticeApp() -> impl IntoView {
             <section class="panel main-view" aria-labelledby="heatmap-title">
                 <h2 id="heatmap-title">"Who attends to whom — " {heads_label(state)}</h2>
                 <BrokenBanner />
-                <p class="note" data-testid="weights-note">{move || weights_note(state.seed.get())}</p>
+                <p class="note" data-testid="weights-note">{move || state.prepared.with(|p| weights_note(&p.weights, p.config.seed))}</p>
                 {symbols_used_here(state)}
                 {main_heatmap(state)}
                 <HeadThumbnails
@@ -150,7 +157,7 @@ fn symbols_used_here(state: AppState) -> impl IntoView {
             <summary>"Symbols used here"</summary>
             <dl>
                 {move || state.prepared.with(|p| {
-                    glossary(p.0.len(), p.0.d_model, p.0.heads.len())
+                    glossary(p.0.len(), p.0.d_model, p.0.heads.len(), p.0.weights.checkpoint().is_some())
                         .into_iter()
                         .map(|(symbol, text)| view! {
                             <dt><dfn>{symbol}</dfn></dt>
@@ -170,7 +177,7 @@ fn embed_layout(state: AppState) -> impl IntoView {
         <Notices />
         <main class="embed">
             <div class="embed-bar">
-                <p class="note" data-testid="weights-note">{move || weights_note_short(state.seed.get())}</p>
+                <p class="note" data-testid="weights-note">{move || state.prepared.with(|p| weights_note_short(&p.weights, p.config.seed))}</p>
                 <OpenFullApp />
             </div>
             <section class="panel main-view" aria-labelledby="heatmap-title">
@@ -209,7 +216,7 @@ fn full_layout(state: AppState) -> impl IntoView {
             <section class="panel main-view" aria-labelledby="heatmap-title">
                 <h2 id="heatmap-title">"Who attends to whom — " {heads_label(state)}</h2>
                 <BrokenBanner />
-                <p class="note" data-testid="weights-note">{move || weights_note(state.seed.get())}</p>
+                <p class="note" data-testid="weights-note">{move || state.prepared.with(|p| weights_note(&p.weights, p.config.seed))}</p>
                 {symbols_used_here(state)}
                 <p class="hint" id="heatmap-keys">
                     "Rows are queries (the token doing the looking), columns are keys. "

@@ -21,6 +21,7 @@ use attention_explorer::model::scaling_lab::HEAD_SIZES;
 use attention_explorer::model::tokenizer::{
     checked_tokens, is_punctuation, tokenize, SentenceError, MAX_SENTENCE_CHARS, MAX_TOKENS,
 };
+use attention_explorer::model::trained::WeightsChoice;
 use attention_explorer::model::url_state::{
     Step, ViewState, DEFAULT_SENTENCE, DEVELOPER_MAX_TOKENS, MAX_NOTICE_CHARS, MAX_SEED, PARAMS,
     SLIDER_MAX_TAU, SLIDER_MIN_TAU,
@@ -363,6 +364,11 @@ fn valid_state() -> impl Strategy<Value = ViewState> {
                     step,
                     lab_head_size,
                     positions,
+                    weights: if seed % 2 == 0 {
+                        WeightsChoice::Random
+                    } else {
+                        WeightsChoice::Grammar
+                    },
                     broken,
                     quiz,
                     compare,

@@ -3,6 +3,7 @@
 
 use super::attention::{attend, HeadAttention, HeadProjections};
 use super::host::{CoreText, TextHost};
+use super::trained::Weights;
 use super::weights::{embed, sinusoidal_positions, Projections, D_MODEL};
 use nalgebra::DMatrix;
 
@@ -25,6 +26,9 @@ pub struct Prepared {
     pub x: DMatrix<f64>,
     pub projections: Projections,
     pub heads: Vec<HeadProjections>,
+    /// Where `x` and the projections come from: seeded random numbers or a trained checkpoint.
+    /// Views that rebuild the model for other tokens (Shuffle the past) build it from the same.
+    pub weights: Weights,
 }
 
 impl Prepared {
@@ -40,13 +44,18 @@ impl Prepared {
             x += sinusoidal_positions(config.tokens.len(), d_model);
         }
         let projections = Projections::seeded(config.seed, d_model);
-        Self::from_parts(config, x, projections)
+        Self::from_parts(config, x, projections, Weights::Random)
     }
 
     /// The model for input `x` (T × `d_model`) and `projections` (`d_model` × `d_model` each),
     /// split into `config.heads` heads: the random model above, or trained weights
     /// (`model::trained`).
-    pub fn from_parts(config: ModelConfig, x: DMatrix<f64>, projections: Projections) -> Self {
+    pub fn from_parts(
+        config: ModelConfig,
+        x: DMatrix<f64>,
+        projections: Projections,
+        weights: Weights,
+    ) -> Self {
         let d_model = x.ncols();
         let heads = config.heads.clamp(1, d_model);
         let head_list = (0..heads)
@@ -61,6 +70,7 @@ impl Prepared {
             x,
             projections,
             heads: head_list,
+            weights,
         }
     }
 

@@ -18,6 +18,60 @@ use super::train::tasks::GRAMMAR_WORDS;
 use super::train::transformer::{ParamGroup, PositionKind};
 use super::weights::{sinusoidal_positions, Projections};
 use nalgebra::DMatrix;
+use std::sync::Arc;
+
+/// Which weights the learner chose (the link's `w`): the seeded random ones, or the tiny
+/// grammar's trained checkpoint.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum WeightsChoice {
+    #[default]
+    Random,
+    Grammar,
+}
+
+impl WeightsChoice {
+    /// The value in the link.
+    pub fn key(self) -> &'static str {
+        match self {
+            Self::Random => "random",
+            Self::Grammar => "grammar",
+        }
+    }
+
+    pub fn parse(value: &str) -> Option<Self> {
+        [Self::Random, Self::Grammar]
+            .into_iter()
+            .find(|c| c.key() == value)
+    }
+}
+
+/// The weights a [`Prepared`] model was built from.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Weights {
+    /// Seeded random embeddings and projections (`model::weights`).
+    Random,
+    /// A trained checkpoint's learned embeddings and layer-1 matrices.
+    Trained(Arc<Checkpoint>),
+}
+
+impl Weights {
+    /// The model for `config` with these weights (for trained weights, the checkpoint's head
+    /// count and position codes replace the config's).
+    pub fn prepare<H: TextHost>(&self, config: ModelConfig) -> Result<Prepared, String> {
+        match self {
+            Self::Random => Ok(Prepared::new_with::<H>(config)),
+            Self::Trained(checkpoint) => Prepared::from_checkpoint::<H>(config.tokens, checkpoint),
+        }
+    }
+
+    /// The checkpoint, for trained weights.
+    pub fn checkpoint(&self) -> Option<&Checkpoint> {
+        match self {
+            Self::Random => None,
+            Self::Trained(c) => Some(c),
+        }
+    }
+}
 
 /// Which layer of the checkpoint the explorer shows (the grammar model has one).
 const LAYER: usize = 0;
@@ -49,7 +103,7 @@ impl Prepared {
     /// matrices (heads and positions are the checkpoint's: its head count, sinusoidal codes on).
     pub fn from_checkpoint<H: TextHost>(
         tokens: Vec<String>,
-        checkpoint: &Checkpoint,
+        checkpoint: &Arc<Checkpoint>,
     ) -> Result<Self, String> {
         let model = &checkpoint.model;
         let cfg = *model.config();
@@ -84,6 +138,7 @@ impl Prepared {
             },
             x,
             projections,
+            Weights::Trained(Arc::clone(checkpoint)),
         ))
     }
 }
@@ -96,8 +151,8 @@ mod tests {
     use crate::model::train::checkpoint_file::decode;
     use crate::model::url_state::DEFAULT_SENTENCE;
 
-    fn grammar_checkpoint() -> Checkpoint {
-        decode(include_bytes!("../../assets/checkpoints/grammar.bin")).unwrap()
+    fn grammar_checkpoint() -> Arc<Checkpoint> {
+        Arc::new(decode(include_bytes!("../../assets/checkpoints/grammar.bin")).unwrap())
     }
 
     #[test]
@@ -140,6 +195,38 @@ mod tests {
     }
 
     #[test]
+    fn the_page_says_which_weights_it_shows() {
+        use crate::model::broken::Mistakes;
+        use crate::model::export::view_json;
+        use crate::text::{weights_note, weights_note_short};
+        let p = Prepared::from_checkpoint::<CoreText>(
+            tokenize(DEFAULT_SENTENCE),
+            &grammar_checkpoint(),
+        )
+        .unwrap();
+        assert_eq!(
+            weights_note(&p.weights, 1337),
+            "Trained weights: the word vectors and W_q, W_k, W_v, W_o of a 1 × 2-head attention layer trained by this app's own code for 1000 steps (seed 1) to predict the next word of sentences from a 29-word grammar, saved in f32. So these patterns were learned; the attention arithmetic on them is exact."
+        );
+        assert!(weights_note_short(&p.weights, 1337).starts_with("Trained weights (1000 steps"));
+        let json = view_json(
+            DEFAULT_SENTENCE,
+            &p,
+            (1.0, Mistakes::NONE),
+            &p.attend_all(1.0),
+        );
+        assert!(json.contains(
+            "\"weights_source\": \"trained\",\n  \"checkpoint\": {\"task\": \"grammar\", \"seed\": 1, \"steps\": 1000}"
+        ));
+        // Shuffle the past rebuilds the model with the same trained weights.
+        let s = crate::model::positions::shuffle_the_past_with::<CoreText>(&p, 0, 1.0, 6, 3);
+        let w = p.weights_all(1.0);
+        for (j, b) in s.before.iter().enumerate() {
+            assert_eq!(*b, w[0][(6, j)]);
+        }
+    }
+
+    #[test]
     fn capitals_fold_like_the_random_model_s_embedding() {
         let tokens = tokenize(DEFAULT_SENTENCE);
         let ids = grammar_ids::<CoreText>(&tokens).unwrap();
@@ -163,7 +250,7 @@ mod report {
     /// checkpoints"): each row's most-attended key, per head, at τ = 1.
     #[test]
     fn what_the_trained_heads_attend_to_in_the_default_sentence() {
-        let c = decode(include_bytes!("../../assets/checkpoints/grammar.bin")).unwrap();
+        let c = Arc::new(decode(include_bytes!("../../assets/checkpoints/grammar.bin")).unwrap());
         let tokens = tokenize(DEFAULT_SENTENCE);
         let p = Prepared::from_checkpoint::<CoreText>(tokens, &c).unwrap();
         let top = |w: &DMatrix<f64>, i: usize| {

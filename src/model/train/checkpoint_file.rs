@@ -62,7 +62,7 @@ impl CheckpointTask {
 }
 
 /// A decoded checkpoint.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Checkpoint {
     pub task: CheckpointTask,
     pub seed: u64,
