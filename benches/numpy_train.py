@@ -228,11 +228,15 @@ def time_steps(dump, seconds, per_sequence=False):
 
     for n in range(5):
         one(n)
-    n, start = 0, time.perf_counter()
-    while time.perf_counter() - start < seconds or n < 20:
-        one(n)
-        n += 1
-    return (time.perf_counter() - start) / n, n
+    # Rounds of 5 steps; the median round (robust to bursts of other work on a shared machine).
+    rounds, n, start = [], 0, time.perf_counter()
+    while time.perf_counter() - start < seconds or len(rounds) < 5:
+        t0 = time.perf_counter()
+        for _ in range(5):
+            one(n)
+            n += 1
+        rounds.append((time.perf_counter() - t0) / 5)
+    return float(np.median(rounds)), n
 
 
 def blas_info():

@@ -96,7 +96,8 @@ def training_section(d, m):
       "sentence), checks every group against the Rust numbers (max relative error: "
       "max |NumPy − Rust| / max |Rust| per group, over gradients, updated parameters and the updates themselves), then "
       "times its step on one thread (`OPENBLAS_NUM_THREADS=1`). Both sides time the same 5 batches in turn, after a "
-      "warm-up. FLOP count the matrix products only (`ModelConfig::step_flops`).")
+      "warm-up, and report the median over short rounds (10 steps natively, 5 in NumPy), which a burst of other work on a "
+      "shared machine moves less than a mean. FLOP count the matrix products only (`ModelConfig::step_flops`).")
     w("")
     w("| config | parameters | MFLOP/step | native, release profile (opt-level \"z\") | native, opt-level 3 | "
       "NumPy batched, 1 thread | NumPy per sequence, 1 thread | native \"z\" speed ÷ NumPy batched | agreement (max rel. error, 5 steps) |")

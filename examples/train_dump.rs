@@ -23,7 +23,7 @@
 //! last step equal `Trainer::run_to`'s bit for bit, so the dump *is* the trainer's run.
 //!
 //! With `--bench-steps N` it also times N forward + backward + Adam steps (after 10 warm-up
-//! steps) over the dumped batches in turn, the same work the `NumPy` script times, and adds the
+//! steps; the median of rounds of 10) over the dumped batches in turn, the same work the `NumPy` script times, and adds the
 //! result under `"native"`, labelled with `--build` (the example cannot see its own opt-level).
 
 use attention_explorer::model::rng::SeededRng;
@@ -113,7 +113,8 @@ fn groups(out: &mut String, model: &Transformer, values: &[f64]) {
     out.push('}');
 }
 
-/// Times `steps` forward + backward + Adam steps over `batches` in turn; seconds per step.
+/// Times `steps` forward + backward + Adam steps over `batches` in turn, in rounds of 10 steps;
+/// seconds per step, the median over the rounds (robust to bursts of other work on a shared machine).
 fn time_steps(config: &TrainConfig, batches: &[Vec<Vec<usize>>], steps: usize) -> f64 {
     let mut model = Transformer::new(config.model, config.seed).expect("model");
     let mut adam = Adam::new(model.params().len(), config.lr);
@@ -127,11 +128,18 @@ fn time_steps(config: &TrainConfig, batches: &[Vec<Vec<usize>>], steps: usize) -
     for n in 0..10 {
         one(n);
     }
-    let start = Instant::now();
-    for n in 0..steps {
-        one(n);
-    }
-    start.elapsed().as_secs_f64() / steps as f64
+    let round = 10;
+    let mut rounds: Vec<f64> = (0..steps.div_ceil(round))
+        .map(|r| {
+            let start = Instant::now();
+            for n in r * round..(r + 1) * round {
+                one(n);
+            }
+            start.elapsed().as_secs_f64() / round as f64
+        })
+        .collect();
+    rounds.sort_by(f64::total_cmp);
+    rounds[rounds.len() / 2]
 }
 
 fn dump(name: &str, args: &Args) -> String {
