@@ -87,8 +87,9 @@ def training_section(d, m):
     w = L.append
     w("## 4. Training: native Rust vs NumPy (issue 13)")
     w("")
-    w(f"Run {m.get('date', '?')} on commit {m.get('git', '?')} (load average before {m.get('load_before', '?')}, "
-      f"after {m.get('load_after', '?')}). One training step is the forward pass, the backward pass and Adam's update on "
+    w(f"Run {m.get('date', '?')} on commit {m.get('git', '?')}, {m.get('nproc', '?')} cores, {m.get('cpu', '?')} "
+      f"({m.get('cpu_flags', '').strip() or 'no AVX flags'}), load average before {m.get('load_before', '?')}, "
+      f"after {m.get('load_after', '?')}. One training step is the forward pass, the backward pass and Adam's update on "
       "a batch of 16 sequences of 16 tokens (`src/model/train/`). `examples/train_dump.rs` writes the seeded initial "
       "weights and the first 5 batches of each default, with the Rust loss, gradients and updated parameters; "
       "`benches/numpy_train.py` redoes the same steps in NumPy (f64, written from the formulas, batched over the 16 "
