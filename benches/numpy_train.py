@@ -7,14 +7,15 @@ group's gradient and the parameters after Adam's update with the Rust values, an
 relative error is above 1e-9. Relative error of a group: max |NumPy − Rust| / max |Rust| over the group
 (entries of a gradient can be exactly 0, e.g. embeddings of tokens not in the batch, so an entry-wise
 ratio is undefined). It is measured for the gradients, the updated parameters and the update itself
-(parameters after − before: the stricter test, since the update is ~1 % of a parameter).
+(parameters after − before: the stricter test, since an update is a few per cent of a parameter).
 
 Both ways a NumPy user might write it are checked and timed: the batch as one (B, T, d_model) array,
 and one sequence at a time (T × d_model matrices, as the seed notebook's `self_attention` takes one
 sentence), gradients summed.
 
 Then (unless --check-only) it times steps per second, one thread (OPENBLAS_NUM_THREADS=1 is set before
-NumPy loads unless the caller set it), over the dumped batches in turn, and writes DIR/numpy_train.json.
+NumPy loads unless the caller set it), over the dumped batches in turn (the median of rounds of 5 steps),
+and writes DIR/numpy_train.json; a `native` timing in the dump is printed beside it.
 
 Usage: python3 benches/numpy_train.py [--check-only] [--seconds 3] [--tol 1e-9] DIR
 

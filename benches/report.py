@@ -98,15 +98,15 @@ def training_section(d, m):
       "max |NumPy − Rust| / max |Rust| per group, over gradients, updated parameters and the updates themselves), then "
       "times its step on one thread (`OPENBLAS_NUM_THREADS=1`). Both sides time the same 5 batches in turn, after a "
       "warm-up, and report the median over short rounds (10 steps natively, 5 in NumPy), which a burst of other work on a "
-      "shared machine moves less than a mean. FLOP count the matrix products only (`ModelConfig::step_flops`).")
+      "shared machine moves less than a mean. The FLOP counts cover the matrix products only (`ModelConfig::step_flops`).")
     w("")
     w("| config | parameters | MFLOP/step | native, release profile (opt-level \"z\") | native, opt-level 3 | "
       "NumPy batched, 1 thread | NumPy per sequence, 1 thread | native \"z\" speed ÷ NumPy batched | agreement (max rel. error, 5 steps) |")
     w("|---|---:|---:|---:|---:|---:|---:|---:|---|")
     for c in result.get("configs", []):
         cfg = c["config"]
-        label = (f"{c['name']}: {cfg['task']}, {cfg['layers']} layer{'s' if cfg['layers'] > 1 else ''} × "
-                 f"{cfg['heads']} heads, {cfg['positions']}")
+        label = (f"{c['name']} ({cfg['task']} task, {cfg['layers']} layer{'s' if cfg['layers'] > 1 else ''} × "
+                 f"{cfg['heads']} heads, {cfg['positions']} positions)")
         native, fast, numpy, seq = c.get("native"), o3.get(c["name"]), c.get("numpy"), c.get("numpy_per_sequence")
         ratio = (f"{numpy['seconds_per_step'] / native['seconds_per_step']:.2f}×" if native and numpy else "—")
         w(f"| {label} | {cfg['parameters']:,} | {cfg['step_flops'] / 1e6:.1f} | "

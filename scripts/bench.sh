@@ -40,7 +40,7 @@ for arg in "$@"; do
     --quick) QUICK=1 ;;
     --no-build) BUILD=0 ;;
     --training-only) TRAIN_ONLY=1 ;;
-    -h|--help) sed -n '2,33p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,30p' "$0"; exit 0 ;;
     *) ae_die "unknown option: $arg (see --help)" ;;
   esac
 done
