@@ -9,6 +9,9 @@ relative error is above 1e-9. Relative error of a group: max |NumPy − Rust| / 
 ratio is undefined). It is measured for the gradients, the updated parameters and the update itself
 (parameters after − before: the stricter test, since an update is a few per cent of a parameter).
 
+First, negative controls: a copy of the first dump with one Rust loss, one gradient entry or one updated
+parameter off by 10 × the tolerance must be reported as a mismatch (else exit 1: the check could not fail).
+
 Both ways a NumPy user might write it are checked and timed: the batch as one (B, T, d_model) array,
 and one sequence at a time (T × d_model matrices, as the seed notebook's `self_attention` takes one
 sentence), gradients summed.
@@ -215,6 +218,23 @@ def check(dump, tol, per_sequence=False):
     return ok, worst, loss_err
 
 
+def negative_controls(dump, tol):
+    """Shows the comparison can fail: each Rust record (the loss, the largest entry of a gradient, of
+    updated parameters) changed by 10 × the tolerance, relative, must be reported as a mismatch."""
+    def spoiled(where):
+        copy = json.loads(json.dumps(dump["steps"]))
+        step = copy[-1]
+        if where == "loss":
+            step["loss"] *= 1 + 10 * tol
+        else:
+            group = step[where][dump["groups"][-1]["name"]]
+            i = int(np.argmax(np.abs(group)))
+            group[i] *= 1 + 10 * tol
+        return {**dump, "steps": copy}
+
+    return {where: not check(spoiled(where), tol)[0] for where in ("loss", "grad", "params")}
+
+
 def time_steps(dump, seconds, per_sequence=False):
     cfg = dump["config"]
     model = Model(cfg)
@@ -271,10 +291,15 @@ def main():
         raise SystemExit(f"no dumps ({', '.join(c + '.json' for c in CONFIGS)}) in {d}")
     failed = False
     results = []
-    for name in names:
+    for index, name in enumerate(names):
         with open(os.path.join(d, f"{name}.json")) as f:
             dump = json.load(f)
         cfg = dump["config"]
+        if index == 0:
+            caught = negative_controls(dump, tol)
+            print(f"negative controls on {name} (a Rust value off by {10 * tol:g} relative must be caught): "
+                  + ", ".join(f"{k} {'caught' if v else 'MISSED'}" for k, v in caught.items()))
+            failed |= not all(caught.values())
         ok, worst, loss_err = check(dump, tol)
         failed |= not ok
         print(f"{name}: {cfg['task']} task, {cfg['layers']} layer(s) × {cfg['heads']} heads, {cfg['positions']} positions, "
