@@ -355,7 +355,7 @@ pub fn weights_note(weights: &Weights, seed: u64) -> String {
         Some(c) => {
             let cfg = c.model.config();
             format!(
-                "Trained weights: the word vectors and W_q, W_k, W_v, W_o of a {} × {}-head attention layer trained by this app's own code for {} steps (seed {}) to predict the next word of sentences from a {}-word grammar, saved in f32. So these patterns were learned; the attention arithmetic on them is exact.",
+                "Trained weights: the word vectors and W_q, W_k, W_v, W_o of a {}-layer, {}-head attention model that this app's own code trained for {} steps (seed {}) to predict the next word of sentences from a {}-word grammar, saved in f32. So these patterns were learned; the attention arithmetic on them is exact.",
                 cfg.layers,
                 cfg.heads,
                 c.steps,

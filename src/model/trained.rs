@@ -206,7 +206,7 @@ mod tests {
         .unwrap();
         assert_eq!(
             weights_note(&p.weights, 1337),
-            "Trained weights: the word vectors and W_q, W_k, W_v, W_o of a 1 × 2-head attention layer trained by this app's own code for 1000 steps (seed 1) to predict the next word of sentences from a 29-word grammar, saved in f32. So these patterns were learned; the attention arithmetic on them is exact."
+            "Trained weights: the word vectors and W_q, W_k, W_v, W_o of a 1-layer, 2-head attention model that this app's own code trained for 1000 steps (seed 1) to predict the next word of sentences from a 29-word grammar, saved in f32. So these patterns were learned; the attention arithmetic on them is exact."
         );
         assert!(weights_note_short(&p.weights, 1337).starts_with("Trained weights (1000 steps"));
         let json = view_json(
