@@ -474,10 +474,9 @@ impl Transformer {
     /// It is the reference the fast path is tested against, and the baseline `examples/train.rs`
     /// times it against. Returns the per-position losses and the weights `[layer][head]`.
     pub fn reference_forward(&self, tokens: &[usize]) -> (Vec<f64>, Vec<Vec<DMatrix<f64>>>) {
-        let model = self;
-        let cfg = model.config();
+        let cfg = self.config();
         let (t, d, hs) = (tokens.len(), cfg.d_model, cfg.head_size());
-        let emb = model.matrix(ParamGroup::TokenEmbedding).unwrap();
+        let emb = self.matrix(ParamGroup::TokenEmbedding).unwrap();
         let mut x = DMatrix::from_fn(t, d, |i, c| emb[(tokens[i], c)]);
         match cfg.positions {
             PositionKind::Sinusoidal => x += sinusoidal_positions(t, d),
@@ -507,7 +506,7 @@ impl Transformer {
         };
         let mut all_weights = Vec::new();
         for layer in 0..cfg.layers {
-            let w = |g| model.matrix(g).unwrap();
+            let w = |g| self.matrix(g).unwrap();
             let (mut q, mut k) = (
                 &x * w(ParamGroup::Query(layer)),
                 &x * w(ParamGroup::Key(layer)),
@@ -537,7 +536,7 @@ impl Transformer {
             x += LayerOutput::new(&refs, &w(ParamGroup::Output(layer))).output;
             all_weights.push(weights);
         }
-        let logits = &x * model.matrix(ParamGroup::Unembedding).unwrap();
+        let logits = &x * self.matrix(ParamGroup::Unembedding).unwrap();
         let losses = (0..t - 1)
             .map(|i| {
                 let row: Vec<f64> = logits.row(i).iter().copied().collect();
