@@ -82,11 +82,15 @@ let lastServerUrl = null;
 
 /**
  * Serve `dir` (default: <repo>/dist) on 127.0.0.1.  port 0 (default) = ephemeral.
- * Resolves to { url, port, dir, server, close() }.  `url` has no trailing slash.
+ * `prefix` (default '/') serves `dir` under that path, as a static host serves a project page:
+ * with prefix '/course/attention-explorer/', dist/index.html is /course/attention-explorer/,
+ * '/course/attention-explorer' redirects there, and every other path is a 404.
+ * Resolves to { url, port, dir, server, close() }.  `url` (origin + prefix) has no trailing slash.
  * The most recently started server becomes the default base URL for openApp().
  */
-export async function startServer({ dir = DIST_DIR, port = 0, host = '127.0.0.1', quiet = true } = {}) {
+export async function startServer({ dir = DIST_DIR, port = 0, host = '127.0.0.1', quiet = true, prefix = '/' } = {}) {
   const root = path.resolve(dir);
+  const base = `/${prefix.replace(/^\/+|\/+$/g, '')}/`.replace(/^\/\/$/, '/');
   if (!existsSync(path.join(root, 'index.html'))) {
     throw new Error(`${root}/index.html not found: build first (trunk build --release --offline)`);
   }
@@ -96,8 +100,17 @@ export async function startServer({ dir = DIST_DIR, port = 0, host = '127.0.0.1'
         res.writeHead(405, { Allow: 'GET, HEAD' }).end();
         return;
       }
-      const { pathname } = new URL(req.url, 'http://localhost');
-      let rel = decodeURIComponent(pathname);
+      const { pathname, search } = new URL(req.url, 'http://localhost');
+      if (base !== '/' && `${pathname}/` === base) {
+        res.writeHead(301, { Location: `${base}${search}` }).end();
+        return;
+      }
+      if (!pathname.startsWith(base)) {
+        if (!quiet) console.error(`404 ${req.url} (outside ${base})`);
+        res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('not found');
+        return;
+      }
+      let rel = decodeURIComponent(pathname.slice(base.length - 1));
       if (rel.endsWith('/')) rel += 'index.html';
       const file = path.resolve(root, '.' + rel);
       if (file !== root && !file.startsWith(root + path.sep)) {
@@ -138,7 +151,7 @@ export async function startServer({ dir = DIST_DIR, port = 0, host = '127.0.0.1'
     server.listen(port, host, resolve);
   });
   const actualPort = server.address().port;
-  const url = `http://${host}:${actualPort}`;
+  const url = `http://${host}:${actualPort}${base.replace(/\/$/, '')}`;
   lastServerUrl = url;
   return {
     url,

@@ -240,7 +240,8 @@ test('CSP: the policy ships in index.html and a full session causes no violation
   const scripts = [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi)];
   assert.ok(scripts.length >= 1, 'the bootstrap script is there');
   for (const [whole, attrs, body] of scripts) {
-    assert.match(attrs, /\bsrc="\/[^"]+\.js"/, `external same-origin script: ${whole}`);
+    // Relative to the page (dist/ works under any path, README "Deploy"), so same-origin.
+    assert.match(attrs, /\bsrc="\.\/[^"/]+\.js"/, `external same-origin script: ${whole}`);
     assert.equal(body.trim(), '', `no inline code: ${whole}`);
   }
 
@@ -255,6 +256,8 @@ test('CSP: the policy ships in index.html and a full session causes no violation
     assert.deepEqual(directives['style-src'], ["'self'"]);
     assert.deepEqual(directives['object-src'], ["'none'"]);
     assert.deepEqual(directives['base-uri'], ["'none'"]);
+    assert.deepEqual(directives['worker-src'], ["'self'"]);
+    assert.deepEqual(directives['manifest-src'], ["'self'"]);
     assert.doesNotMatch(csp, /https?:|\*|'unsafe-eval'/, 'no remote origin, no wildcard, no eval');
     for (const [name, values] of Object.entries(directives)) {
       if (name !== 'style-src-attr') assert.ok(!values.includes("'unsafe-inline'"), `${name} allows no inline code`);

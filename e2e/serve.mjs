@@ -1,5 +1,5 @@
 // Serve a built dist/ on 127.0.0.1 until interrupted (used by scripts/serve.sh).
-// Usage: node e2e/serve.mjs [--port 8080] [--dir dist]
+// Usage: node e2e/serve.mjs [--port 8080] [--dir dist] [--prefix /course/attention-explorer/]
 import { startServer } from './harness.mjs';
 
 const argv = process.argv.slice(2);
@@ -9,8 +9,9 @@ const opt = (name, dflt) => {
 };
 const port = Number(opt('port', process.env.PORT || 8080));
 const dir = opt('dir', undefined);
+const prefix = opt('prefix', '/');
 
-const srv = await startServer({ port, quiet: false, ...(dir ? { dir } : {}) });
+const srv = await startServer({ port, quiet: false, prefix, ...(dir ? { dir } : {}) });
 console.log(`\n  Attention Explorer is being served from ${srv.dir}\n\n  Open:  ${srv.url}/\n\n  (Ctrl+C to stop)\n`);
 const stop = async () => {
   await srv.close();

@@ -2,21 +2,33 @@
 //! numbers in [`crate::model`]; data flows one way, state → model → charts → components.
 
 use crate::components::{
-    downloads::Downloads, explanation::Explanation, heatmap::Heatmap, inspector::RowInspector,
-    lesson::Lesson, model_controls::ModelControls, notices::Notices, sentence::SentenceBox,
-    temperature::TemperatureSlider, thumbnails::HeadThumbnails,
+    downloads::Downloads,
+    embed::{CopyEmbedCode, OpenFullApp},
+    explanation::Explanation,
+    heatmap::Heatmap,
+    inspector::RowInspector,
+    lesson::Lesson,
+    model_controls::ModelControls,
+    notices::Notices,
+    phone_dock::PhoneDock,
+    sentence::SentenceBox,
+    temperature::TemperatureSlider,
+    thumbnails::HeadThumbnails,
+    update_notice::UpdateNotice,
 };
 use crate::model::url_state::ViewState;
 use crate::state::{provide_theme, sync_url, AppState};
 use crate::text::{glossary, weights_note};
 use crate::web::location::location_search;
 use crate::web::BrowserText;
+use leptos::either::Either;
 use leptos::prelude::*;
 use std::time::Duration;
 
 #[component]
 pub fn App() -> impl IntoView {
     let (initial, notices) = ViewState::from_query_with::<BrowserText>(&location_search());
+    let initial_embed = initial.embed;
     let state = AppState::new(initial, notices.into_iter().map(|n| n.0).collect());
     provide_context(state);
     sync_url(state);
@@ -29,16 +41,70 @@ pub fn App() -> impl IntoView {
             Duration::ZERO,
         );
     }
-    let weights = state.main_weights;
-    let heads_label = move || {
+    if initial_embed {
+        Either::Left(embed_layout(state))
+    } else {
+        Either::Right(full_layout(state))
+    }
+}
+
+/// "one head" or "head 2 of 4": which head the main heatmap shows.
+fn heads_label(state: AppState) -> impl Fn() -> String + Copy {
+    move || {
         let n = state.heads.get();
         if n == 1 {
             "one head".to_string()
         } else {
             format!("head {} of {n}", state.head.get() + 1)
         }
-    };
+    }
+}
 
+/// The selected head's heatmap: click or keyboard chooses the inspector's row.
+fn main_heatmap(state: AppState) -> impl IntoView {
+    view! {
+        <Heatmap
+            weights=state.main_weights
+            tokens=state.tokens
+            selected_row=Signal::derive(move || Some(state.row.get()))
+            selected_col=state.col
+            on_select=Callback::new(move |row: usize| {
+                state.row.set(row);
+            })
+            on_select_col=Callback::new(move |col: Option<usize>| state.col.set(col))
+            percent_labels=true
+            ready_flag=true
+            title="Causal attention heatmap"
+        />
+    }
+}
+
+/// `?embed=1`: the compact view for an iframe: heatmap, temperature, inspector, the truth note
+/// and a link to the full app; no lesson. The CSS class `embed` lays it out for 640 × 400.
+fn embed_layout(state: AppState) -> impl IntoView {
+    view! {
+        <Notices />
+        <main class="embed">
+            <div class="embed-bar">
+                <p class="note" data-testid="weights-note">{move || weights_note(state.seed.get())}</p>
+                <OpenFullApp />
+            </div>
+            <section class="panel main-view" aria-labelledby="heatmap-title">
+                <h2 id="heatmap-title">"Who attends to whom — " {heads_label(state)}</h2>
+                {main_heatmap(state)}
+            </section>
+            <section class="panel controls" aria-label="Temperature and row">
+                <TemperatureSlider />
+                <div class="inspector">
+                    <RowInspector />
+                </div>
+            </section>
+            <Downloads />
+        </main>
+    }
+}
+
+fn full_layout(state: AppState) -> impl IntoView {
     view! {
         <header class="site-header">
             <h1>"Attention Explorer"</h1>
@@ -48,6 +114,7 @@ pub fn App() -> impl IntoView {
             </p>
         </header>
         <Notices />
+        <UpdateNotice />
         <main class="layout">
             <section class="panel controls" aria-label="Inputs">
                 <SentenceBox />
@@ -55,7 +122,7 @@ pub fn App() -> impl IntoView {
                 <ModelControls />
             </section>
             <section class="panel main-view" aria-labelledby="heatmap-title">
-                <h2 id="heatmap-title">"Who attends to whom — " {heads_label}</h2>
+                <h2 id="heatmap-title">"Who attends to whom — " {heads_label(state)}</h2>
                 <p class="note" data-testid="weights-note">{move || weights_note(state.seed.get())}</p>
                 <details class="glossary" data-testid="glossary">
                     <summary>"Symbols used here"</summary>
@@ -73,27 +140,23 @@ pub fn App() -> impl IntoView {
                 </details>
                 <p class="hint" id="heatmap-keys">
                     "Rows are queries (the token doing the looking), columns are keys. "
-                    "Hover for exact weights and click a row to inspect it. Keyboard: focus the map, ↑/↓ choose a row, ←/→ step through its cells, Home/End jump, Esc leaves the cell."
+                    // Pointer and keyboard help, or on touch screens the tap (style/main.css).
+                    <span class="for-pointer">
+                        "Hover for exact weights and click a row to inspect it. Keyboard: focus the map, ↑/↓ choose a row, ←/→ step through its cells, Home/End jump, Esc leaves the cell."
+                    </span>
+                    <span class="for-touch" data-testid="touch-help">
+                        "Tap a row to inspect it; the tapped cell's exact weight pops up beside your finger."
+                    </span>
                 </p>
-                <Heatmap
-                    weights=weights
-                    tokens=state.tokens
-                    selected_row=Signal::derive(move || Some(state.row.get()))
-                    selected_col=state.col
-                    on_select=Callback::new(move |row: usize| {
-                        state.row.set(row);
-                    })
-                    on_select_col=Callback::new(move |col: Option<usize>| state.col.set(col))
-                    percent_labels=true
-                    ready_flag=true
-                    title="Causal attention heatmap"
-                />
+                {main_heatmap(state)}
+                <PhoneDock />
                 <HeadThumbnails
                     weights=state.head_weights
                     selected=state.head
                     on_select=Callback::new(move |head: usize| state.head.set(head))
                 />
                 <Downloads />
+                <CopyEmbedCode />
             </section>
             <section class="panel inspector" aria-labelledby="inspector-title">
                 <RowInspector />

@@ -136,6 +136,17 @@ pub fn row_summary(tokens: &[String], weights: &DMatrix<f64>, i: usize) -> Strin
     )
 }
 
+/// The one line under the heatmap on narrow screens: row `i`'s top key with its weight (the row's
+/// largest, as [`row_summary`] words it) and the row's entropy, as the inspector shows it.
+pub fn row_glance(tokens: &[String], weights: &DMatrix<f64>, i: usize) -> String {
+    let row: Vec<f64> = (0..=i).map(|j| weights[(i, j)]).collect();
+    format!(
+        "{} Entropy {}.",
+        row_summary(tokens, weights, i),
+        entropy_text(row_stats(&row).entropy_bits)
+    )
+}
+
 /// The inspector's bar chart, for screen readers: row `i` with its visible weights `row`; every
 /// key sharing the largest weight is named.
 pub fn bar_chart_label(tokens: &[String], i: usize, row: &[f64]) -> String {
@@ -852,6 +863,32 @@ mod tests {
         assert_eq!(
             row_summary(tokens, &hot, 3),
             "Row 4 “on” attends most to “sat” (25.0%)."
+        );
+    }
+
+    #[test]
+    fn row_glance_adds_the_rows_entropy() {
+        let p = default_model();
+        let w = p.weights_all(1.0).swap_remove(0);
+        let tokens = &p.config.tokens;
+        // The first token can attend only to itself: all its weight, zero bits.
+        assert_eq!(
+            row_glance(tokens, &w, 0),
+            "Row 1 “The” attends most to “The” (100.0%). Entropy 0.000 bits."
+        );
+        // Row 6: −Σ w·log₂ w recomputed here from the matrix, not through row_stats.
+        let bits: f64 = (0..6).map(|j| w[(5, j)]).map(|x| -x * x.log2()).sum();
+        assert_eq!(
+            row_glance(tokens, &w, 5),
+            format!(
+                "Row 6 “mat” attends most to “sat” (35.5%). Entropy {} bits.",
+                fixed(bits, 3)
+            )
+        );
+        // Uniform rows: log₂ of the row's length.
+        assert_eq!(
+            row_glance(tokens, &crate::model::attention::averaging_matrix(7), 3),
+            "Row 4 “on” spreads its attention evenly: 25.0% on each of its 4 tokens. Entropy 2.000 bits."
         );
     }
 

@@ -316,6 +316,7 @@ fn valid_state() -> impl Strategy<Value = ViewState> {
                 prop::sample::select(HEAD_SIZES.to_vec()),
                 any::<bool>(),
                 max_tokens,
+                any::<bool>(),
             )
         })
         .prop_map(
@@ -330,6 +331,7 @@ fn valid_state() -> impl Strategy<Value = ViewState> {
                 lab_head_size,
                 positions,
                 max_tokens,
+                embed,
             )| {
                 ViewState {
                     sentence,
@@ -342,6 +344,7 @@ fn valid_state() -> impl Strategy<Value = ViewState> {
                     lab_head_size,
                     positions,
                     max_tokens,
+                    embed,
                 }
             },
         )

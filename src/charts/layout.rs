@@ -136,6 +136,29 @@ impl HeatmapLayout {
     }
 }
 
+/// Gap between the pointer and the tooltip, and the least margin it keeps to the viewport's edges.
+const TIP_OFFSET: f64 = 14.0;
+const TIP_MARGIN: f64 = 4.0;
+
+/// Where a tooltip of `size` (width, height) goes for a pointer at `pointer` (x, y); all in
+/// viewport (client) coordinates, with `viewport` the visible (width, height). Below and to the
+/// right of the pointer by default; flipped to the other side where it would cross the right or
+/// bottom edge, then clamped so its whole box stays inside (a box larger than the viewport is
+/// pinned to the top-left margin). Returns the tooltip's top-left corner.
+pub fn tooltip_position(pointer: (f64, f64), size: (f64, f64), viewport: (f64, f64)) -> (f64, f64) {
+    let place = |p: f64, len: f64, room: f64| {
+        let mut at = p + TIP_OFFSET;
+        if at + len > room - TIP_MARGIN {
+            at = p - TIP_OFFSET - len;
+        }
+        at.min(room - TIP_MARGIN - len).max(TIP_MARGIN)
+    };
+    (
+        place(pointer.0, size.0, viewport.0),
+        place(pointer.1, size.1, viewport.1),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -188,6 +211,46 @@ mod tests {
         assert_eq!(value("--grid-top"), l.grid_top);
         assert_eq!(value("--cell"), l.cell);
         assert!((value("--grid-width") - 7.0 * l.cell).abs() < 1e-9);
+    }
+
+    #[test]
+    fn tooltips_stay_inside_the_viewport() {
+        let inside = |(x, y): (f64, f64), (w, h): (f64, f64), (vw, vh): (f64, f64)| {
+            x >= TIP_MARGIN - 1e-9
+                && y >= TIP_MARGIN - 1e-9
+                && x + w <= vw - TIP_MARGIN + 1e-9
+                && y + h <= vh - TIP_MARGIN + 1e-9
+        };
+        // Room below and to the right: the default place.
+        assert_eq!(
+            tooltip_position((100.0, 50.0), (120.0, 24.0), (390.0, 844.0)),
+            (114.0, 64.0)
+        );
+        // The last column of a phone-wide heatmap: flipped to the pointer's left.
+        assert_eq!(
+            tooltip_position((370.0, 50.0), (200.0, 24.0), (390.0, 844.0)),
+            (156.0, 64.0)
+        );
+        // Near the bottom edge: flipped above.
+        assert_eq!(
+            tooltip_position((100.0, 830.0), (120.0, 24.0), (390.0, 844.0)).1,
+            792.0
+        );
+        // Every pointer position on a grid of the viewport, several tooltip sizes.
+        for (vw, vh) in [(360.0, 740.0), (390.0, 844.0), (1280.0, 800.0)] {
+            for size in [(40.0, 20.0), (250.0, 24.0), (vw - 8.0, 40.0)] {
+                for k in 0..=20 {
+                    let pointer = (vw * f64::from(k) / 20.0, vh * f64::from(20 - k) / 20.0);
+                    let at = tooltip_position(pointer, size, (vw, vh));
+                    assert!(inside(at, size, (vw, vh)), "{pointer:?} {size:?} → {at:?}");
+                }
+            }
+        }
+        // Too wide for the viewport: pinned to the left margin rather than pushed off the left.
+        assert_eq!(
+            tooltip_position((200.0, 10.0), (500.0, 20.0), (360.0, 740.0)).0,
+            TIP_MARGIN
+        );
     }
 
     #[test]

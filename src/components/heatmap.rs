@@ -1,8 +1,8 @@
-//! The clickable attention heatmap: hover for a tooltip, click a row to inspect it, or focus it
-//! and steer with the keyboard.
+//! The clickable attention heatmap: hover (or tap) for a tooltip, click a row to inspect it, or
+//! focus it and steer with the keyboard.
 
 use crate::charts::heatmap::{draw_heatmap, CellText, HeatmapSpec};
-use crate::charts::layout::HeatmapLayout;
+use crate::charts::layout::{tooltip_position, HeatmapLayout};
 use crate::hooks::use_canvas;
 use crate::state::Shared;
 use crate::text::{cell_description, heatmap_label, row_summary};
@@ -47,7 +47,9 @@ pub fn Heatmap(
     let wrap_ref = NodeRef::<html::Div>::new();
     // The geometry last drawn: clicks map through it.
     let layout: StoredValue<Option<HeatmapLayout>> = StoredValue::new(None);
-    let hover = RwSignal::new(None::<(usize, usize, i32, i32)>);
+    let tip_ref = NodeRef::<html::Div>::new();
+    // The hovered cell and the pointer's viewport position.
+    let hover = RwSignal::new(None::<(usize, usize, f64, f64)>);
     let selected_col = selected_col.unwrap_or_else(|| Signal::derive(|| None));
     let cell_text = if decimal_labels {
         CellText::Decimal
@@ -83,6 +85,8 @@ pub fn Heatmap(
                     let _ = wrap.set_attribute("style", &l.outline_css_vars());
                 }
                 layout.set_value(Some(l));
+                // A tooltip placed for the old geometry would point at the wrong cell.
+                hover.set(None);
             }
             if ready_flag {
                 let _ = pass.canvas().set_attribute("data-ready", "true");
@@ -94,7 +98,8 @@ pub fn Heatmap(
         let cell = layout
             .get_value()
             .and_then(|l| l.cell_at(f64::from(ev.offset_x()), f64::from(ev.offset_y())));
-        hover.set(cell.map(|(i, j)| (i, j, ev.offset_x(), ev.offset_y())));
+        let pointer = (f64::from(ev.client_x()), f64::from(ev.client_y()));
+        hover.set(cell.map(|(i, j)| (i, j, pointer.0, pointer.1)));
     };
     let on_click = move |ev: leptos::ev::MouseEvent| {
         if let Some(row) = layout
@@ -166,17 +171,35 @@ pub fn Heatmap(
             }
         })
     };
-    let tooltip = move || {
-        hover.get().map(|(i, j, x, y)| {
+    // The view only adds or removes the tooltip; it is filled and placed here, because its size
+    // must be measured with its new text before it is placed, flipped and clamped inside the
+    // viewport (it is `position: fixed`, so the pointer's viewport coordinates place it directly).
+    // Reading the node ref reruns this once a new tooltip is mounted.
+    Effect::new(move |_| {
+        let Some(tip) = tip_ref.get() else { return };
+        let shown = hover.get().and_then(|(i, j, x, y)| {
             let w = weights.get();
-            let text = tokens.with(|t| if i < t.len() && j < t.len() { cell_description(t, &w, i, j) } else { String::new() });
-            view! {
-                <div class="tooltip" role="tooltip" style=format!("left:{}px;top:{}px", x + 14, y + 14)>
-                    {text}
-                </div>
-            }
-        })
-    };
+            let fits = |t: &Vec<String>| i < t.len().min(w.nrows()) && j < t.len().min(w.nrows());
+            tokens.with(|t| fits(t).then(|| (cell_description(t, &w, i, j), x, y)))
+        });
+        let Some((text, x, y)) = shown else { return };
+        tip.set_text_content(Some(&text));
+        let Some(root) = document().document_element() else {
+            return;
+        };
+        let (left, top) = tooltip_position(
+            (x, y),
+            (
+                f64::from(tip.offset_width()),
+                f64::from(tip.offset_height()),
+            ),
+            (
+                f64::from(root.client_width()),
+                f64::from(root.client_height()),
+            ),
+        );
+        let _ = tip.set_attribute("style", &format!("left:{left}px;top:{top}px"));
+    });
 
     // The outlines are drawn by CSS over the canvas rather than on it, so a new selection repaints
     // no pixels: the draw effect gives the wrapper the grid's geometry, and an outline only needs
@@ -214,7 +237,11 @@ pub fn Heatmap(
             ></canvas>
             <div class="selection" aria-hidden="true" style=row_outline></div>
             <div class="selection cell" aria-hidden="true" style=cell_outline></div>
-            {tooltip}
+            {move || {
+                hover.with(Option::is_some).then(|| {
+                    view! { <div class="tooltip" role="tooltip" node_ref=tip_ref></div> }
+                })
+            }}
             <p class="visually-hidden" aria-live="polite">{announcement}</p>
         </div>
     }

@@ -2,6 +2,7 @@
 //! [`crate::charts`]. The lesson's steps live in [`lesson`], one component per file.
 
 pub mod downloads;
+pub mod embed;
 pub mod explanation;
 pub mod heatmap;
 pub mod inspector;
@@ -9,6 +10,8 @@ pub mod lesson;
 pub mod model_controls;
 pub mod notices;
 pub mod panic_banner;
+pub mod phone_dock;
 pub mod sentence;
 pub mod temperature;
 pub mod thumbnails;
+pub mod update_notice;

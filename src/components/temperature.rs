@@ -1,4 +1,6 @@
 //! The temperature slider: log-scaled τ with marks at the unscaled (1/√d) and scaled (1) regimes.
+//! Its compact form (label, τ and the range only) rides under the heatmap on narrow screens
+//! ([`super::phone_dock`]); both write the one `tau` signal.
 
 use crate::format::fixed;
 use crate::model::claims::HeadShape;
@@ -7,10 +9,15 @@ use crate::model::temperature::{
 };
 use crate::state::AppState;
 use crate::text::{format_tau, regime_sentence};
+use leptos::either::Either;
 use leptos::prelude::*;
 
 #[component]
-pub fn TemperatureSlider() -> impl IntoView {
+pub fn TemperatureSlider(
+    /// Only the labelled range and the value of τ, with its own element id.
+    #[prop(optional)]
+    compact: bool,
+) -> impl IntoView {
     let state = AppState::from_context();
     let head_size = state.head_size();
     // Closures, not memos, for these cheap values: every distinct memo type adds code to the wasm.
@@ -25,11 +32,10 @@ pub fn TemperatureSlider() -> impl IntoView {
                 .set(10f64.powf(v).clamp(SLIDER_MIN_TAU, SLIDER_MAX_TAU));
         }
     };
-    view! {
-        <div class="field temperature">
-            <label for="temperature">"Temperature"</label>
+    let range = move |id: &'static str, described_by: &'static str| {
+        view! {
             <input
-                id="temperature"
+                id=id
                 type="range"
                 min=fixed(slider_value(SLIDER_MIN_TAU), 2)
                 max=fixed(slider_value(SLIDER_MAX_TAU), 2)
@@ -37,9 +43,25 @@ pub fn TemperatureSlider() -> impl IntoView {
                 list="temperature-marks"
                 prop:value=move || slider_value(state.tau.get())
                 aria-valuetext=move || format!("τ = {}", format_tau(state.tau.get()))
-                aria-describedby="temperature-readout temperature-regime"
+                aria-describedby=described_by
                 on:input:target=on_input
             />
+        }
+    };
+    if compact {
+        return Either::Left(view! {
+            <div class="field temperature compact">
+                <label for="temperature-dock">
+                    "Temperature: τ = " <output data-testid="tau-dock">{move || format_tau(state.tau.get())}</output>
+                </label>
+                {range("temperature-dock", "temperature-regime")}
+            </div>
+        });
+    }
+    Either::Right(view! {
+        <div class="field temperature">
+            <label for="temperature">"Temperature"</label>
+            {range("temperature", "temperature-readout temperature-regime")}
             <datalist id="temperature-marks">
                 <option value=move || fixed(slider_value(unscaled()), 6) label="unscaled"></option>
                 <option value="0" label="scaled"></option>
@@ -77,5 +99,5 @@ pub fn TemperatureSlider() -> impl IntoView {
                 }}
             </p>
         </div>
-    }
+    })
 }

@@ -2,6 +2,7 @@
 
 pub mod attention;
 pub mod claims;
+pub mod embed;
 pub mod explorer;
 pub mod export;
 pub mod host;

@@ -119,6 +119,15 @@ macro_rules! view_params {
                 read: read_max_tokens,
                 write: |&limit| (limit != MAX_TOKENS).then(|| limit.to_string()),
             }
+            /// Display mode: the compact view for an iframe (heatmap, slider, inspector; no
+            /// lesson). Kept in the link (only when on) so the embedded page's address bar keeps
+            /// `embed=1` while the learner drags; `model::embed` writes the links with and without it.
+            embed: bool {
+                key: "embed",
+                default: false,
+                read: read_embed,
+                write: |&on| on.then(|| "1".to_string()),
+            }
         }
     };
 }
@@ -449,10 +458,19 @@ fn read_lab_head_size(value: &str, _: &ReadContext) -> Reading<usize> {
 }
 
 fn read_positions(value: &str, _: &ReadContext) -> Reading<bool> {
+    read_switch("pos", value)
+}
+
+fn read_embed(value: &str, _: &ReadContext) -> Reading<bool> {
+    read_switch("embed", value)
+}
+
+/// An on/off parameter: `1`, `true`, `on` or `0`, `false`, `off`.
+fn read_switch(key: &str, value: &str) -> Reading<bool> {
     match value {
         "1" | "true" | "on" => Reading::Valid(true),
         "0" | "false" | "off" => Reading::Valid(false),
-        _ => Reading::Ignored(format!("Ignored pos={}: use 0 or 1.", quoted(value))),
+        _ => Reading::Ignored(format!("Ignored {key}={}: use 0 or 1.", quoted(value))),
     }
 }
 
@@ -553,6 +571,7 @@ mod tests {
             lab_head_size: 256,
             positions: true,
             max_tokens: 256,
+            embed: true,
         };
         let query = state.to_query();
         assert_eq!(ViewState::from_query(&query), (state, vec![]));
@@ -624,7 +643,7 @@ mod tests {
 
     /// Per parameter, in table order: a valid value other than the default, a value that cannot be
     /// used, and a word the notice about that bad value contains.
-    const SAMPLES: [(&str, &str, &str, &str); 10] = [
+    const SAMPLES: [(&str, &str, &str, &str); 11] = [
         ("s", "a+b", "", "sentence"),
         ("tau", "2", "NaN", "temperature"),
         ("seed", "42", "-1", "seed"),
@@ -635,6 +654,7 @@ mod tests {
         ("lab_d", "64", "3", "lab_d="),
         ("pos", "1", "maybe", "pos="),
         ("max_tokens", "256", "0", "max_tokens="),
+        ("embed", "1", "maybe", "embed="),
     ];
 
     #[test]

@@ -14,3 +14,8 @@ pub fn replace_query(query: &str) {
         let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&format!("?{query}")));
     }
 }
+
+/// The page's full address (what links to this app are built from; see `model::embed`).
+pub fn location_href() -> String {
+    window().location().href().unwrap_or_default()
+}

@@ -1,8 +1,10 @@
 //! Thin wrappers over the browser APIs the app uses, one job per file. Nothing here knows the
 //! app's state: components and `state` call these.
 
+pub mod clipboard;
 pub mod download;
 pub mod location;
+pub mod service_worker;
 pub mod text_host;
 pub mod theme;
 pub mod timing;
