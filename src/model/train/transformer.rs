@@ -481,7 +481,7 @@ impl Transformer {
         match cfg.positions {
             PositionKind::Sinusoidal => x += sinusoidal_positions(t, d),
             PositionKind::Learned => {
-                x += model
+                x += self
                     .matrix(ParamGroup::Positions)
                     .unwrap()
                     .rows(0, t)
