@@ -14,6 +14,7 @@ use crate::components::{
     sentence::SentenceBox,
     temperature::TemperatureSlider,
     thumbnails::HeadThumbnails,
+    training::TrainingPanel,
     update_notice::UpdateNotice,
 };
 use crate::model::url_state::ViewState;
@@ -163,6 +164,7 @@ fn full_layout(state: AppState) -> impl IntoView {
             </section>
         </main>
         <Lesson />
+        <TrainingPanel />
         <Explanation />
         <footer class="site-footer">
             <p>

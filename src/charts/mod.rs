@@ -17,6 +17,8 @@ pub mod error;
 pub mod heatmap;
 #[cfg(target_arch = "wasm32")]
 pub mod lab_chart;
+#[cfg(target_arch = "wasm32")]
+pub mod loss_chart;
 
 #[cfg(target_arch = "wasm32")]
 pub use error::{DrawError, Result};

@@ -14,4 +14,5 @@ pub mod phone_dock;
 pub mod sentence;
 pub mod temperature;
 pub mod thumbnails;
+pub mod training;
 pub mod update_notice;
