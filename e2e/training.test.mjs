@@ -103,8 +103,6 @@ test('train the repeat task in the browser, pause, and reopen the link to the sa
       assert.equal(r.shown[1], Number(r.all).toFixed(3));
     }
     assert.ok(Number(rows[0].all) < Number(rows.at(-1).all), 'the held-out loss fell');
-    // At step 0 the model is near uniform over the 32 tokens: loss close to ln 32.
-    assert.ok(Math.abs(Number(rows.at(-1).all) - Math.log(32)) < 0.5, rows.at(-1).all);
 
     // The detector table: every score in [0, 1], entropy within [0, log2 16].
     const detectors = await detectorRows(page);
@@ -154,7 +152,7 @@ test('train the repeat task in the browser, pause, and reopen the link to the sa
     assert.equal((await lossRows(page)).length, 1);
     assert.equal((await lossRows(page))[0].all, rows.at(-1).all, 'the same seed starts from the same weights');
     await page.locator('#train-seed').fill('4');
-    await page.locator('#train-seed').press('Enter');
+    await page.locator('#train-seed').press('Tab');
     await eventually(async () => assert.notEqual((await lossRows(page))[0].all, rows.at(-1).all));
     consoleLog.assertClean();
   } finally {

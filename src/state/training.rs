@@ -24,7 +24,7 @@ pub struct Training {
     trainer: StoredValue<Option<Trainer>>,
     /// Steps taken (set after every slice).
     pub steps: RwSignal<usize>,
-    /// Evaluations kept (set when a new one arrives).
+    /// Evaluations kept (set when a new one arrives; notified when a new run starts).
     pub evals: RwSignal<usize>,
     pub running: RwSignal<bool>,
     /// Steps per second over the last stretch of running.
@@ -94,6 +94,8 @@ impl Training {
             }
         }
         self.publish(true);
+        // A new run may keep the count of evaluations (one): its views must redraw all the same.
+        self.evals.notify();
     }
 
     /// Reads the trainer (`None` if the settings could not be built). Track `steps` or `evals`
