@@ -47,7 +47,7 @@ fn TrainedThumbnail(layer: usize, head: usize) -> impl IntoView {
     });
     let name = format!("Layer {}, head {}", layer + 1, head + 1);
     view! {
-        <li class="thumb">
+        <li class="train-thumb">
             <canvas node_ref=canvas_ref role="img" aria-label=format!("{name}: attention on the held-out sequence")></canvas>
             <span>{name}</span>
         </li>
@@ -81,7 +81,7 @@ pub(super) fn HeadGrid() -> impl IntoView {
             let (layers, heads) = shape();
             (0..layers)
                 .map(|layer| view! {
-                    <ul class="thumbs" aria-label=format!("Layer {} heads", layer + 1)>
+                    <ul class="train-thumbs" aria-label=format!("Layer {} heads", layer + 1)>
                         {(0..heads).map(|head| view! { <TrainedThumbnail layer=layer head=head /> }).collect_view()}
                     </ul>
                 })

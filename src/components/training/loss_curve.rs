@@ -68,7 +68,7 @@ pub(super) fn LossCurve() -> impl IntoView {
                 <span class="swatch" style=format!("background:{}", REPEATED.css())></span> "repeated part"
             </Show>
         </p>
-        <div class="lab-wrap" node_ref=wrap_ref>
+        <div class="train-chart" node_ref=wrap_ref>
             <canvas
                 node_ref=canvas_ref
                 role="img"

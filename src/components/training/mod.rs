@@ -29,10 +29,12 @@ pub fn TrainingPanel() -> impl IntoView {
         <section class="panel training" aria-labelledby="training-title" data-testid="training">
             <h2 id="training-title">"Train a model"</h2>
             <p>
-                "A tiny transformer made of attention alone (no MLP, no LayerNorm) learns a task here, step by step. "
-                "Repeat task: a random segment appears twice in 16 random tokens; once the model learns to copy, "
-                "the loss on the repeated part drops far below the first copy's, and a previous-token head and an "
-                "induction head appear."
+                "A tiny transformer made of attention alone (no MLP, no LayerNorm) learns a task here, in your browser, step by step. "
+                "Repeat task: a random segment of 4–8 tokens appears twice in 16 random tokens; the first copy cannot be "
+                "predicted, the repeat can, by copying. With the default settings, seeds 1–16 learned to copy between steps "
+                "700 and 1,450 (measured natively, see the README): the loss on the repeated part fell below 30% of the first "
+                "copy's, a layer-1 head became a previous-token head and a layer-2 head an induction head. "
+                "Tiny grammar: sentences such as “the cat sat on the mat .” and “the keys to the cabinet are rusted .”."
             </p>
             <TrainingControls />
             <p class="note" data-testid="training-status" aria-live="polite">{status}</p>
