@@ -35,6 +35,9 @@ pub struct Training {
     pub error: RwSignal<Option<String>>,
     /// Where the current speed measurement began: (time in ms, steps then).
     rate_start: StoredValue<Option<(f64, usize)>>,
+    /// Which run of frames is current: a frame of an earlier Train (paused and started again
+    /// before it fired) stops instead of running beside the new one.
+    loop_id: StoredValue<u64>,
     state: AppState,
 }
 
@@ -65,6 +68,7 @@ impl Training {
             target: RwSignal::new(None),
             error: RwSignal::new(None),
             rate_start: StoredValue::new(None),
+            loop_id: StoredValue::new(0),
             state,
         };
         // A new choice starts a new run from step 0.
@@ -125,7 +129,9 @@ impl Training {
         self.running.set(true);
         self.rate_start
             .set_value(Some((now_ms(), self.steps.get_untracked())));
-        request_animation_frame(move || self.frame());
+        self.loop_id.update_value(|id| *id += 1);
+        let id = self.loop_id.get_value();
+        request_animation_frame(move || self.frame(id));
     }
 
     pub fn pause(self) {
@@ -151,9 +157,11 @@ impl Training {
     }
 
     /// One slice of training, then the next frame's.
-    fn frame(self) {
+    fn frame(self, id: u64) {
         // `try_`: the page may have gone (and the signals with it) since this frame was asked for.
-        if self.running.try_get_untracked() != Some(true) {
+        if self.running.try_get_untracked() != Some(true)
+            || self.loop_id.try_get_value() != Some(id)
+        {
             return;
         }
         let start = now_ms();
@@ -189,6 +197,6 @@ impl Training {
             return;
         }
         self.publish(evaluated);
-        request_animation_frame(move || self.frame());
+        request_animation_frame(move || self.frame(id));
     }
 }
