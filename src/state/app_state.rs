@@ -7,7 +7,8 @@ use crate::model::broken::{broken_weights_all, Mistakes};
 use crate::model::compare::Change;
 use crate::model::explorer::{ModelConfig, Prepared};
 use crate::model::tokenizer::{checked_tokens, tokenize};
-// `Step` is a type in the parameter table, which expands here.
+// `Step`, `TaskKind` and `PositionKind` are types in the parameter table, which expands here.
+use crate::model::train::{settings::TaskKind, transformer::PositionKind};
 use crate::model::url_state::{view_params, Step, ViewState, DEFAULT_SENTENCE};
 use crate::web::BrowserText;
 use leptos::prelude::*;

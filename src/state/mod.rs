@@ -4,9 +4,11 @@
 mod app_state;
 mod shared;
 mod theme;
+mod training;
 mod url_sync;
 
 pub use app_state::{AppState, ViewSignals};
 pub use shared::Shared;
 pub use theme::{provide_theme, use_theme};
+pub use training::Training;
 pub use url_sync::sync_url;
