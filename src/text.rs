@@ -990,6 +990,27 @@ pub fn score_cell(score: Option<f64>) -> String {
     score.map_or_else(|| "–".to_string(), |s| fixed(s, 2))
 }
 
+/// The replay slider's readout: which evaluated step the head grid and detector table show.
+pub fn replay_readout(step: usize, latest: bool) -> String {
+    if latest {
+        format!("step {step} (latest evaluation)")
+    } else {
+        format!("step {step} (checkpoint)")
+    }
+}
+
+/// What the replay timeline holds, from the trainer's [`Checkpoints`](crate::model::train::checkpoints::Checkpoints).
+pub fn checkpoints_note(kept: usize, interval: usize, capacity: usize) -> String {
+    let noun = if kept == 1 {
+        "checkpoint"
+    } else {
+        "checkpoints"
+    };
+    format!(
+        "{kept} {noun} kept, one every {interval} steps from step 0. At most {capacity} are kept: when the timeline is full, every second one is dropped and the interval doubles."
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1658,6 +1679,23 @@ mod tests {
             ("–".into(), "3.466".into())
         );
         assert_eq!(score_cell(Some(0.256)), "0.26");
+        assert_eq!(replay_readout(50, false), "step 50 (checkpoint)");
+        assert_eq!(replay_readout(75, true), "step 75 (latest evaluation)");
+        assert!(checkpoints_note(1, 25, 64).starts_with("1 checkpoint kept, one every 25 steps"));
+        assert!(checkpoints_note(33, 50, 64).starts_with("33 checkpoints kept, one every 50 steps"));
+    }
+
+    #[test]
+    fn checkpoints_note_matches_a_real_timeline() {
+        use crate::model::train::checkpoints::Checkpoints;
+        let mut c = Checkpoints::new(64, 25);
+        for step in (0..=1_600).step_by(25) {
+            c.offer(step, || ());
+        }
+        assert_eq!(
+            checkpoints_note(c.kept().len(), c.interval(), 64),
+            "33 checkpoints kept, one every 50 steps from step 0. At most 64 are kept: when the timeline is full, every second one is dropped and the interval doubles."
+        );
     }
 }
 

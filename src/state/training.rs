@@ -1,18 +1,22 @@
-//! [`Training`]: the training view's run. The learner's choices live in the view's signals (they
-//! are in the link); this holds the [`Trainer`] they describe and steps it in slices between
+//! [`Training`]: the training page's run. The learner's choices live in the view's signals (they
+//! are in the link); this holds the [`Trainer`] they describe and trains it in slices between
 //! animation frames, so the page keeps responding while it learns.
 //!
-//! A slice takes steps until [`SLICE_BUDGET_MS`] have passed (at least one step), then yields to
-//! the browser until the next frame. Components re-read the trainer when `steps` (every slice) or
-//! `evals` (every evaluation, each `eval_every` steps) change.
+//! A slice does [`Trainer::work`] pieces (one training sequence's forward and backward pass, or
+//! one held-out sequence of an evaluation: well under a millisecond each) while the time spent
+//! plus the slice's longest piece so far stays within [`SLICE_BUDGET_MS`], then yields to the
+//! browser until the next frame. A slice that finishes an evaluation stops there, so the redraw
+//! it causes has the rest of the frame. Components re-read the trainer when `steps` (every slice)
+//! or `evals` (every evaluation, each `eval_every` steps) change; `replay` chooses a kept
+//! checkpoint for the head grid and the detector table.
 
 use super::AppState;
 use crate::model::train::settings::TrainSettings;
-use crate::model::train::trainer::Trainer;
+use crate::model::train::trainer::{EvalPoint, Trainer, Work};
 use leptos::prelude::*;
+use nalgebra::DMatrix;
 
-/// Milliseconds of training per animation frame (issue 13: slices of ≤ 8 ms between frames; a
-/// slice overruns this by at most one step).
+/// Milliseconds of work per animation frame (issue 13: slices of ≤ 8 ms between frames).
 pub const SLICE_BUDGET_MS: f64 = 8.0;
 /// How often the speed readout is refreshed, in milliseconds.
 const RATE_WINDOW_MS: f64 = 500.0;
@@ -33,12 +37,27 @@ pub struct Training {
     pub target: RwSignal<Option<usize>>,
     /// Why the run could not be built, if it could not.
     pub error: RwSignal<Option<String>>,
+    /// The checkpoint the replay slider shows, by step; `None`: the latest evaluation.
+    pub replay: RwSignal<Option<usize>>,
+    /// What the head grid and the detector table show: the evaluation (of the latest step or of
+    /// the replayed checkpoint) and every head's weights on held-out sequence 1 then.
+    pub shown: Memo<Option<Shown>>,
     /// Where the current speed measurement began: (time in ms, steps then).
     rate_start: StoredValue<Option<(f64, usize)>>,
     /// Which run of frames is current: a frame of an earlier Train (paused and started again
     /// before it fired) stops instead of running beside the new one.
     loop_id: StoredValue<u64>,
     state: AppState,
+}
+
+/// An evaluated step as the page shows it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Shown {
+    pub eval: EvalPoint,
+    /// `[layer][head]`: the weights on held-out sequence 1.
+    pub attention: Vec<Vec<DMatrix<f64>>>,
+    /// Whether this is the latest evaluation (not an earlier checkpoint).
+    pub latest: bool,
 }
 
 fn now_ms() -> f64 {
@@ -58,15 +77,25 @@ impl Training {
             lr: state.train_lr.get(),
         });
         let link_steps = state.train_steps.get_untracked();
+        let trainer = StoredValue::new(None::<Trainer>);
+        let evals = RwSignal::new(0);
+        let replay = RwSignal::new(None::<usize>);
+        let shown = Memo::new(move |_| {
+            evals.track();
+            let replay = replay.get();
+            trainer.with_value(|t| shown(t.as_ref()?, replay))
+        });
         let training = Self {
             settings,
-            trainer: StoredValue::new(None),
+            trainer,
             steps: RwSignal::new(0),
-            evals: RwSignal::new(0),
+            evals,
             running: RwSignal::new(false),
             rate: RwSignal::new(None),
             target: RwSignal::new(None),
             error: RwSignal::new(None),
+            replay,
+            shown,
             rate_start: StoredValue::new(None),
             loop_id: StoredValue::new(0),
             state,
@@ -87,6 +116,7 @@ impl Training {
         self.running.set(false);
         self.target.set(None);
         self.rate.set(None);
+        self.replay.set(None);
         match Trainer::new(settings.config()) {
             Ok(t) => {
                 self.error.set(None);
@@ -134,9 +164,16 @@ impl Training {
         request_animation_frame(move || self.frame(id));
     }
 
+    /// Stops training. An evaluation under way is finished first (at most the held-out set's
+    /// forward passes, once), so the page and its link show the same evaluated step.
     pub fn pause(self) {
         self.running.set(false);
         self.target.set(None);
+        self.trainer.update_value(|t| {
+            if let Some(t) = t {
+                t.finish_evaluation();
+            }
+        });
         self.publish(true);
     }
 
@@ -170,15 +207,22 @@ impl Training {
         let mut reached = false;
         self.trainer.update_value(|t| {
             let Some(t) = t else { return };
+            // The longest piece this slice: the next one is assumed to take as long.
+            let mut longest: f64 = 0.0;
             loop {
-                if target.is_some_and(|n| t.steps() >= n) {
+                if target.is_some_and(|n| t.steps() >= n && t.is_idle()) {
                     reached = true;
                     break;
                 }
-                let evals = t.evals.len();
-                t.step();
-                evaluated |= t.evals.len() != evals;
-                if now_ms() - start >= SLICE_BUDGET_MS {
+                let before = now_ms();
+                let work = t.work();
+                let after = now_ms();
+                longest = longest.max(after - before);
+                if work == Work::Evaluated {
+                    evaluated = true;
+                    break;
+                }
+                if after - start + longest > SLICE_BUDGET_MS {
                     break;
                 }
             }
@@ -199,4 +243,21 @@ impl Training {
         self.publish(evaluated);
         request_animation_frame(move || self.frame(id));
     }
+}
+
+/// The evaluation at `replay` (the kept checkpoint at or before that step) or the latest one, with
+/// every head's weights on held-out sequence 1 then (from the weights of that step, which the
+/// model may have trained past).
+fn shown(t: &Trainer, replay: Option<usize>) -> Option<Shown> {
+    let tokens = &t.held_out().first()?.tokens;
+    let kept = t.checkpoints.kept();
+    let (snapshot, latest) = match replay.and_then(|step| t.checkpoints.at_or_before(step)) {
+        Some(i) if kept[i].0 < t.latest().step => (&kept[i].1, false),
+        _ => (t.latest_snapshot(), true),
+    };
+    Some(Shown {
+        eval: snapshot.eval.clone(),
+        attention: snapshot.model(t.config().model).attention(tokens),
+        latest,
+    })
 }

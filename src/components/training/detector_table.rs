@@ -1,5 +1,5 @@
-//! The head-detector scores of every head at the latest evaluation, on the held-out sequences
-//! (definitions in `model::train::detectors`).
+//! The head-detector scores of every head at the latest evaluation (or the replayed checkpoint),
+//! on the held-out sequences (definitions in `model::train::detectors`).
 
 use super::use_training;
 use crate::format::fixed;
@@ -10,10 +10,8 @@ use leptos::prelude::*;
 pub(super) fn DetectorTable() -> impl IntoView {
     let training = use_training();
     let rows = move || {
-        training.evals.track();
-        training.with(|t| {
-            let t = t?;
-            let e = t.latest();
+        training.shown.with(|shown| {
+            let e = &shown.as_ref()?.eval;
             Some(
                 e.heads
                     .iter()
@@ -37,8 +35,9 @@ pub(super) fn DetectorTable() -> impl IntoView {
         })
     };
     let caption = move || {
-        training.evals.track();
-        let step = training.with(|t| t.map_or(0, |t| t.latest().step));
+        let step = training
+            .shown
+            .with(|s| s.as_ref().map_or(0, |s| s.eval.step));
         format!("What each head attends to at step {step}, averaged over the held-out sequences")
     };
     view! {

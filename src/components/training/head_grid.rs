@@ -1,5 +1,5 @@
 //! Every head's attention (layer × head) on one fixed held-out sequence, redrawn at every
-//! evaluation as the model trains.
+//! evaluation as the model trains, or at the checkpoint the replay slider chose.
 
 use super::use_training;
 use crate::charts::canvas::Redraw;
@@ -21,16 +21,9 @@ fn TrainedThumbnail(layer: usize, head: usize) -> impl IntoView {
     let training = use_training();
     let canvas_ref = NodeRef::<html::Canvas>::new();
     use_canvas("training thumbnail", canvas_ref, None, move |pass| {
-        training.evals.track();
-        let weights: Option<DMatrix<f64>> = training.with(|t| {
-            let t = t?;
-            let sequence = t.held_out().first()?;
-            t.model()
-                .attention(&sequence.tokens)
-                .get(layer)?
-                .get(head)
-                .cloned()
-        });
+        let weights: Option<DMatrix<f64>> = training
+            .shown
+            .with(|shown| shown.as_ref()?.attention.get(layer)?.get(head).cloned());
         let Some(weights) = weights else { return };
         let layout = HeatmapLayout::new(THUMB, weights.nrows(), 1, 0.0, false);
         let spec = HeatmapSpec {
@@ -40,6 +33,7 @@ fn TrainedThumbnail(layer: usize, head: usize) -> impl IntoView {
             cell_text: CellText::None,
             show_labels: false,
             show_legend: false,
+            show_future: false,
         };
         pass.paint_whole((layout.width, layout.height), |canvas| {
             draw_heatmap(canvas, &layout, &spec, pass.dpr, Redraw::Everything)
@@ -75,7 +69,10 @@ pub(super) fn HeadGrid() -> impl IntoView {
         })
     };
     view! {
-        <h3 class="sub">"Every head, on held-out sequence 1"</h3>
+        <h3 class="sub">
+            "Every head, on held-out sequence 1, at step "
+            {move || training.shown.with(|s| s.as_ref().map(|s| s.eval.step))}
+        </h3>
         <p class="hint" data-testid="train-sequence">"Tokens: " {sequence}</p>
         {move || {
             let (layers, heads) = shape();

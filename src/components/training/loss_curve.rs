@@ -26,6 +26,9 @@ pub(super) fn LossCurve() -> impl IntoView {
                 draw_loss_chart(canvas, evals, pass.theme, pass.dpr)
             });
         });
+        // The training page's first drawing: tests wait for it, and the offline service worker
+        // registers after it (`web::service_worker`).
+        let _ = pass.canvas().set_attribute("data-ready", "true");
     });
     let repeat = move || training.settings.with(TrainSettings::is_repeat);
     let verdict = move || {

@@ -1,10 +1,12 @@
-//! "Train a model" (issue 13): train a tiny attention-only transformer in the browser and watch
-//! its heads form. The run lives in [`crate::state::Training`]; these components show it.
+//! "Train a model" (issue 13), the training page's panel: train a tiny attention-only transformer
+//! in the browser and watch its heads form, then replay how they formed. The run lives in
+//! [`crate::state::Training`]; these components show it.
 
 mod controls;
 mod detector_table;
 mod head_grid;
 mod loss_curve;
+mod replay;
 
 use crate::state::{AppState, Training};
 use crate::text::training_status;
@@ -13,6 +15,7 @@ use detector_table::DetectorTable;
 use head_grid::HeadGrid;
 use leptos::prelude::*;
 use loss_curve::LossCurve;
+use replay::Replay;
 
 /// The whole panel.
 #[component]
@@ -39,6 +42,7 @@ pub fn TrainingPanel() -> impl IntoView {
             <TrainingControls />
             <p class="note" data-testid="training-status" aria-live="polite">{status}</p>
             <LossCurve />
+            <Replay />
             <HeadGrid />
             <DetectorTable />
         </section>
