@@ -41,27 +41,20 @@ pub(super) fn LossCurve() -> impl IntoView {
             ))
         })
     };
-    let rows = move || {
+    // Every evaluation, newest first: (step, loss, first copy, repeated part).
+    let rows = Memo::new(move |_| {
         training.evals.track();
         training.with(|t| {
             t.map(|t| {
                 t.evals
                     .iter()
                     .rev()
-                    .map(|e| {
-                        view! {
-                            <tr>
-                                <td class="num">{e.step}</td>
-                                <td class="num" data-value=e.loss.to_string()>{loss_cell(Some(e.loss))}</td>
-                                <td class="num" data-value=e.first_copy_loss.map(|l| l.to_string())>{loss_cell(e.first_copy_loss)}</td>
-                                <td class="num" data-value=e.repeated_loss.map(|l| l.to_string())>{loss_cell(e.repeated_loss)}</td>
-                            </tr>
-                        }
-                    })
-                    .collect_view()
+                    .map(|e| (e.step, e.loss, e.first_copy_loss, e.repeated_loss))
+                    .collect::<Vec<_>>()
             })
+            .unwrap_or_default()
         })
-    };
+    });
     view! {
         <h3 class="sub">"Loss on held-out sequences"</h3>
         <p class="legend-line">
@@ -104,7 +97,25 @@ pub(super) fn LossCurve() -> impl IntoView {
                             <th scope="col">"repeated part"</th>
                         </tr>
                     </thead>
-                    <tbody>{rows}</tbody>
+                    <tbody>
+                        // Keyed rows: an evaluation adds one row instead of redrawing them all (a
+                        // long run has hundreds). The key holds the loss's bits, so a new run's
+                        // step 0 is a new row.
+                        <For
+                            each=move || rows.get()
+                            key=|&(step, loss, _, _)| (step, loss.to_bits())
+                            children=move |(step, loss, first, repeated)| {
+                                view! {
+                                    <tr>
+                                        <td class="num">{step}</td>
+                                        <td class="num" data-value=loss.to_string()>{loss_cell(Some(loss))}</td>
+                                        <td class="num" data-value=first.map(|l| l.to_string())>{loss_cell(first)}</td>
+                                        <td class="num" data-value=repeated.map(|l| l.to_string())>{loss_cell(repeated)}</td>
+                                    </tr>
+                                }
+                            }
+                        />
+                    </tbody>
                 </table>
             </div>
         </details>
