@@ -80,6 +80,11 @@ test('after one visit the app works offline: heatmap, slider, inspector, lesson'
     await waitForReady(page);
     assert.equal(await page.getByTestId('tau').first().textContent(), '100.0');
     assert.ok(await page.locator('#quiz').isVisible(), 'the quiz is on the practice page');
+    // So was the training page.
+    const train = await page.goto(`${scriptUrl.replace(/sw\.js$/, '')}train.html?tseed=2`);
+    assert.ok(train.fromServiceWorker(), 'the training page came from the service worker');
+    await waitForReady(page);
+    assert.equal(await page.locator('#train-seed').inputValue(), '2');
     consoleLog.assertClean();
   } finally {
     await context.close();

@@ -5,7 +5,7 @@
 // and of the files' bytes, so any change to the build gives a new sw.js, which the browser
 // installs as an update (the page then offers "Reload", src/components/update_notice.rs).
 //   - precached files: cache first (they never change under their name, or the cache name changes);
-//   - navigations to the app's pages (index.html, also as the folder's address, and practice.html):
+//   - navigations to the app's pages (index.html, also as the folder's address, practice.html, train.html):
 //     the cached page (cache first, like the files it names: a page and its wasm always belong to
 //     one build; a new deployment waits for "Reload");
 //   - data fetched on demand (checkpoints/, the trained weights): from the network the first time,

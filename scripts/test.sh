@@ -2,7 +2,7 @@
 # THE one command that runs every check and test of Attention Explorer:
 #   setup, rustfmt, clippy (native + wasm32), native cargo test, the trainer against an independent
 #   NumPy implementation (gradients and Adam updates to 1e-9), wasm-bindgen-test
-#   in headless Chromium, the release build of both pages (scripts/build.sh), the code budget of
+#   in headless Chromium, the release build of every page (scripts/build.sh), the code budget of
 #   each page (scripts/budget.mjs), Playwright e2e suite (node --test).
 # Exits non-zero on the first failure.
 # Env: AE_SKIP_SETUP=1 skips scripts/setup.sh (tools already installed).

@@ -12,12 +12,13 @@ use crate::components::{
     lesson::Lesson,
     model_controls::ModelControls,
     notices::Notices,
-    page_links::{ToExplorer, ToPractice},
+    page_links::{ToExplorer, ToPractice, ToTrain},
     phone_dock::PhoneDock,
     quiz::Quiz,
     sentence::SentenceBox,
     temperature::TemperatureSlider,
     thumbnails::HeadThumbnails,
+    training::TrainingPanel,
     update_notice::UpdateNotice,
 };
 use crate::model::url_state::ViewState;
@@ -107,6 +108,30 @@ pub fn PracticeApp() -> impl IntoView {
         <Quiz />
         <Compare />
         {footer(None)}
+    }
+}
+
+/// The training page (`train.html`, its own wasm): train a tiny transformer and watch its heads
+/// form. The training settings are in the link (`train`, `tseed`, … `tsteps`).
+#[component]
+pub fn TrainApp() -> impl IntoView {
+    provide_app_state(false);
+    view! {
+        <header class="site-header">
+            <h1>"Attention Explorer: train a model"</h1>
+            <p class="tagline">
+                "A tiny attention-only transformer, trained exactly in your browser: watch its heads form."
+            </p>
+            <ToExplorer />
+        </header>
+        <Notices />
+        <UpdateNotice />
+        <TrainingPanel />
+        <footer class="site-footer">
+            <p>
+                "Every number on this page is computed by the app's Rust core (compiled to WebAssembly) from seeded inputs, in your browser, except the measurements the introduction quotes from native runs (marked as measured natively)."
+            </p>
+        </footer>
     }
 }
 
@@ -245,12 +270,13 @@ fn full_layout(state: AppState) -> impl IntoView {
         <Lesson />
         <BreakIt />
         <ToPractice />
+        <ToTrain />
         <Explanation />
         {footer(Some(", except the notebook's printed values that step 4 quotes (marked as quoted)"))}
     }
 }
 
-/// Where the numbers come from, at the bottom of both pages. Only the explorer's lesson quotes
+/// Where the numbers come from, at the bottom of the explorer and the practice page. Only the explorer's lesson quotes
 /// numbers (step 4), so only its footer names the exception.
 fn footer(quoted: Option<&'static str>) -> impl IntoView {
     view! {
@@ -276,4 +302,11 @@ pub fn start_practice() {
     crate::components::panic_banner::install();
     crate::web::timing::time_inputs();
     leptos::mount::mount_to_body(PracticeApp);
+}
+
+/// [`start`] for the training page.
+pub fn start_train() {
+    crate::components::panic_banner::install();
+    crate::web::timing::time_inputs();
+    leptos::mount::mount_to_body(TrainApp);
 }

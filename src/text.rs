@@ -982,6 +982,80 @@ pub fn broken_row_summary(tokens: &[String], weights: &DMatrix<f64>, i: usize) -
     )
 }
 
+// ---------------------------------------------------------------------------------------------
+// The training view (issue 13)
+// ---------------------------------------------------------------------------------------------
+
+/// What the training view shows: how many steps of which task made these weights.
+pub fn training_status(steps: usize, task: &str) -> String {
+    match steps {
+        0 => format!(
+            "Not trained yet: these are the seeded random starting weights for the {task} task. Press Train."
+        ),
+        1 => format!("Trained for 1 step on the {task} task; these weights were learned in your browser."),
+        n => format!("Trained for {n} steps on the {task} task; these weights were learned in your browser."),
+    }
+}
+
+/// The speed of the last stretch of training.
+pub fn training_rate(steps_per_second: f64, tokens_per_step: usize) -> String {
+    format!(
+        "{} steps/s, {} tokens/s",
+        fixed(steps_per_second, 1),
+        (steps_per_second * tokens_per_step as f64).round()
+    )
+}
+
+/// Progress while a link's training is replayed.
+pub fn retrain_progress(done: usize, target: usize) -> String {
+    format!("Retraining to the link's step {target}: {done} of {target} steps done.")
+}
+
+/// The repeat task's verdict at the latest evaluation: the repeated part's loss as a share of
+/// the first copy's, and whether the run counts as stuck (see `EvalPoint::stuck`).
+pub fn repeat_verdict(step: usize, ratio: f64, stuck: bool) -> String {
+    let share = percent(ratio);
+    if stuck {
+        format!(
+            "Stuck: at step {step} the loss on the repeated part is still {share} of the first copy's (more than half). \
+             The model found no way to copy; another seed usually does."
+        )
+    } else {
+        format!("At step {step} the loss on the repeated part is {share} of the first copy's.")
+    }
+}
+
+/// A loss on screen (three decimals); "–" where it does not apply.
+pub fn loss_cell(loss: Option<f64>) -> String {
+    loss.map_or_else(|| "–".to_string(), |l| fixed(l, 3))
+}
+
+/// A detector score on screen (two decimals); "–" where it does not apply.
+pub fn score_cell(score: Option<f64>) -> String {
+    score.map_or_else(|| "–".to_string(), |s| fixed(s, 2))
+}
+
+/// The replay slider's readout: which evaluated step the head grid and detector table show.
+pub fn replay_readout(step: usize, latest: bool) -> String {
+    if latest {
+        format!("step {step} (latest evaluation)")
+    } else {
+        format!("step {step} (checkpoint)")
+    }
+}
+
+/// What the replay timeline holds, from the trainer's [`Checkpoints`](crate::model::train::checkpoints::Checkpoints).
+pub fn checkpoints_note(kept: usize, interval: usize, capacity: usize) -> String {
+    let noun = if kept == 1 {
+        "checkpoint"
+    } else {
+        "checkpoints"
+    };
+    format!(
+        "{kept} {noun} kept, one every {interval} steps from step 0. At most {capacity} are kept: when the timeline is full, every second one is dropped and the interval doubles."
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1626,6 +1700,55 @@ mod tests {
             top(&x.weights_times_eight) > NEARLY_ONE_HOT
         );
         assert!(said.contains(&format!("✓ At d = {TIMES_EIGHT_D}, leaving out")));
+    }
+
+    #[test]
+    fn training_sentences_say_what_is_shown() {
+        assert!(training_status(0, "tiny grammar").starts_with("Not trained yet"));
+        assert_eq!(
+            training_status(1, "tiny grammar"),
+            "Trained for 1 step on the tiny grammar task; these weights were learned in your browser."
+        );
+        assert!(
+            training_status(250, "repeat").starts_with("Trained for 250 steps on the repeat task")
+        );
+        assert_eq!(training_rate(12.34, 256), "12.3 steps/s, 3159 tokens/s");
+        assert_eq!(
+            retrain_progress(50, 200),
+            "Retraining to the link's step 200: 50 of 200 steps done."
+        );
+        assert!(repeat_verdict(2_500, 0.8, true).starts_with("Stuck: at step 2500"));
+        assert!(repeat_verdict(2_500, 0.8, true).contains(&percent(0.8)));
+        assert_eq!(
+            repeat_verdict(900, 0.25, false),
+            format!(
+                "At step 900 the loss on the repeated part is {} of the first copy's.",
+                percent(0.25)
+            )
+        );
+        assert_eq!(score_cell(None), "–");
+        assert_eq!(
+            (loss_cell(None), loss_cell(Some(3.46571))),
+            ("–".into(), "3.466".into())
+        );
+        assert_eq!(score_cell(Some(0.256)), "0.26");
+        assert_eq!(replay_readout(50, false), "step 50 (checkpoint)");
+        assert_eq!(replay_readout(75, true), "step 75 (latest evaluation)");
+        assert!(checkpoints_note(1, 25, 64).starts_with("1 checkpoint kept, one every 25 steps"));
+        assert!(checkpoints_note(33, 50, 64).starts_with("33 checkpoints kept, one every 50 steps"));
+    }
+
+    #[test]
+    fn checkpoints_note_matches_a_real_timeline() {
+        use crate::model::train::checkpoints::Checkpoints;
+        let mut c = Checkpoints::new(64, 25);
+        for step in (0..=1_600).step_by(25) {
+            c.offer(step, || ());
+        }
+        assert_eq!(
+            checkpoints_note(c.kept().len(), c.interval(), 64),
+            "33 checkpoints kept, one every 50 steps from step 0. At most 64 are kept: when the timeline is full, every second one is dropped and the interval doubles."
+        );
     }
 }
 

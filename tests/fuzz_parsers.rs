@@ -21,6 +21,10 @@ use attention_explorer::model::scaling_lab::HEAD_SIZES;
 use attention_explorer::model::tokenizer::{
     checked_tokens, is_punctuation, tokenize, SentenceError, MAX_SENTENCE_CHARS, MAX_TOKENS,
 };
+use attention_explorer::model::train::settings::{
+    TaskKind, LAYER_CHOICES, LEARNING_RATES, MAX_LINK_STEPS, TRAIN_HEAD_CHOICES,
+};
+use attention_explorer::model::train::transformer::PositionKind;
 use attention_explorer::model::trained::WeightsChoice;
 use attention_explorer::model::url_state::{
     Step, ViewState, DEFAULT_SENTENCE, DEVELOPER_MAX_TOKENS, MAX_NOTICE_CHARS, MAX_SEED, PARAMS,
@@ -374,9 +378,48 @@ fn valid_state() -> impl Strategy<Value = ViewState> {
                     compare,
                     max_tokens,
                     embed,
+                    ..ViewState::default()
                 }
             },
         )
+        .prop_flat_map(|view| (Just(view), train_settings()))
+        .prop_map(
+            |(
+                view,
+                (
+                    train_task,
+                    train_seed,
+                    train_layers,
+                    train_heads,
+                    train_positions,
+                    train_lr,
+                    train_steps,
+                ),
+            )| ViewState {
+                train_task,
+                train_seed,
+                train_layers,
+                train_heads,
+                train_positions,
+                train_lr,
+                train_steps,
+                ..view
+            },
+        )
+}
+
+/// The training view's settings, every offered value.
+fn train_settings() -> impl Strategy<Value = (TaskKind, u64, usize, usize, PositionKind, f64, usize)>
+{
+    (
+        prop::sample::select(TaskKind::ALL.to_vec()),
+        0..=MAX_SEED,
+        prop::sample::select(LAYER_CHOICES.to_vec()),
+        prop::sample::select(TRAIN_HEAD_CHOICES.to_vec()),
+        prop::sample::select(PositionKind::ALL.to_vec()),
+        prop::sample::select(LEARNING_RATES.to_vec()),
+        0..=MAX_LINK_STEPS,
+    )
 }
 
 // ---------------------------------------------------------------------------------------------

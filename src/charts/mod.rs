@@ -20,6 +20,8 @@ pub mod error;
 pub mod heatmap;
 #[cfg(target_arch = "wasm32")]
 pub mod lab_chart;
+#[cfg(target_arch = "wasm32")]
+pub mod loss_chart;
 
 #[cfg(target_arch = "wasm32")]
 pub use error::{DrawError, Result};

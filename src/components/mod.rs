@@ -18,4 +18,5 @@ pub mod quiz;
 pub mod sentence;
 pub mod temperature;
 pub mod thumbnails;
+pub mod training;
 pub mod update_notice;

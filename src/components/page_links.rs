@@ -1,8 +1,9 @@
-//! The links between the app's two pages, each carrying the view on screen: the explorer
-//! (`index.html`: the heatmap, the lesson, Break it) and the practice page (`practice.html`:
-//! Predict, then reveal and Compare A and B). Two pages, not one, because each page's code must
-//! stay within the 300 kB gzip budget (README, "Practice page"); the link keeps the learner's
-//! sentence, seed, heads, τ and switches, so moving between them loses nothing.
+//! The links between the app's pages, each carrying the view on screen: the explorer
+//! (`index.html`: the heatmap, the lesson, Break it), the practice page (`practice.html`:
+//! Predict, then reveal and Compare A and B) and the training page (`train.html`: Train a model).
+//! Separate pages because each page's code must stay within the 300 kB gzip budget (README,
+//! "Practice page"); the link keeps the learner's sentence, seed, heads, τ, switches and training
+//! settings, so moving between them loses nothing.
 
 use crate::model::embed::full_link;
 use crate::state::AppState;
@@ -25,7 +26,24 @@ pub fn ToPractice() -> impl IntoView {
     }
 }
 
-/// The practice page's way back: the same view in the explorer.
+/// The explorer's "Watch attention learn" panel: the link to the training page.
+#[component]
+pub fn ToTrain() -> impl IntoView {
+    let state = AppState::from_context();
+    view! {
+        <section class="panel practice-link" aria-labelledby="train-link-title" data-testid="to-train">
+            <h2 id="train-link-title">"Watch attention learn"</h2>
+            <p>
+                "The heatmaps on this page come from seeded random weights, so their patterns are not learned ones. On the training page a tiny attention-only transformer learns a task in your browser while you watch its heads' patterns form; you can pause it, step it and replay how a pattern formed. "
+                <a href=move || full_link("train.html", &state.view_state())>
+                    "Open the training page"
+                </a>
+            </p>
+        </section>
+    }
+}
+
+/// The practice and training pages' way back: the same view in the explorer.
 #[component]
 pub fn ToExplorer() -> impl IntoView {
     let state = AppState::from_context();

@@ -13,6 +13,10 @@ use super::host::{CoreText, TextHost};
 use super::quiz::DEFAULT_QUIZ_SEED;
 use super::scaling_lab::HEAD_SIZES;
 use super::tokenizer::{checked_tokens, tokenize, MAX_TOKENS};
+use super::train::settings::{
+    TaskKind, TrainSettings, LAYER_CHOICES, LEARNING_RATES, MAX_LINK_STEPS, TRAIN_HEAD_CHOICES,
+};
+use super::train::transformer::PositionKind;
 use super::trained::WeightsChoice;
 use super::weights::{valid_heads, DEFAULT_HEADS, DEFAULT_SEED};
 
@@ -145,6 +149,55 @@ macro_rules! view_params {
                 default: None,
                 read: read_compare,
                 write: |change| change.as_ref().map(Change::key),
+            }
+            /// Training view: the task trained on.
+            train_task: TaskKind {
+                key: "train",
+                default: TaskKind::Repeat,
+                read: read_train_task,
+                write: |&task| (task != TaskKind::Repeat).then(|| task.key().to_string()),
+            }
+            /// Training view: the seed of the initial weights and the data.
+            train_seed: u64 {
+                key: "tseed",
+                default: TrainSettings::default().seed,
+                read: read_train_seed,
+                write: |&seed| (seed != TrainSettings::default().seed).then(|| seed.to_string()),
+            }
+            /// Training view: layers (1 or 2).
+            train_layers: usize {
+                key: "tlayers",
+                default: TrainSettings::default().layers,
+                read: read_train_layers,
+                write: |&n| (n != TrainSettings::default().layers).then(|| n.to_string()),
+            }
+            /// Training view: heads per layer (1, 2 or 4).
+            train_heads: usize {
+                key: "theads",
+                default: TrainSettings::default().heads,
+                read: read_train_heads,
+                write: |&n| (n != TrainSettings::default().heads).then(|| n.to_string()),
+            }
+            /// Training view: the position code.
+            train_positions: PositionKind {
+                key: "tpos",
+                default: PositionKind::Rotary,
+                read: read_train_positions,
+                write: |&p| (p != PositionKind::Rotary).then(|| p.name().to_string()),
+            }
+            /// Training view: Adam's learning rate.
+            train_lr: f64 {
+                key: "tlr",
+                default: TrainSettings::default().lr,
+                read: read_train_lr,
+                write: |&lr| (lr != TrainSettings::default().lr).then(|| lr.to_string()),
+            }
+            /// Training view: steps trained (opening the link retrains to this step).
+            train_steps: usize {
+                key: "tsteps",
+                default: 0,
+                read: read_train_steps,
+                write: |&n| (n > 0).then(|| n.to_string()),
             }
             /// Developer setting: token limit (default `MAX_TOKENS`; in the link only when changed).
             max_tokens: usize {
@@ -558,6 +611,80 @@ fn read_compare(value: &str, cx: &ReadContext) -> Reading<Option<Change>> {
     }
 }
 
+fn read_train_task(value: &str, _: &ReadContext) -> Reading<TaskKind> {
+    match TaskKind::from_key(value) {
+        Some(task) => Reading::Valid(task),
+        None => Reading::Ignored(format!(
+            "Ignored train={}: use repeat or grammar.",
+            quoted(value)
+        )),
+    }
+}
+
+fn read_train_seed(value: &str, _: &ReadContext) -> Reading<u64> {
+    match value.parse::<u64>() {
+        Ok(seed) if seed <= MAX_SEED => Reading::Valid(seed),
+        _ => Reading::Ignored(format!(
+            "Ignored tseed={}: it must be a whole number from 0 to {MAX_SEED}.",
+            quoted(value)
+        )),
+    }
+}
+
+/// A count that must be one of `choices`.
+fn read_choice(key: &str, value: &str, choices: &[usize]) -> Reading<usize> {
+    match value.parse::<usize>() {
+        Ok(n) if choices.contains(&n) => Reading::Valid(n),
+        _ => Reading::Ignored(format!(
+            "Ignored {key}={}: use {}.",
+            quoted(value),
+            choices
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join(" or ")
+        )),
+    }
+}
+
+fn read_train_layers(value: &str, _: &ReadContext) -> Reading<usize> {
+    read_choice("tlayers", value, &LAYER_CHOICES)
+}
+
+fn read_train_heads(value: &str, _: &ReadContext) -> Reading<usize> {
+    read_choice("theads", value, &TRAIN_HEAD_CHOICES)
+}
+
+fn read_train_positions(value: &str, _: &ReadContext) -> Reading<PositionKind> {
+    match PositionKind::from_name(value) {
+        Some(kind) => Reading::Valid(kind),
+        None => Reading::Ignored(format!(
+            "Ignored tpos={}: use sinusoidal, learned or rotary.",
+            quoted(value)
+        )),
+    }
+}
+
+fn read_train_lr(value: &str, cx: &ReadContext) -> Reading<f64> {
+    match (cx.parse_decimal)(value) {
+        Some(lr) if LEARNING_RATES.contains(&lr) => Reading::Valid(lr),
+        _ => Reading::Ignored(format!(
+            "Ignored tlr={}: use 0.003, 0.01 or 0.03.",
+            quoted(value)
+        )),
+    }
+}
+
+fn read_train_steps(value: &str, _: &ReadContext) -> Reading<usize> {
+    match value.parse::<usize>() {
+        Ok(n) if n <= MAX_LINK_STEPS => Reading::Valid(n),
+        _ => Reading::Ignored(format!(
+            "Ignored tsteps={}: it must be a whole number from 0 to {MAX_LINK_STEPS}.",
+            quoted(value)
+        )),
+    }
+}
+
 fn read_max_tokens(value: &str, _: &ReadContext) -> Reading<usize> {
     match value.parse::<usize>() {
         Ok(limit) if (1..=DEVELOPER_MAX_TOKENS).contains(&limit) => Reading::Valid(limit),
@@ -660,6 +787,13 @@ mod tests {
                 .collect(),
             quiz: 2024,
             compare: Some(Change::Sentence("a <b> & c, d?".into())),
+            train_task: TaskKind::Grammar,
+            train_seed: 77,
+            train_layers: 1,
+            train_heads: 4,
+            train_positions: PositionKind::Learned,
+            train_lr: 0.003,
+            train_steps: 150,
             max_tokens: 256,
             embed: true,
         };
@@ -733,7 +867,7 @@ mod tests {
 
     /// Per parameter, in table order: a valid value other than the default, a value that cannot be
     /// used, and a word the notice about that bad value contains.
-    const SAMPLES: [(&str, &str, &str, &str); 15] = [
+    const SAMPLES: [(&str, &str, &str, &str); 22] = [
         ("s", "a+b", "", "sentence"),
         ("tau", "2", "NaN", "temperature"),
         ("seed", "42", "-1", "seed"),
@@ -747,6 +881,13 @@ mod tests {
         ("broken", "triu", "zzz", "broken="),
         ("quiz", "7", "x", "quiz="),
         ("cmp", "tau%3A2", "tau%3Ax", "cmp="),
+        ("train", "grammar", "chess", "train="),
+        ("tseed", "5", "-1", "tseed="),
+        ("tlayers", "1", "3", "tlayers="),
+        ("theads", "4", "3", "theads="),
+        ("tpos", "learned", "alibi", "tpos="),
+        ("tlr", "0.03", "0.5", "tlr="),
+        ("tsteps", "100", "20001", "tsteps="),
         ("max_tokens", "256", "0", "max_tokens="),
         ("embed", "1", "maybe", "embed="),
     ];

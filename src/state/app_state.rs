@@ -8,7 +8,8 @@ use crate::model::compare::Change;
 use crate::model::explorer::{ModelConfig, Prepared};
 use crate::model::tokenizer::{checked_tokens, tokenize};
 use crate::model::trained::{grammar_ids, Weights, WeightsChoice};
-// `Step` is a type in the parameter table, which expands here.
+// `Step`, `TaskKind` and `PositionKind` are types in the parameter table, which expands here.
+use crate::model::train::{settings::TaskKind, transformer::PositionKind};
 use crate::model::url_state::{view_params, Step, ViewState, DEFAULT_SENTENCE};
 use crate::web::BrowserText;
 use leptos::prelude::*;

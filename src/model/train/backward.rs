@@ -57,18 +57,32 @@ impl Transformer {
         let mut positions = Vec::with_capacity(batch.len());
         let mut total = 0.0;
         for tokens in batch {
-            self.forward(tokens, &mut ws.cache);
-            let losses = ws.cache.position_losses();
+            let losses = self.sequence_loss_and_grad(tokens, weight, grad, ws);
             for &l in &losses {
                 total += l;
             }
             positions.push(losses);
-            self.backward(weight, grad, ws);
         }
         BatchLoss {
             mean: total * weight,
             positions,
         }
+    }
+
+    /// One sequence of [`Transformer::loss_and_grad`]: adds `weight ·` the gradient of its summed
+    /// position losses into `grad` and returns those losses. A batch is these calls in order (the
+    /// trainer spreads them over animation frames).
+    pub fn sequence_loss_and_grad(
+        &self,
+        tokens: &[usize],
+        weight: f64,
+        grad: &mut [f64],
+        ws: &mut Workspace,
+    ) -> Vec<f64> {
+        self.forward(tokens, &mut ws.cache);
+        let losses = ws.cache.position_losses();
+        self.backward(weight, grad, ws);
+        losses
     }
 
     /// The mean loss over `batch` without gradients.

@@ -21,7 +21,7 @@
 //! the nearer noun itself.
 
 use super::tasks::{Grammar, Sequence};
-use super::transformer::Transformer;
+use super::transformer::{ForwardCache, LayerCache, Transformer};
 use crate::model::stats::row_entropy_bits;
 use nalgebra::DMatrix;
 
@@ -89,20 +89,46 @@ pub fn head_scores(patterns: &[&DMatrix<f64>], sequences: &[Sequence]) -> HeadSc
     sums.scores()
 }
 
-/// Every head's scores, `[layer][head]`, for `model` on `sequences`.
-pub fn score_heads(model: &Transformer, sequences: &[Sequence]) -> Vec<Vec<HeadScores>> {
-    let cfg = model.config();
-    let mut sums = vec![vec![Sums::default(); cfg.heads]; cfg.layers];
-    for s in sequences {
-        for (layer_sums, layer) in sums.iter_mut().zip(model.attention(&s.tokens)) {
-            for (head_sums, a) in layer_sums.iter_mut().zip(&layer) {
-                head_sums.add(a, s);
+/// Every head's running sums, `[layer][head]`, added one sequence at a time: the trainer scores
+/// its held-out set a few sequences per animation frame with it, in the same order (so to the same
+/// bits) as [`score_heads`].
+#[derive(Debug, Clone)]
+pub struct HeadSums(Vec<Vec<Sums>>);
+
+impl HeadSums {
+    pub fn new(layers: usize, heads: usize) -> Self {
+        Self(vec![vec![Sums::default(); heads]; layers])
+    }
+
+    /// Adds one sequence, given each layer's attention weights on it (`layers[l].attn[h]`, as a
+    /// forward pass leaves them in its cache).
+    pub fn add(&mut self, layers: &[LayerCache], sequence: &Sequence) {
+        for (layer_sums, layer) in self.0.iter_mut().zip(layers) {
+            for (head_sums, a) in layer_sums.iter_mut().zip(&layer.attn) {
+                head_sums.add(a, sequence);
             }
         }
     }
-    sums.iter()
-        .map(|l| l.iter().map(Sums::scores).collect())
-        .collect()
+
+    /// The scores of every head over the sequences added so far.
+    pub fn scores(&self) -> Vec<Vec<HeadScores>> {
+        self.0
+            .iter()
+            .map(|l| l.iter().map(Sums::scores).collect())
+            .collect()
+    }
+}
+
+/// Every head's scores, `[layer][head]`, for `model` on `sequences`.
+pub fn score_heads(model: &Transformer, sequences: &[Sequence]) -> Vec<Vec<HeadScores>> {
+    let cfg = model.config();
+    let mut sums = HeadSums::new(cfg.layers, cfg.heads);
+    let mut cache = ForwardCache::default();
+    for s in sequences {
+        model.forward(&s.tokens, &mut cache);
+        sums.add(&cache.layers, s);
+    }
+    sums.scores()
 }
 
 /// How a model does on subject–verb agreement (see the module documentation).

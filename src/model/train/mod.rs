@@ -6,7 +6,10 @@
 //! - [`adam`]: the optimiser;
 //! - [`tasks`]: the two built-in tasks, generated from a seed (tiny grammar, repeat a sequence);
 //! - [`detectors`]: per-head scores (previous token, induction, first token, self, entropy);
-//! - [`trainer`]: steps, evaluation every N steps, loss curves, stuck detection.
+//! - [`trainer`]: steps (whole, or one sequence at a time for the page), evaluation every N steps,
+//!   loss curves, stuck detection;
+//! - [`checkpoints`]: the bounded timeline of weights the page replays;
+//! - [`settings`]: the training view's choices and the run they stand for.
 //!
 //! Everything is f64, single-threaded and in a fixed order, so a seed gives the same loss curve
 //! bit for bit natively, and the WebAssembly build agrees to rounding of `exp`/`ln`/`sin`/`cos`.
@@ -14,8 +17,10 @@
 pub mod adam;
 pub mod backward;
 pub mod checkpoint_file;
+pub mod checkpoints;
 pub mod detectors;
 mod kernels;
+pub mod settings;
 pub mod tasks;
 pub mod trainer;
 pub mod transformer;

@@ -6,12 +6,23 @@
 //! (`train:<group>`), the training batches (`train:batches`), the held-out sequences
 //! (`train:held-out`) and the agreement sentences (`train:agreement`). A run is a pure function
 //! of its [`TrainConfig`]: stepping the same config twice gives the same numbers bit for bit.
+//!
+//! The page cannot run a whole step or a whole evaluation at once without holding up the browser,
+//! so [`Trainer::work`] does the smallest piece there is: one training sequence's forward and
+//! backward pass (the step's Adam update after its last one), or one held-out sequence of an
+//! evaluation. The pieces add up in the same order as [`Trainer::step`], so a run cut into pieces
+//! gives the same numbers, bit for bit, however the pieces fall between frames. An evaluation is
+//! finished before the next step begins, so it always measures the weights of its own step.
+//!
+//! Every evaluation is also offered to the run's [`Checkpoints`] (the weights and the scores at
+//! that step, for the page's replay slider).
 
 use super::adam::Adam;
 use super::backward::Workspace;
-use super::detectors::{agreement_report, score_heads, AgreementReport, HeadScores};
+use super::checkpoints::{Checkpoints, MAX_CHECKPOINTS};
+use super::detectors::{agreement_report, AgreementReport, HeadScores, HeadSums};
 use super::tasks::{Grammar, RepeatTask, Sequence};
-use super::transformer::{ModelConfig, PositionKind, Transformer};
+use super::transformer::{ForwardCache, ModelConfig, PositionKind, Transformer};
 use crate::model::rng::SeededRng;
 
 /// Which task a run trains on.
@@ -166,6 +177,105 @@ pub struct Trainer {
     pub train_losses: Vec<f64>,
     /// Evaluations, at step 0 and every `eval_every` steps.
     pub evals: Vec<EvalPoint>,
+    /// The weights and scores at evaluated steps, thinned to at most [`MAX_CHECKPOINTS`].
+    pub checkpoints: Checkpoints<Snapshot>,
+    /// The weights and scores of the latest evaluation (kept or not).
+    latest_snapshot: Option<Snapshot>,
+    step_in_progress: Option<StepInProgress>,
+    eval_in_progress: Option<EvalInProgress>,
+}
+
+/// A checkpoint: the weights after a step and the evaluation of them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Snapshot {
+    pub params: Vec<f64>,
+    pub eval: EvalPoint,
+}
+
+impl Snapshot {
+    /// The model with these weights.
+    pub fn model(&self, config: ModelConfig) -> Transformer {
+        Transformer::with_params(config, self.params.clone())
+    }
+}
+
+/// What one call of [`Trainer::work`] did.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Work {
+    /// One sequence of the batch went forward and back; the step is not finished.
+    Sequence,
+    /// A step finished (its Adam update is applied); its training loss.
+    Stepped(f64),
+    /// One held-out sequence of an evaluation; the evaluation is not finished.
+    EvalSequence,
+    /// An evaluation finished and is in `evals`.
+    Evaluated,
+}
+
+/// A step whose batch is part-way through.
+#[derive(Debug, Clone)]
+struct StepInProgress {
+    batch: Vec<Vec<usize>>,
+    next: usize,
+    /// 1 / (predicted positions in the batch): each position's weight in the mean loss.
+    weight: f64,
+    total: f64,
+}
+
+/// An evaluation part-way through the held-out set: the sums [`Trainer::evaluate`] adds up.
+#[derive(Debug, Clone)]
+struct EvalInProgress {
+    next: usize,
+    total: f64,
+    count: usize,
+    first: f64,
+    repeated: f64,
+    repeat_rows: usize,
+    heads: HeadSums,
+    cache: ForwardCache,
+}
+
+impl EvalInProgress {
+    fn new(config: &ModelConfig) -> Self {
+        Self {
+            next: 0,
+            total: 0.0,
+            count: 0,
+            first: 0.0,
+            repeated: 0.0,
+            repeat_rows: 0,
+            heads: HeadSums::new(config.layers, config.heads),
+            cache: ForwardCache::default(),
+        }
+    }
+
+    /// Adds held-out sequence `s` (one forward pass: its losses and its attention).
+    fn add(&mut self, model: &Transformer, s: &Sequence) {
+        model.forward(&s.tokens, &mut self.cache);
+        let losses = self.cache.position_losses();
+        for &l in &losses {
+            self.total += l;
+        }
+        self.count += losses.len();
+        if let Some(r) = s.repeat {
+            self.first += losses[r.first_copy_rows()].iter().sum::<f64>();
+            self.repeated += losses[r.repeated_rows()].iter().sum::<f64>();
+            self.repeat_rows += r.len - 1;
+        }
+        self.heads.add(&self.cache.layers, s);
+        self.next += 1;
+    }
+
+    fn finish(&self, step: usize) -> EvalPoint {
+        let mean = |x: f64| (self.repeat_rows > 0).then(|| x / self.repeat_rows as f64);
+        EvalPoint {
+            step,
+            loss: self.total / self.count.max(1) as f64,
+            first_copy_loss: mean(self.first),
+            repeated_loss: mean(self.repeated),
+            heads: self.heads.scores(),
+        }
+    }
 }
 
 impl Trainer {
@@ -197,13 +307,16 @@ impl Trainer {
             workspace: Workspace::default(),
             train_losses: Vec::new(),
             evals: Vec::new(),
+            checkpoints: Checkpoints::new(MAX_CHECKPOINTS, config.eval_every),
+            latest_snapshot: None,
+            step_in_progress: None,
+            eval_in_progress: Some(EvalInProgress::new(&config.model)),
             config,
             model,
             held_out,
             agreement,
         };
-        let first = trainer.evaluate();
-        trainer.evals.push(first);
+        trainer.finish_evaluation();
         Ok(trainer)
     }
 
@@ -223,24 +336,17 @@ impl Trainer {
         self.adam.steps()
     }
 
-    /// One Adam step on a fresh batch; returns its training loss. Evaluates after the step when
-    /// the step count is a multiple of `eval_every`.
+    /// One Adam step on a fresh batch (or the rest of the step [`Trainer::work`] began); returns
+    /// its training loss. Evaluates after the step when the step count is a multiple of
+    /// `eval_every`.
     pub fn step(&mut self) -> f64 {
-        let batch: Vec<Vec<usize>> = (0..self.config.batch)
-            .map(|_| self.config.task.sample(&mut self.batches, false).tokens)
-            .collect();
-        self.grad.fill(0.0);
-        let loss = self
-            .model
-            .loss_and_grad(&batch, &mut self.grad, &mut self.workspace)
-            .mean;
-        self.adam.step(self.model.params_mut(), &self.grad);
-        self.train_losses.push(loss);
-        if self.steps() % self.config.eval_every == 0 {
-            let point = self.evaluate();
-            self.evals.push(point);
+        self.finish_evaluation();
+        loop {
+            if let Work::Stepped(loss) = self.work() {
+                self.finish_evaluation();
+                return loss;
+            }
         }
-        loss
     }
 
     /// Steps until `steps()` reaches `target`.
@@ -250,26 +356,86 @@ impl Trainer {
         }
     }
 
-    /// Loss and head scores on the held-out set now.
-    pub fn evaluate(&self) -> EvalPoint {
-        let tokens: Vec<Vec<usize>> = self.held_out.iter().map(|s| s.tokens.clone()).collect();
-        let losses = self.model.batch_loss(&tokens);
-        let (mut first, mut repeated, mut rows) = (0.0, 0.0, 0);
-        for (s, l) in self.held_out.iter().zip(&losses.positions) {
-            if let Some(r) = s.repeat {
-                first += l[r.first_copy_rows()].iter().sum::<f64>();
-                repeated += l[r.repeated_rows()].iter().sum::<f64>();
-                rows += r.len - 1;
+    /// The next smallest piece of work (see the module documentation): one held-out sequence
+    /// while an evaluation is under way, otherwise one sequence of the current step (starting a
+    /// step on a fresh batch if none is under way).
+    pub fn work(&mut self) -> Work {
+        if let Some(mut eval) = self.eval_in_progress.take() {
+            if let Some(s) = self.held_out.get(eval.next) {
+                eval.add(&self.model, s);
             }
+            if eval.next < self.held_out.len() {
+                self.eval_in_progress = Some(eval);
+                return Work::EvalSequence;
+            }
+            let point = eval.finish(self.steps());
+            let snapshot = Snapshot {
+                params: self.model.params().to_vec(),
+                eval: point.clone(),
+            };
+            self.checkpoints.offer(point.step, || snapshot.clone());
+            self.latest_snapshot = Some(snapshot);
+            self.evals.push(point);
+            return Work::Evaluated;
         }
-        let mean = |x: f64| (rows > 0).then(|| x / rows as f64);
-        EvalPoint {
-            step: self.steps(),
-            loss: losses.mean,
-            first_copy_loss: mean(first),
-            repeated_loss: mean(repeated),
-            heads: score_heads(&self.model, &self.held_out),
+        let mut step = if let Some(step) = self.step_in_progress.take() {
+            step
+        } else {
+            let batch: Vec<Vec<usize>> = (0..self.config.batch)
+                .map(|_| self.config.task.sample(&mut self.batches, false).tokens)
+                .collect();
+            let predicted: usize = batch.iter().map(|s| s.len().saturating_sub(1)).sum();
+            self.grad.fill(0.0);
+            StepInProgress {
+                batch,
+                next: 0,
+                weight: 1.0 / predicted.max(1) as f64,
+                total: 0.0,
+            }
+        };
+        let losses = self.model.sequence_loss_and_grad(
+            &step.batch[step.next],
+            step.weight,
+            &mut self.grad,
+            &mut self.workspace,
+        );
+        for &l in &losses {
+            step.total += l;
         }
+        step.next += 1;
+        if step.next < step.batch.len() {
+            self.step_in_progress = Some(step);
+            return Work::Sequence;
+        }
+        let loss = step.total * step.weight;
+        self.adam.step(self.model.params_mut(), &self.grad);
+        self.train_losses.push(loss);
+        if self.steps() % self.config.eval_every == 0 {
+            self.eval_in_progress = Some(EvalInProgress::new(&self.config.model));
+        }
+        Work::Stepped(loss)
+    }
+
+    /// Whether no step and no evaluation is part-way through.
+    pub fn is_idle(&self) -> bool {
+        self.step_in_progress.is_none() && self.eval_in_progress.is_none()
+    }
+
+    /// Finishes an evaluation under way, if any (a step part-way through stays so).
+    pub fn finish_evaluation(&mut self) {
+        while self.eval_in_progress.is_some() {
+            self.work();
+        }
+    }
+
+    /// Loss and head scores on the held-out set now, in one go (the same sums, in the same order,
+    /// as the evaluation [`Trainer::work`] does piece by piece).
+    pub fn evaluate(&self) -> EvalPoint {
+        let mut eval = EvalInProgress::new(&self.config.model);
+        for s in &self.held_out {
+            eval.add(&self.model, s);
+        }
+        eval.finish(self.steps())
     }
 
     /// Grammar task: agreement accuracy and attention on the held-out agreement sentences now.
@@ -279,6 +445,13 @@ impl Trainer {
 
     pub fn latest(&self) -> &EvalPoint {
         self.evals.last().expect("an evaluation at step 0")
+    }
+
+    /// The weights and scores of the latest evaluation (the model may have trained on since).
+    pub fn latest_snapshot(&self) -> &Snapshot {
+        self.latest_snapshot
+            .as_ref()
+            .expect("an evaluation at step 0")
     }
 
     /// Whether the run is stuck (see [`EvalPoint::stuck`]), judged on the latest evaluation.
@@ -342,6 +515,82 @@ mod tests {
         // Evaluations at 0, 5, …, 30.
         let steps: Vec<usize> = a.evals.iter().map(|e| e.step).collect();
         assert_eq!(steps, vec![0, 5, 10, 15, 20, 25, 30]);
+    }
+
+    #[test]
+    fn work_in_pieces_gives_the_same_run_bit_for_bit() {
+        let mut whole = Trainer::new(tiny(5)).unwrap();
+        whole.run_to(40);
+        let mut pieces = Trainer::new(tiny(5)).unwrap();
+        let mut counts = [0usize; 4];
+        // Pieces until step 40 is taken and evaluated, as the page's frames do.
+        while pieces.steps() < 40 || !pieces.is_idle() {
+            counts[match pieces.work() {
+                Work::Sequence => 0,
+                Work::Stepped(_) => 1,
+                Work::EvalSequence => 2,
+                Work::Evaluated => 3,
+            }] += 1;
+        }
+        // Batch 4: 3 unfinished sequences and 1 finishing one per step; 8 held-out sequences.
+        assert_eq!(counts, [3 * 40, 40, 7 * 8, 8]);
+        let bits = |t: &Trainer| {
+            t.train_losses
+                .iter()
+                .map(|l| l.to_bits())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(bits(&pieces), bits(&whole));
+        assert_eq!(pieces.evals, whole.evals);
+        assert_eq!(pieces.model().params(), whole.model().params());
+        assert_eq!(pieces.checkpoints, whole.checkpoints);
+        // An evaluation in one go equals the one made piece by piece.
+        assert_eq!(&whole.evaluate(), whole.latest());
+        assert_eq!(&whole.latest_snapshot().eval, whole.latest());
+        assert_eq!(whole.latest_snapshot().params, whole.model().params());
+
+        // Stopping part-way through a step and finishing with step() changes nothing either.
+        let mut mixed = Trainer::new(tiny(5)).unwrap();
+        mixed.run_to(12);
+        mixed.work();
+        mixed.work();
+        assert!(!mixed.is_idle());
+        assert_eq!(mixed.steps(), 12);
+        mixed.step();
+        mixed.run_to(40);
+        assert_eq!(bits(&mixed), bits(&whole));
+        assert_eq!(mixed.evals, whole.evals);
+    }
+
+    #[test]
+    fn checkpoints_hold_the_weights_and_scores_of_their_step() {
+        let mut config = tiny(2);
+        config.eval_every = 1;
+        let mut t = Trainer::new(config).unwrap();
+        // 80 evaluations into at most 64 checkpoints: thinned once, to every 2nd step.
+        t.run_to(80);
+        let kept = t.checkpoints.kept();
+        assert!(kept.len() <= MAX_CHECKPOINTS);
+        assert_eq!(t.checkpoints.interval(), 2);
+        let steps: Vec<usize> = kept.iter().map(|(s, _)| *s).collect();
+        assert_eq!(steps, (0..=80).step_by(2).collect::<Vec<_>>());
+        for &(step, ref snap) in kept.iter().step_by(7) {
+            let mut fresh = Trainer::new(config).unwrap();
+            fresh.run_to(step);
+            assert_eq!(
+                snap.params,
+                fresh.model().params(),
+                "weights at step {step}"
+            );
+            assert_eq!(&snap.eval, fresh.latest(), "scores at step {step}");
+            assert_eq!(snap.eval.step, step);
+            // The snapshot's model scores its held-out set to the same numbers.
+            let model = snap.model(config.model);
+            assert_eq!(
+                model.attention(&t.held_out()[0].tokens),
+                fresh.model().attention(&t.held_out()[0].tokens)
+            );
+        }
     }
 
     #[test]

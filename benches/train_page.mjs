@@ -1,0 +1,87 @@
+// Training page benchmark (issue 13, points 5 and 6) — not a test; run by hand after a build:
+//   node benches/train_page.mjs [--dist dist] [--query tseed=1] [--steps 1500]
+//
+// Opens train.html in headless Chromium with the link's settings (default: the repeat task's
+// reference default, seed 1), presses Train and lets it run to --steps steps, then pauses. It
+// reports the steps per second from the click to the pause (wall clock), the main-thread tasks
+// over 50 ms while it trained (Long Tasks API: how many and the longest), the first evaluated step
+// whose repeated-part loss is at most 30 % of the first copy's (from the page's loss table), and
+// the detector table at the end. It also times every animation-frame callback (requestAnimationFrame
+// wrapped: the training slice and what it sets off synchronously) and notes when the detector
+// table was redrawn (a MutationObserver, whose callback runs in the task that redrew it), to tell
+// which long tasks were an evaluation's redraw.
+import { startServer, launchBrowser, newPage, appUrl } from '../e2e/harness.mjs';
+
+const argv = process.argv.slice(2);
+const opt = (name, dflt) => {
+  const i = argv.indexOf(`--${name}`);
+  return i >= 0 && argv[i + 1] !== undefined ? argv[i + 1] : dflt;
+};
+const DIST = opt('dist', process.env.E2E_DIST);
+const QUERY = opt('query', 'tseed=1');
+const STEPS = Number(opt('steps', 1500));
+
+const server = await startServer(DIST ? { dir: DIST } : {});
+const browser = await launchBrowser();
+try {
+  const { page } = await newPage(browser);
+  await page.addInitScript(() => {
+    window.__frames = [];
+    window.__redraws = [];
+    const raf = window.requestAnimationFrame.bind(window);
+    window.requestAnimationFrame = (cb) =>
+      raf((ts) => {
+        const a = performance.now();
+        try {
+          cb(ts);
+        } finally {
+          window.__frames.push(performance.now() - a);
+        }
+      });
+    addEventListener('DOMContentLoaded', () =>
+      new MutationObserver((records) => {
+        const inTable = (n) => (n.nodeType === 1 ? n : n.parentElement)?.closest('[data-testid=detector-table]');
+        if (records.some((r) => inTable(r.target))) window.__redraws.push(performance.now());
+      }).observe(document.body, { subtree: true, childList: true, characterData: true }),
+    );
+    window.__longTasks = [];
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) window.__longTasks.push({ start: e.startTime, duration: e.duration });
+    }).observe({ type: 'longtask', buffered: true });
+  });
+  await page.goto(appUrl(QUERY, server.url, 'train.html'));
+  await page.locator('[data-testid=loss-chart][data-ready=true]').waitFor();
+  const steps = async () => Number(await page.locator('[data-testid=train-steps] output').textContent());
+  const t0 = await page.evaluate(() => performance.now());
+  await page.locator('[data-testid=train-toggle]').click();
+  while ((await steps()) < STEPS) await page.waitForTimeout(250);
+  await page.locator('[data-testid=train-toggle]').click();
+  const t1 = await page.evaluate(() => performance.now());
+  const n = await steps();
+  const tasks = await page.evaluate(([a, b]) => window.__longTasks.filter((t) => t.start >= a && t.start <= b), [t0, t1]);
+  const longest = tasks.reduce((m, t) => Math.max(m, t.duration), 0);
+  await page.getByText('Loss table', { exact: false }).click();
+  const rows = await page.locator('[data-testid=loss-table] tbody tr').evaluateAll((trs) =>
+    trs.map((tr) => [...tr.querySelectorAll('td')].map((c) => Number(c.dataset.value ?? c.textContent))),
+  );
+  const formed = rows.reverse().find(([, , first, repeated]) => repeated <= 0.3 * first);
+  const detectors = await page.locator('[data-testid=detector-table] tbody tr').evaluateAll((trs) =>
+    trs.map((tr) => tr.innerText.replace(/\s+/g, ' ')),
+  );
+  console.log(`${QUERY}: ${n} steps in ${((t1 - t0) / 1000).toFixed(1)} s = ${((n * 1000) / (t1 - t0)).toFixed(1)} steps/s`);
+  console.log(`long tasks (≥ 50 ms) while training: ${tasks.length}, the longest ${longest.toFixed(0)} ms`);
+  const redraws = await page.evaluate(() => window.__redraws);
+  for (const t of tasks) {
+    const inside = redraws.some((r) => r >= t.start && r <= t.start + t.duration);
+    console.log(`  at ${((t.start - t0) / 1000).toFixed(2)} s: ${t.duration.toFixed(0)} ms${inside ? ' (an evaluation redraw)' : ' (not an evaluation redraw)'}`);
+  }
+  const frames = (await page.evaluate(() => window.__frames)).sort((a, b) => a - b);
+  const q = (p) => frames[Math.min(frames.length - 1, Math.floor(frames.length * p))].toFixed(1);
+  console.log(`animation-frame callbacks: ${frames.length}; ms p50 ${q(0.5)}, p90 ${q(0.9)}, p99 ${q(0.99)}, max ${frames.at(-1).toFixed(1)}; over 10 ms: ${frames.filter((f) => f > 10).length}`);
+  console.log(formed ? `repeated part ≤ 30 % of the first copy from the evaluation at step ${formed[0]}` : 'repeated part never ≤ 30 % of the first copy');
+  console.log(`detector table at step ${Math.floor(n / 25) * 25} (head, previous, induction, first, self, entropy):`);
+  for (const d of detectors) console.log(`  ${d}`);
+} finally {
+  await browser.close();
+  await server.close();
+}

@@ -1,0 +1,254 @@
+// Issue 13, points 3 and 6: the training page (train.html). Trains the repeat task in the browser
+// for a short run with a fixed seed, checks the live views (steps, loss table, detector table,
+// thumbnails), that the page keeps responding while it trains (the Replay slider moves, by key and
+// by mouse, while the step counter goes on), that a replayed checkpoint shows exactly what the
+// page showed at that step, and that the link retrains to the same state. It logs the longest
+// main-thread task seen while training (Long Tasks API); it does not assert a time.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { useApp, eventually } from './harness.mjs';
+
+const app = useApp();
+const STEPS = 100;
+const TRAIN = { file: 'train.html' };
+
+const panel = (page) => page.locator('[data-testid=training]');
+const steps = async (page) => Number(await page.locator('[data-testid=train-steps] output').textContent());
+const replayStep = (page) => page.locator('[data-testid=replay-step]').textContent();
+
+/** The loss table as { step, all, first, repeated } rows (exact values from data-value). */
+async function lossRows(page) {
+  return page.locator('[data-testid=loss-table] tbody tr').evaluateAll((rows) =>
+    rows.map((tr) => {
+      const cells = [...tr.querySelectorAll('td')];
+      return {
+        step: Number(cells[0].textContent),
+        all: cells[1].dataset.value,
+        first: cells[2].dataset.value,
+        repeated: cells[3].dataset.value,
+        shown: cells.map((c) => c.textContent),
+      };
+    }),
+  );
+}
+
+async function detectorRows(page) {
+  return page.locator('[data-testid=detector-table] tbody tr').evaluateAll((rows) =>
+    rows.map((tr) => [tr.querySelector('th').textContent, ...[...tr.querySelectorAll('td')].map((c) => c.textContent)]),
+  );
+}
+
+/** Distinct colours on a canvas (a drawn heatmap has many; a blank one has one). */
+const distinctColours = (canvas) =>
+  canvas.evaluate((c) => {
+    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    const seen = new Set();
+    for (let i = 0; i < d.length; i += 4) seen.add((d[i] << 16) | (d[i + 1] << 8) | d[i + 2]);
+    return seen.size;
+  });
+
+/** Every head thumbnail's pixels, as data URLs. */
+const thumbnails = (page) => page.locator('.train-thumbs canvas').evaluateAll((cs) => cs.map((c) => c.toDataURL()));
+
+test('train the repeat task on the training page, replay a checkpoint, pause, and reopen the link to the same state', { timeout: 240_000 }, async () => {
+  const { page, context, consoleLog } = await app.newPage();
+  try {
+    // Long tasks (≥ 50 ms) on the main thread, from the page's start.
+    await page.addInitScript(() => {
+      window.__longTasks = [];
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries()) window.__longTasks.push({ start: e.startTime, duration: e.duration });
+      }).observe({ type: 'longtask', buffered: true });
+    });
+    await app.open(page, 'tseed=3', TRAIN);
+    assert.equal(await page.title(), 'Attention Explorer: train a model');
+    const p = panel(page);
+    await assert.doesNotReject(p.getByText('Not trained yet', { exact: false }).waitFor());
+    assert.equal(await steps(page), 0);
+    // Before training: 2 layers × 2 heads, one evaluation (step 0), one checkpoint.
+    const detectorsAt0 = await detectorRows(page);
+    assert.equal(detectorsAt0.length, 4);
+    assert.equal((await lossRows(page)).length, 1);
+    assert.equal(await replayStep(page), 'step 0 (latest evaluation)');
+    assert.match(await page.locator('[data-testid=checkpoints-note]').textContent(), /^1 checkpoint kept, one every 25 steps from step 0\. At most 64/);
+    const thumbsAt0 = await thumbnails(page);
+    assert.equal(thumbsAt0.length, 4);
+
+    // Keyboard: focus Train and press Enter.
+    const toggle = page.locator('[data-testid=train-toggle]');
+    await toggle.focus();
+    const trainStart = await page.evaluate(() => performance.now());
+    await page.keyboard.press('Enter');
+    await eventually(async () => assert.equal(await toggle.textContent(), 'Pause'), 5_000);
+
+    // While it trains, the Replay slider answers a key: Home shows the checkpoint at step 0,
+    // with exactly the detector scores and thumbnails the page showed before training.
+    await eventually(async () => assert.ok((await steps(page)) >= 55), 90_000);
+    const slider = page.locator('#train-replay');
+    assert.ok(Number(await slider.getAttribute('max')) >= 2, 'checkpoints at steps 0, 25 and 50 at least');
+    await slider.focus();
+    const stepsAtKey = await steps(page);
+    await page.keyboard.press('Home');
+    await eventually(async () => {
+      assert.equal(await slider.inputValue(), '0');
+      assert.equal(await replayStep(page), 'step 0 (checkpoint)');
+    }, 5_000);
+    assert.deepEqual(await detectorRows(page), detectorsAt0);
+    assert.match(await page.locator('[data-testid=detector-table] caption').textContent(), /at step 0,/);
+    await eventually(async () => assert.deepEqual(await thumbnails(page), thumbsAt0), 5_000);
+    // ArrowRight: the next checkpoint, step 25.
+    await page.keyboard.press('ArrowRight');
+    await eventually(async () => assert.equal(await replayStep(page), 'step 25 (checkpoint)'), 5_000);
+    await eventually(async () => assert.ok((await steps(page)) > stepsAtKey, 'training went on while the slider moved'), 10_000);
+
+    // Drag the slider's thumb to the right end with the mouse: back to following the latest step.
+    const box = await slider.boundingBox();
+    const stepsAtDrag = await steps(page);
+    const y = box.y + box.height / 2;
+    await page.mouse.move(box.x + 2, y);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width + 20, y, { steps: 8 });
+    await page.mouse.up();
+    await eventually(async () => {
+      assert.equal(await slider.inputValue(), await slider.getAttribute('max'));
+      assert.match(await replayStep(page), /^step \d+ \(latest evaluation\)$/);
+    }, 5_000);
+    await eventually(async () => assert.ok((await steps(page)) > stepsAtDrag, 'training went on while the slider was dragged'), 10_000);
+
+    await eventually(async () => assert.ok((await steps(page)) >= STEPS), 120_000);
+    await toggle.focus();
+    await page.keyboard.press('Enter');
+    await eventually(async () => assert.equal(await toggle.textContent(), 'Train'));
+    const trainEnd = await page.evaluate(() => performance.now());
+    const n = await steps(page);
+    await page.waitForTimeout(300);
+    assert.equal(await steps(page), n, 'paused: the step counter stands still');
+
+    // The longest main-thread task while it trained (logged, not asserted: the machine is shared).
+    const longTasks = await page.evaluate(([a, b]) => window.__longTasks.filter((t) => t.start >= a && t.start <= b), [trainStart, trainEnd]);
+    const longest = longTasks.reduce((m, t) => Math.max(m, t.duration), 0);
+    console.log(
+      `training page: ${n} steps in ${((trainEnd - trainStart) / 1000).toFixed(1)} s; ` +
+        `${longTasks.length} long tasks (≥ 50 ms) while training, the longest ${longest.toFixed(0)} ms`,
+    );
+
+    // The speed readout.
+    assert.match(await page.locator('[data-testid=train-steps]').textContent(), /[\d.]+ steps\/s, \d+ tokens\/s/);
+    // The sentence says what is shown.
+    assert.equal(
+      await page.locator('[data-testid=training-status]').textContent(),
+      `Trained for ${n} steps on the repeat task; these weights were learned in your browser.`,
+    );
+
+    // The loss table: an evaluation every 25 steps, newest first; the loss fell.
+    await page.getByText('Loss table', { exact: false }).click();
+    const rows = await lossRows(page);
+    const evals = Math.floor(n / 25) + 1;
+    assert.equal(rows.length, evals);
+    assert.deepEqual(rows.map((r) => r.step), [...Array(evals).keys()].map((i) => (evals - 1 - i) * 25));
+    for (const r of rows) {
+      for (const v of [r.all, r.first, r.repeated]) assert.ok(Number.isFinite(Number(v)) && Number(v) > 0, JSON.stringify(r));
+      assert.equal(r.shown[1], Number(r.all).toFixed(3));
+    }
+    assert.ok(Number(rows[0].all) < Number(rows.at(-1).all), 'the held-out loss fell');
+
+    // The detector table: every score in [0, 1], entropy within [0, log2 16].
+    const detectors = await detectorRows(page);
+    assert.deepEqual(detectors.map((r) => r[0]), ['Layer 1, head 1', 'Layer 1, head 2', 'Layer 2, head 1', 'Layer 2, head 2']);
+    for (const r of detectors) {
+      for (const v of r.slice(1, 5)) assert.ok(Number(v) >= 0 && Number(v) <= 1, `${r}`);
+      assert.ok(Number(r[5]) >= 0 && Number(r[5]) <= 4, `${r}`);
+    }
+    const lastEval = Math.floor(n / 25) * 25;
+    assert.match(await page.locator('[data-testid=detector-table] caption').textContent(), new RegExp(`at step ${lastEval},`));
+    assert.equal(await replayStep(page), `step ${lastEval} (latest evaluation)`);
+    // Every evaluation so far is a checkpoint (fewer than 64).
+    assert.equal(Number(await slider.getAttribute('max')), evals - 1);
+
+    // Thumbnails: 4 drawn canvases, the loss chart drawn.
+    const thumbs = p.locator('.train-thumbs canvas');
+    assert.equal(await thumbs.count(), 4);
+    for (let i = 0; i < 4; i++) assert.ok((await distinctColours(thumbs.nth(i))) > 8, `thumbnail ${i + 1} is drawn`);
+    assert.ok((await distinctColours(p.locator('[data-testid=loss-chart]'))) > 4);
+
+    // Step once.
+    await page.locator('[data-testid=train-step]').click();
+    await eventually(async () => assert.equal(await steps(page), n + 1));
+    // (Step n + 1 may be an evaluation step: read the tables again.)
+    const rowsNow = await lossRows(page);
+    const detectorsNow = await detectorRows(page);
+    // A checkpoint in the middle, to compare with the retrained page's.
+    await slider.focus();
+    await page.keyboard.press('Home');
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    await eventually(async () => assert.equal(await replayStep(page), 'step 50 (checkpoint)'));
+    const detectorsAt50 = await detectorRows(page);
+    const thumbsAt50 = await thumbnails(page);
+
+    // The link carries the settings and the steps, and stays on the training page.
+    await eventually(async () => assert.ok(page.url().includes(`tsteps=${n + 1}`), page.url()), 3_000);
+    const link = new URL(page.url());
+    assert.equal(link.searchParams.get('tseed'), '3');
+    assert.match(link.pathname, /\/train\.html$/);
+    consoleLog.assertClean();
+
+    // Reopening the link retrains to the same step, losses, scores and checkpoints, exactly.
+    const again = await app.newPage();
+    try {
+      await again.page.goto(link.href);
+      await eventually(async () => {
+        assert.equal(await steps(again.page), n + 1);
+        assert.equal(await again.page.locator('[data-testid=train-toggle]').textContent(), 'Train');
+      }, 120_000);
+      await again.page.getByText('Loss table', { exact: false }).click();
+      assert.deepEqual(await lossRows(again.page), rowsNow);
+      assert.deepEqual(await detectorRows(again.page), detectorsNow);
+      await again.page.locator('#train-replay').focus();
+      await again.page.keyboard.press('Home');
+      await again.page.keyboard.press('ArrowRight');
+      await again.page.keyboard.press('ArrowRight');
+      await eventually(async () => assert.equal(await replayStep(again.page), 'step 50 (checkpoint)'));
+      assert.deepEqual(await detectorRows(again.page), detectorsAt50);
+      await eventually(async () => assert.deepEqual(await thumbnails(again.page), thumbsAt50), 5_000);
+      again.consoleLog.assertClean();
+    } finally {
+      await again.context.close();
+    }
+
+    // Reset goes back to step 0; a new seed starts a new run.
+    await page.locator('[data-testid=train-reset]').click();
+    await eventually(async () => assert.equal(await steps(page), 0));
+    assert.equal((await lossRows(page)).length, 1);
+    assert.equal((await lossRows(page))[0].all, rows.at(-1).all, 'the same seed starts from the same weights');
+    assert.equal(await replayStep(page), 'step 0 (latest evaluation)');
+    await page.locator('#train-seed').fill('4');
+    await page.locator('#train-seed').press('Tab');
+    await eventually(async () => assert.notEqual((await lossRows(page))[0].all, rows.at(-1).all));
+    consoleLog.assertClean();
+  } finally {
+    await context.close();
+  }
+});
+
+test('the explorer links to the training page with the view, and back', { timeout: 60_000 }, async () => {
+  const { page, context, consoleLog } = await app.newPage();
+  try {
+    await app.open(page, 'seed=7&tau=2');
+    // The explorer has no training panel any more, only the link.
+    assert.equal(await page.locator('[data-testid=training]').count(), 0);
+    const link = page.locator('[data-testid=to-train] a');
+    const href = new URL(await link.getAttribute('href'), page.url());
+    assert.match(href.pathname, /\/train\.html$/);
+    assert.equal(href.searchParams.get('seed'), '7');
+    await link.click();
+    await page.waitForURL(/train\.html/);
+    await page.locator('[data-testid=loss-chart][data-ready=true]').waitFor();
+    const back = new URL(await page.locator('[data-testid=to-explorer]').getAttribute('href'), page.url());
+    assert.equal(back.searchParams.get('seed'), '7');
+    assert.equal(back.searchParams.get('tau'), '2');
+    consoleLog.assertClean();
+  } finally {
+    await context.close();
+  }
+});

@@ -1,0 +1,79 @@
+//! The training view's loss curve: the held-out loss at every evaluation and, for the repeat
+//! task, its two halves (the first copy, which cannot be predicted, and the repeated part, which
+//! can once the model copies).
+
+use super::canvas::{color, drawing_area};
+use super::colors::{Rgb, Theme};
+use super::Result;
+use crate::format::fixed;
+use crate::model::train::trainer::EvalPoint;
+use plotters::prelude::*;
+use web_sys::HtmlCanvasElement;
+
+/// Okabe–Ito black-ish grey, orange and blue: told apart with every common colour-vision
+/// deficiency; the halves are also dashed (first copy) or dotted (repeat) in the legend's words.
+pub const HELD_OUT: Rgb = Rgb(0x7f, 0x7f, 0x7f);
+pub const FIRST_COPY: Rgb = Rgb(0xd5, 0x5e, 0x00);
+pub const REPEATED: Rgb = Rgb(0x00, 0x72, 0xb2);
+
+/// Which loss of an evaluation a line shows.
+type Pick = fn(&EvalPoint) -> Option<f64>;
+
+pub fn draw_loss_chart(
+    canvas: &HtmlCanvasElement,
+    evals: &[EvalPoint],
+    theme: Theme,
+    dpr: f64,
+) -> Result<()> {
+    let root = drawing_area(canvas)?;
+    root.fill(&color(theme.background))?;
+    let Some(last) = evals.last() else {
+        return Ok(());
+    };
+    let px = |v: f64| (v * dpr).round() as u32;
+    let x_max = (last.step as f64).max(25.0);
+    let y_max = evals
+        .iter()
+        .flat_map(|e| [Some(e.loss), e.first_copy_loss, e.repeated_loss])
+        .flatten()
+        .fold(0.5_f64, f64::max)
+        * 1.05;
+    let mut chart = ChartBuilder::on(&root)
+        .margin(px(10.0))
+        .x_label_area_size(px(36.0))
+        .y_label_area_size(px(40.0))
+        .build_cartesian_2d(0.0..x_max, 0.0..y_max)?;
+    let font = (FontFamily::SansSerif, 12.0 * dpr)
+        .into_font()
+        .color(&color(theme.text));
+    chart
+        .configure_mesh()
+        .x_labels(5)
+        .y_labels(5)
+        .x_desc("step")
+        .y_desc("loss (nats)")
+        .label_style(font.clone())
+        .axis_desc_style(font)
+        .light_line_style(color(theme.muted).mix(0.15))
+        .bold_line_style(color(theme.muted).mix(0.3))
+        .axis_style(color(theme.muted))
+        .x_label_formatter(&|x| fixed(*x, 0))
+        .y_label_formatter(&|y| fixed(*y, 1))
+        .draw()?;
+    let series: [(Pick, Rgb, f64); 3] = [
+        (|e| Some(e.loss), HELD_OUT, 1.5),
+        (|e| e.first_copy_loss, FIRST_COPY, 2.5),
+        (|e| e.repeated_loss, REPEATED, 2.5),
+    ];
+    for (pick, c, width) in series {
+        let points: Vec<(f64, f64)> = evals
+            .iter()
+            .filter_map(|e| Some((e.step as f64, pick(e)?)))
+            .collect();
+        if points.is_empty() {
+            continue;
+        }
+        chart.draw_series(LineSeries::new(points, color(c).stroke_width(px(width))))?;
+    }
+    Ok(())
+}

@@ -1,0 +1,127 @@
+//! The training settings (they are in the link) and Train / Pause / Step once / Reset.
+
+use super::use_training;
+use crate::model::train::settings::{
+    TaskKind, TrainSettings, LAYER_CHOICES, LEARNING_RATES, TRAIN_HEAD_CHOICES,
+};
+use crate::model::train::transformer::PositionKind;
+use crate::model::url_state::MAX_SEED;
+use crate::state::AppState;
+use crate::text::{retrain_progress, training_rate};
+use leptos::prelude::*;
+
+/// A `<select>` over `choices`, shown by `label`, reading and writing `signal`.
+fn choice<T: Copy + PartialEq + Send + Sync + 'static>(
+    id: &'static str,
+    text: &'static str,
+    choices: &'static [T],
+    label: fn(T) -> String,
+    signal: RwSignal<T>,
+) -> impl IntoView {
+    view! {
+        <div class="row">
+            <label for=id>{text}</label>
+            <select
+                id=id
+                on:change:target=move |ev| {
+                    if let Ok(i) = ev.target().value().parse::<usize>() {
+                        if let Some(&c) = choices.get(i) {
+                            signal.set(c);
+                        }
+                    }
+                }
+            >
+                {choices
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &c)| view! {
+                        <option value=i.to_string() selected=move || signal.get() == c>{label(c)}</option>
+                    })
+                    .collect_view()}
+            </select>
+        </div>
+    }
+}
+
+#[component]
+pub(super) fn TrainingControls() -> impl IntoView {
+    let state = AppState::from_context();
+    let training = use_training();
+    let task = RwSignal::new(state.train_task.get_untracked());
+    // A new task starts from its own defaults for layers and positions.
+    Effect::new(move |first: Option<()>| {
+        let t = task.get();
+        if first.is_some() && t != state.train_task.get_untracked() {
+            state.train_task.set(t);
+            state
+                .train_layers
+                .set(if t == TaskKind::Repeat { 2 } else { 1 });
+            state.train_positions.set(t.default_positions());
+        }
+    });
+    let progress = move || {
+        let target = training.target.get()?;
+        Some(retrain_progress(training.steps.get(), target))
+    };
+    let rate = move || {
+        let per_step = training.settings.with(TrainSettings::tokens_per_step);
+        training.rate.get().map(|r| training_rate(r, per_step))
+    };
+    view! {
+        <fieldset class="field model">
+            <legend>"Training"</legend>
+            {choice("train-task", "Task", &TaskKind::ALL, |t| t.label().to_string(), task)}
+            <div class="row">
+                <label for="train-seed">"Seed"</label>
+                <input
+                    id="train-seed"
+                    type="number"
+                    min="0"
+                    max=MAX_SEED
+                    step="1"
+                    inputmode="numeric"
+                    prop:value=move || state.train_seed.get().to_string()
+                    on:change:target=move |ev| {
+                        match ev.target().value().trim().parse::<u64>() {
+                            Ok(s) if s <= MAX_SEED => state.train_seed.set(s),
+                            _ => ev.target().set_value(&state.train_seed.get_untracked().to_string()),
+                        }
+                    }
+                />
+            </div>
+            {choice("train-layers", "Layers", &LAYER_CHOICES, |n| n.to_string(), state.train_layers)}
+            {choice("train-heads", "Heads per layer", &TRAIN_HEAD_CHOICES, |n| n.to_string(), state.train_heads)}
+            {choice("train-positions", "Positions", &PositionKind::ALL, |p| p.name().to_string(), state.train_positions)}
+            {choice("train-lr", "Learning rate", &LEARNING_RATES, |lr| lr.to_string(), state.train_lr)}
+            <p class="hint">"Changing a setting starts a new run from step 0."</p>
+            <div class="row buttons">
+                <button
+                    type="button"
+                    data-testid="train-toggle"
+                    aria-pressed=move || if training.running.get() { "true" } else { "false" }
+                    on:click=move |_| {
+                        if training.running.get_untracked() {
+                            training.pause();
+                        } else {
+                            training.start();
+                        }
+                    }
+                >
+                    {move || if training.running.get() { "Pause" } else { "Train" }}
+                </button>
+                <button type="button" data-testid="train-step" on:click=move |_| training.step_once()>
+                    "Step once"
+                </button>
+                <button type="button" data-testid="train-reset" on:click=move |_| training.reset()>
+                    "Reset"
+                </button>
+            </div>
+            <p class="error" role="alert">{move || training.error.get()}</p>
+            <p data-testid="train-steps">
+                "Steps: " <output>{move || training.steps.get()}</output>
+                {move || rate().map(|r| format!(" · {r}"))}
+            </p>
+            <p data-testid="train-progress">{progress}</p>
+        </fieldset>
+    }
+}

@@ -1,0 +1,123 @@
+//! The loss curve (held-out loss, and for the repeat task the first copy and the repeated part),
+//! its table, and the repeat task's verdict with "try another seed" when the run is stuck.
+
+use super::use_training;
+use crate::charts::loss_chart::{draw_loss_chart, FIRST_COPY, HELD_OUT, REPEATED};
+use crate::hooks::use_canvas;
+use crate::model::train::settings::TrainSettings;
+use crate::state::AppState;
+use crate::text::{loss_cell, repeat_verdict};
+use leptos::html;
+use leptos::prelude::*;
+
+#[component]
+pub(super) fn LossCurve() -> impl IntoView {
+    let state = AppState::from_context();
+    let training = use_training();
+    let canvas_ref = NodeRef::<html::Canvas>::new();
+    let wrap_ref = NodeRef::<html::Div>::new();
+    use_canvas("loss chart", canvas_ref, Some(wrap_ref), move |pass| {
+        training.evals.track();
+        let width = pass.width.clamp(260.0, 720.0);
+        let height = (width * 0.5).clamp(200.0, 300.0);
+        training.with(|t| {
+            let evals = t.map_or(&[][..], |t| &t.evals[..]);
+            pass.paint_whole((width, height), |canvas| {
+                draw_loss_chart(canvas, evals, pass.theme, pass.dpr)
+            });
+        });
+        // The training page's first drawing: tests wait for it, and the offline service worker
+        // registers after it (`web::service_worker`).
+        let _ = pass.canvas().set_attribute("data-ready", "true");
+    });
+    let repeat = move || training.settings.with(TrainSettings::is_repeat);
+    let verdict = move || {
+        training.evals.track();
+        training.with(|t| {
+            let e = t?.latest();
+            Some((
+                repeat_verdict(e.step, e.repeat_ratio()?, e.stuck()),
+                e.stuck(),
+            ))
+        })
+    };
+    // Every evaluation, newest first: (step, loss, first copy, repeated part).
+    let rows = Memo::new(move |_| {
+        training.evals.track();
+        training.with(|t| {
+            t.map(|t| {
+                t.evals
+                    .iter()
+                    .rev()
+                    .map(|e| (e.step, e.loss, e.first_copy_loss, e.repeated_loss))
+                    .collect::<Vec<_>>()
+            })
+            .unwrap_or_default()
+        })
+    });
+    view! {
+        <h3 class="sub">"Loss on held-out sequences"</h3>
+        <p class="legend-line">
+            <span class="swatch" style=format!("background:{}", HELD_OUT.css())></span> "all predicted tokens "
+            <Show when=repeat>
+                <span class="swatch" style=format!("background:{}", FIRST_COPY.css())></span> "first copy "
+                <span class="swatch" style=format!("background:{}", REPEATED.css())></span> "repeated part"
+            </Show>
+        </p>
+        <div class="train-chart" node_ref=wrap_ref>
+            <canvas
+                node_ref=canvas_ref
+                role="img"
+                data-testid="loss-chart"
+                aria-label="Line chart of the held-out loss against training step; the table below gives the values."
+            ></canvas>
+        </div>
+        {move || verdict().map(|(text, stuck)| view! {
+            <p data-testid="repeat-verdict" class:error=stuck>{text}</p>
+            <Show when=move || stuck>
+                <button
+                    type="button"
+                    data-testid="another-seed"
+                    on:click=move |_| state.train_seed.update(|s| *s = (*s + 1) % (crate::model::url_state::MAX_SEED + 1))
+                >
+                    "Try another seed"
+                </button>
+            </Show>
+        })}
+        <details>
+            <summary>"Loss table (every evaluation, newest first)"</summary>
+            <div class="table-scroll">
+                <table data-testid="loss-table">
+                    <caption>"Mean next-token loss in nats on the held-out sequences"</caption>
+                    <thead>
+                        <tr>
+                            <th scope="col">"step"</th>
+                            <th scope="col">"all"</th>
+                            <th scope="col">"first copy"</th>
+                            <th scope="col">"repeated part"</th>
+                        </tr>
+                    </thead>
+                    <tbody>
+                        // Keyed rows: an evaluation adds one row instead of redrawing them all (a
+                        // long run has hundreds). The key holds the loss's bits, so a new run's
+                        // step 0 is a new row.
+                        <For
+                            each=move || rows.get()
+                            key=|&(step, loss, _, _)| (step, loss.to_bits())
+                            children=move |(step, loss, first, repeated)| {
+                                view! {
+                                    <tr>
+                                        <td class="num">{step}</td>
+                                        <td class="num" data-value=loss.to_string()>{loss_cell(Some(loss))}</td>
+                                        <td class="num" data-value=first.map(|l| l.to_string())>{loss_cell(first)}</td>
+                                        <td class="num" data-value=repeated.map(|l| l.to_string())>{loss_cell(repeated)}</td>
+                                    </tr>
+                                }
+                            }
+                        />
+                    </tbody>
+                </table>
+            </div>
+        </details>
+    }
+}

@@ -1,0 +1,181 @@
+//! What the training view lets a learner choose, and the [`TrainConfig`] it stands for.
+//!
+//! The choices (task, seed, layers, heads, positions, learning rate) are kept in the page's link,
+//! so they are small, checked values; [`TrainSettings::config`] turns them into the run, starting
+//! from the task's reference default ([`TrainConfig::repeat_default`],
+//! [`TrainConfig::grammar_default`]). A run is a pure function of its config, so the same
+//! settings trained for the same number of steps give the same weights.
+
+use super::trainer::{Task, TrainConfig};
+use super::transformer::PositionKind;
+
+/// The two built-in tasks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TaskKind {
+    Repeat,
+    Grammar,
+}
+
+impl TaskKind {
+    pub const ALL: [Self; 2] = [Self::Repeat, Self::Grammar];
+
+    /// Its name in a link.
+    pub fn key(self) -> &'static str {
+        match self {
+            Self::Repeat => "repeat",
+            Self::Grammar => "grammar",
+        }
+    }
+
+    pub fn from_key(key: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|t| t.key() == key)
+    }
+
+    /// Its name in the task menu.
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::Repeat => "Repeat a random sequence",
+            Self::Grammar => "Tiny grammar",
+        }
+    }
+
+    /// Its name in sentences ("trained … on the repeat task").
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Repeat => "repeat",
+            Self::Grammar => "tiny grammar",
+        }
+    }
+
+    /// The position code each task starts with: rotary for the repeat task (the circuit forms
+    /// there in hundreds of steps, not thousands), sinusoidal for the grammar (as the explorer).
+    pub fn default_positions(self) -> PositionKind {
+        match self {
+            Self::Repeat => PositionKind::Rotary,
+            Self::Grammar => PositionKind::Sinusoidal,
+        }
+    }
+}
+
+/// The learning rates offered.
+pub const LEARNING_RATES: [f64; 3] = [0.003, 0.01, 0.03];
+/// Layer counts offered.
+pub const LAYER_CHOICES: [usize; 2] = [1, 2];
+/// Head counts offered (each divides `d_model` = 32 into an even head size).
+pub const TRAIN_HEAD_CHOICES: [usize; 3] = [1, 2, 4];
+/// The most steps a link may ask the page to retrain.
+pub const MAX_LINK_STEPS: usize = 20_000;
+
+/// The learner's choices.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TrainSettings {
+    pub task: TaskKind,
+    pub seed: u64,
+    pub layers: usize,
+    pub heads: usize,
+    pub positions: PositionKind,
+    pub lr: f64,
+}
+
+impl Default for TrainSettings {
+    /// Issue 13's reference default for the repeat task, seed 1.
+    fn default() -> Self {
+        Self {
+            task: TaskKind::Repeat,
+            seed: 1,
+            layers: 2,
+            heads: 2,
+            positions: PositionKind::Rotary,
+            lr: 0.01,
+        }
+    }
+}
+
+impl TrainSettings {
+    /// The run these settings describe.
+    pub fn config(&self) -> TrainConfig {
+        let mut config = match self.task {
+            TaskKind::Repeat => TrainConfig::repeat_default(self.seed),
+            TaskKind::Grammar => TrainConfig::grammar_default(self.seed),
+        };
+        config.model.layers = self.layers;
+        config.model.heads = self.heads;
+        config.model.positions = self.positions;
+        config.lr = self.lr;
+        config
+    }
+
+    /// Tokens the run reads per step (batch × sequence length).
+    pub fn tokens_per_step(&self) -> usize {
+        let config = self.config();
+        config.batch * config.task.seq_len()
+    }
+
+    /// Whether the task is the repeat task.
+    pub fn is_repeat(&self) -> bool {
+        matches!(self.config().task, Task::Repeat(_))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::train::trainer::Trainer;
+
+    #[test]
+    fn the_default_is_the_reference_run() {
+        let settings = TrainSettings::default();
+        assert_eq!(settings.config(), TrainConfig::repeat_default(1));
+        assert_eq!(settings.tokens_per_step(), 16 * 16);
+        assert!(settings.is_repeat());
+        let grammar = TrainSettings {
+            task: TaskKind::Grammar,
+            layers: 1,
+            positions: TaskKind::Grammar.default_positions(),
+            ..settings
+        };
+        assert_eq!(grammar.config(), TrainConfig::grammar_default(1));
+        assert!(!grammar.is_repeat());
+    }
+
+    #[test]
+    fn every_offered_choice_builds_a_trainer() {
+        for task in TaskKind::ALL {
+            assert_eq!(TaskKind::from_key(task.key()), Some(task));
+            for layers in LAYER_CHOICES {
+                for heads in TRAIN_HEAD_CHOICES {
+                    for positions in PositionKind::ALL {
+                        let settings = TrainSettings {
+                            task,
+                            seed: 3,
+                            layers,
+                            heads,
+                            positions,
+                            lr: LEARNING_RATES[0],
+                        };
+                        let mut config = settings.config();
+                        config.eval_sequences = 2;
+                        let t = Trainer::new(config).expect("a valid choice");
+                        assert_eq!(t.latest().heads.len(), layers);
+                        assert_eq!(t.latest().heads[0].len(), heads);
+                    }
+                }
+            }
+        }
+        assert_eq!(TaskKind::from_key("nope"), None);
+    }
+
+    #[test]
+    fn settings_change_the_run() {
+        let base = TrainSettings::default();
+        let lr = TrainSettings { lr: 0.03, ..base };
+        assert_eq!(lr.config().lr, 0.03);
+        let seed = TrainSettings { seed: 9, ..base };
+        assert_eq!(seed.config().seed, 9);
+        let mut a = Trainer::new(base.config()).unwrap();
+        let mut b = Trainer::new(lr.config()).unwrap();
+        a.run_to(2);
+        b.run_to(2);
+        assert_ne!(a.train_losses[1], b.train_losses[1]);
+    }
+}
