@@ -7,6 +7,7 @@ mod detector_table;
 mod head_grid;
 mod loss_curve;
 mod replay;
+mod saved;
 
 use crate::state::{AppState, Training};
 use crate::text::training_status;
@@ -16,6 +17,7 @@ use head_grid::HeadGrid;
 use leptos::prelude::*;
 use loss_curve::LossCurve;
 use replay::Replay;
+use saved::SavedCheckpoint;
 
 /// The whole panel.
 #[component]
@@ -45,6 +47,7 @@ pub fn TrainingPanel() -> impl IntoView {
             <Replay />
             <HeadGrid />
             <DetectorTable />
+            <SavedCheckpoint />
         </section>
     }
 }

@@ -278,6 +278,15 @@ impl EvalInProgress {
     }
 }
 
+/// The held-out sequences a run with `config` evaluates on (its own seeded stream, so a saved
+/// checkpoint's head scores can be measured again on the same set).
+pub fn held_out_set(config: &TrainConfig) -> Vec<Sequence> {
+    let mut held = SeededRng::stream(config.seed, "train:held-out");
+    (0..config.eval_sequences)
+        .map(|_| config.task.sample(&mut held, true))
+        .collect()
+}
+
 impl Trainer {
     pub fn new(config: TrainConfig) -> Result<Self, String> {
         let task = config.task;
@@ -288,10 +297,7 @@ impl Trainer {
             return Err("batch, eval_every and the learning rate must be positive".into());
         }
         let model = Transformer::new(config.model, config.seed)?;
-        let mut held = SeededRng::stream(config.seed, "train:held-out");
-        let held_out = (0..config.eval_sequences)
-            .map(|_| task.sample(&mut held, true))
-            .collect();
+        let held_out = held_out_set(&config);
         let agreement = match task {
             Task::Grammar(_) => Grammar::agreement_sentences(
                 &mut SeededRng::stream(config.seed, "train:agreement"),

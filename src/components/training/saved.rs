@@ -1,0 +1,131 @@
+//! "Trained weights, at once" (issue 13, point 4): the task's checkpoint, trained natively by the
+//! project's own code (`examples/checkpoints.rs`) and fetched on demand from `checkpoints/`, with
+//! its head-detector scores measured here on the run's held-out set — the numbers
+//! `tests/checkpoints.rs` pins natively, so the page and native code agree.
+
+use super::use_training;
+use crate::format::fixed;
+use crate::model::train::checkpoint_file::{decode, CheckpointTask};
+use crate::model::train::detectors::{score_heads, HeadScores};
+use crate::model::train::settings::TaskKind;
+use crate::model::train::trainer::held_out_set;
+use crate::text::score_cell;
+use crate::web::fetch::fetch_bytes;
+use leptos::prelude::*;
+
+/// A loaded checkpoint as the panel shows it.
+#[derive(Clone, Debug, PartialEq)]
+struct Saved {
+    task: CheckpointTask,
+    seed: u64,
+    steps: u32,
+    bytes: usize,
+    /// `[layer][head]`, on the held-out set of the checkpoint's run.
+    scores: Vec<Vec<HeadScores>>,
+}
+
+async fn load(task: CheckpointTask) -> Result<Saved, String> {
+    let bytes = fetch_bytes(&format!("checkpoints/{}", task.file_name())).await?;
+    let checkpoint =
+        decode(&bytes).map_err(|e| format!("The checkpoint could not be read: {e}."))?;
+    let held_out = held_out_set(&checkpoint.config());
+    Ok(Saved {
+        task,
+        seed: checkpoint.seed,
+        steps: checkpoint.steps,
+        bytes: bytes.len(),
+        scores: score_heads(&checkpoint.model, &held_out),
+    })
+}
+
+fn checkpoint_task(task: TaskKind) -> CheckpointTask {
+    match task {
+        TaskKind::Repeat => CheckpointTask::Repeat,
+        TaskKind::Grammar => CheckpointTask::Grammar,
+    }
+}
+
+/// The button, and the checkpoint's scores once loaded.
+#[component]
+pub(super) fn SavedCheckpoint() -> impl IntoView {
+    let training = use_training();
+    let task = Memo::new(move |_| checkpoint_task(training.settings.with(|s| s.task)));
+    let loaded = RwSignal::new(None::<Result<Saved, String>>);
+    let busy = RwSignal::new(false);
+    let show = move |_| {
+        busy.set(true);
+        let task = task.get_untracked();
+        leptos::task::spawn_local(async move {
+            let result = load(task).await;
+            loaded.set(Some(result));
+            busy.set(false);
+        });
+    };
+    let body = move || {
+        let current = task.get();
+        loaded.with(|l| match l {
+            Some(Ok(saved)) if saved.task == current => Some(view! {
+                <p class="note" data-testid="saved-note">
+                    {format!(
+                        "Trained weights from a file, not from this page: the {} task's default run, seed {}, trained for {} steps by the project's own code (examples/checkpoints.rs) and saved in f32 ({} bytes, fetched on demand). Scores on that run's 64 held-out sequences, computed here:",
+                        match saved.task { CheckpointTask::Repeat => "repeat", CheckpointTask::Grammar => "tiny grammar" },
+                        saved.seed,
+                        saved.steps,
+                        saved.bytes
+                    )}
+                </p>
+                <div class="table-scroll">
+                    <table data-testid="saved-table">
+                        <caption>"Head detectors of the trained checkpoint"</caption>
+                        <thead>
+                            <tr>
+                                <th scope="col">"head"</th>
+                                <th scope="col">"previous token"</th>
+                                <th scope="col">"induction"</th>
+                                <th scope="col">"first token"</th>
+                                <th scope="col">"self"</th>
+                                <th scope="col">"entropy (bits)"</th>
+                            </tr>
+                        </thead>
+                        <tbody>
+                            {saved.scores.iter().enumerate().flat_map(|(l, layer)| {
+                                layer.iter().enumerate().map(move |(h, s)| {
+                                    let exact = format!(
+                                        "{} {} {} {} {}",
+                                        s.previous_token,
+                                        s.induction.unwrap_or(f64::NAN),
+                                        s.first_token,
+                                        s.self_token,
+                                        s.entropy_bits
+                                    );
+                                    view! {
+                                        <tr data-scores=exact>
+                                            <th scope="row">{format!("Layer {}, head {}", l + 1, h + 1)}</th>
+                                            <td class="num">{score_cell(Some(s.previous_token))}</td>
+                                            <td class="num">{score_cell(s.induction)}</td>
+                                            <td class="num">{score_cell(Some(s.first_token))}</td>
+                                            <td class="num">{score_cell(Some(s.self_token))}</td>
+                                            <td class="num">{fixed(s.entropy_bits, 2)}</td>
+                                        </tr>
+                                    }
+                                })
+                            }).collect_view()}
+                        </tbody>
+                    </table>
+                </div>
+            }.into_any()),
+            Some(Err(e)) => Some(view! { <p class="error" role="alert">{e.clone()}</p> }.into_any()),
+            _ => None,
+        })
+    };
+    view! {
+        <h3 class="sub">"Trained weights, at once"</h3>
+        <p class="hint">
+            "Instead of waiting: the scores of this task's trained checkpoint, a file of weights the project trained with the same code."
+        </p>
+        <button type="button" data-testid="load-saved" disabled=move || busy.get() on:click=show>
+            "Show the trained checkpoint"
+        </button>
+        {body}
+    }
+}
