@@ -38,11 +38,15 @@ test('the explorer links to the practice page with its view, and back', { timeou
     assert.ok(await page.locator('#quiz').isVisible());
     assert.ok(await page.getByTestId('compare').isVisible());
     assert.equal(await page.locator('#lesson-title, .lesson').count(), 0);
+    // The symbols the practice panels use are defined here too.
+    const symbols = await page.getByTestId('glossary').locator('dt').allTextContents();
+    for (const symbol of ['τ', 'A', 'entropy']) assert.ok(symbols.some((s) => s.includes(symbol)), `${symbol} in ${symbols}`);
     // The same model: every head's weights equal the explorer's, exactly.
     const practiceJson = await downloadJson(page);
     assert.equal(practiceJson.heads.length, 4);
     assert.deepEqual(practiceJson.heads.map((h) => h.weights), explorerJson.heads.map((h) => h.weights));
-    assert.equal(practiceJson.tau, explorerJson.tau);
+    assert.equal(practiceJson.temperature, 0.5);
+    assert.equal(explorerJson.temperature, 0.5);
 
     // A change made on the practice page goes back with the learner.
     await page.getByRole('textbox', { name: /sentence/i }).first().fill('the dog sat on the log .');

@@ -4,10 +4,13 @@
 //!
 //!   cargo run --release --example train -- [--seeds 1,2,3] [--max-steps 3000] [--bench-steps 200]
 //!       [--positions rotary|learned|sinusoidal] [--heads 1|2|4] [--lr 0.01] [--grammar]
+//!       [--json FILE]
 //!
 //! Defaults: the repeat task's reference (`TrainConfig::repeat_default`), or with `--grammar` the
 //! tiny grammar's (`TrainConfig::grammar_default`: 1 layer, 2 sinusoidal heads); the options
-//! override single settings.
+//! override single settings. `--bench-steps 0` skips the kernel timing. `--json FILE` also writes
+//! one JSON object per seed (the steps and wall-clock seconds of each milestone; scripts/bench.sh).
+//! The seconds are the trainer's own, evaluations every 25 steps included.
 //!
 //! (The release profile is tuned for size, `opt-level = "z"`, like the wasm build; add
 //! `--config profile.release.opt-level=3` to cargo for the fastest native code.)
@@ -28,6 +31,7 @@ struct Args {
     heads: Option<usize>,
     lr: Option<f64>,
     grammar: bool,
+    json: Option<String>,
 }
 
 fn parse_args() -> Args {
@@ -39,6 +43,7 @@ fn parse_args() -> Args {
         heads: None,
         lr: None,
         grammar: false,
+        json: None,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -58,6 +63,7 @@ fn parse_args() -> Args {
             "--heads" => args.heads = Some(value().parse().expect("heads")),
             "--lr" => args.lr = Some(value().parse().expect("learning rate")),
             "--grammar" => args.grammar = true,
+            "--json" => args.json = Some(value()),
             other => panic!("unknown option {other}"),
         }
     }
@@ -147,24 +153,48 @@ fn fmt_step(step: Option<usize>) -> String {
     step.map_or_else(|| "—".to_string(), |s| s.to_string())
 }
 
+/// A JSON number, or `null` for none.
+fn json_opt<T: std::fmt::Display>(value: Option<T>) -> String {
+    value.map_or_else(|| "null".to_string(), |v| v.to_string())
+}
+
 fn main() {
     let args = parse_args();
-    bench(&args);
+    if args.bench_steps > 0 {
+        bench(&args);
+    }
+    let mut json_lines = Vec::new();
     if args.grammar {
         let minimum = Grammar::REFERENCE.minimum_loss();
         for &seed in &args.seeds {
             let mut trainer = Trainer::new(config(&args, seed)).expect("config");
             let start = Instant::now();
-            trainer.run_to(args.max_steps);
+            // The wall-clock time at the first evaluation within 10 % of the minimum.
+            let mut within_seconds = None;
+            while trainer.steps() < args.max_steps {
+                trainer.step();
+                if within_seconds.is_none() && trainer.latest().loss <= 1.1 * minimum {
+                    within_seconds = Some(start.elapsed().as_secs_f64());
+                }
+            }
             let seconds = start.elapsed().as_secs_f64();
             let agreement = trainer.agreement().expect("grammar task");
             let within = trainer.first_step_where(|e| e.loss <= 1.1 * minimum);
             println!(
-                "grammar seed {seed}: held-out loss {:.4} after {} steps (achievable minimum {minimum:.4}; within 10 % from step {}), {seconds:.1} s",
+                "grammar seed {seed}: held-out loss {:.4} after {} steps (achievable minimum {minimum:.4}; within 10 % from step {}, {} s), {seconds:.1} s",
                 trainer.latest().loss,
                 trainer.steps(),
                 fmt_step(within),
+                within_seconds.map_or_else(|| "—".into(), |s| format!("{s:.2}")),
             );
+            json_lines.push(format!(
+                "{{\"task\":\"grammar\",\"seed\":{seed},\"minimum\":{minimum},\"within_step\":{},\"within_seconds\":{},\"steps\":{},\"seconds\":{seconds},\"final_loss\":{},\"agreement\":{}}}",
+                json_opt(within),
+                json_opt(within_seconds),
+                trainer.steps(),
+                trainer.latest().loss,
+                agreement.accuracy()
+            ));
             println!(
                 "  agreement on {} held-out sentences: {:.0} % right, {:.0} % where the nearer noun has the other number",
                 agreement.sentences,
@@ -204,18 +234,20 @@ fn main() {
                 );
             }
         }
+        write_json(&args, &json_lines);
         return;
     }
-    println!("seed  prev>0.5(L1)  ind>0.5(L2)  repeat≤30%  circuit  stuck  final ratio  prev  ind   seconds");
+    println!("seed  prev>0.5(L1)  ind>0.5(L2)  repeat≤30%  circuit  stuck  final ratio  prev  ind   s to circuit  seconds");
     for &seed in &args.seeds {
         let mut trainer = Trainer::new(config(&args, seed)).expect("config");
         let start = Instant::now();
         // Run until the circuit has formed (plus 200 steps to see it settle) or max_steps.
-        let mut formed_at = None;
+        let (mut formed_at, mut formed_seconds) = (None, None);
         while trainer.steps() < args.max_steps {
             trainer.step();
             if formed_at.is_none() && trainer.latest().circuit_formed() {
                 formed_at = Some(trainer.steps());
+                formed_seconds = Some(start.elapsed().as_secs_f64());
             }
             if formed_at.is_some_and(|s| trainer.steps() >= s + 200) {
                 break;
@@ -223,20 +255,29 @@ fn main() {
         }
         let first = |test: &dyn Fn(&EvalPoint) -> bool| trainer.first_step_where(test);
         let last = trainer.latest();
+        let stuck = trainer.evals.iter().any(EvalPoint::stuck);
+        json_lines.push(format!(
+            "{{\"task\":\"repeat\",\"seed\":{seed},\"positions\":\"{}\",\"previous_step\":{},\"induction_step\":{},\"ratio_step\":{},\"circuit_step\":{},\"circuit_seconds\":{},\"stuck\":{stuck},\"steps\":{},\"seconds\":{}}}",
+            trainer.config().model.positions.name(),
+            json_opt(first(&|e| e.best_previous_token(0) > 0.5)),
+            json_opt(first(&|e| e.best_induction(1) > 0.5)),
+            json_opt(first(&|e| e.repeat_ratio().is_some_and(|r| r <= 0.3))),
+            json_opt(formed_at),
+            json_opt(formed_seconds),
+            trainer.steps(),
+            start.elapsed().as_secs_f64()
+        ));
         println!(
-            "{seed:>4}  {:>12}  {:>11}  {:>10}  {:>7}  {:>5}  {:>11.3}  {:.2}  {:.2}  {:.1}",
+            "{seed:>4}  {:>12}  {:>11}  {:>10}  {:>7}  {:>5}  {:>11.3}  {:.2}  {:.2}  {:>12}  {:.1}",
             fmt_step(first(&|e| e.best_previous_token(0) > 0.5)),
             fmt_step(first(&|e| e.best_induction(1) > 0.5)),
             fmt_step(first(&|e| e.repeat_ratio().is_some_and(|r| r <= 0.3))),
             fmt_step(first(&EvalPoint::circuit_formed)),
-            if trainer.evals.iter().any(EvalPoint::stuck) {
-                "yes"
-            } else {
-                "no"
-            },
+            if stuck { "yes" } else { "no" },
             last.repeat_ratio().unwrap_or(f64::NAN),
             last.best_previous_token(0),
             last.best_induction(1),
+            formed_seconds.map_or_else(|| "—".into(), |s| format!("{s:.1}")),
             start.elapsed().as_secs_f64()
         );
         for (l, layer) in last.heads.iter().enumerate() {
@@ -253,5 +294,14 @@ fn main() {
                 );
             }
         }
+    }
+    write_json(&args, &json_lines);
+}
+
+/// Writes `--json`'s file: one object per seed, one per line.
+fn write_json(args: &Args, lines: &[String]) {
+    if let Some(path) = &args.json {
+        std::fs::write(path, lines.join("\n") + "\n").expect("write --json");
+        println!("wrote {path}");
     }
 }

@@ -4,6 +4,8 @@
 #   scripts/bench.sh            # full run (~10 min on 2 cores, most of it the two release builds)
 #   scripts/bench.sh --quick    # shorter timings (kernel 0.4 s per size, 100 updates, 5 loads)
 #   scripts/bench.sh --no-build # reuse the dist dirs of the previous run
+#   scripts/bench.sh --training-only  # only section 4; prints it (markdown) instead of rewriting
+#                                     # BENCHMARKS.md, and leaves it in $BENCH_DIR/training.md
 #
 # It builds what it needs and prints tables, then writes BENCHMARKS.md (repo root):
 #   1. kernel: native Rust `causal_attention` (benches/kernel.rs, opt-level 3) for T = 7, 64, 256,
@@ -14,7 +16,12 @@
 #   3. browser: headless Chromium on the "z" build, real mouse input (benches/browser.mjs): compute+draw
 #      time per update from window.__aeTiming while dragging the slider and clicking rows, and
 #      navigation → first heatmap; then a V8 CPU profile of the same interactions on a build whose
-#      wasm keeps function names.
+#      wasm keeps function names;
+#   4. training (issue 13): the trainer's step (forward + backward + Adam) natively, at the release
+#      profile's opt-level "z" and at opt-level 3, next to the NumPy reference (benches/numpy_train.py,
+#      one thread) fed the same weights and batches, which first checks loss, gradients and updates
+#      agree to 1e-9; then the repeat task's default, seeds 1–5 (step and seconds of the phase
+#      change), and the grammar's, seeds 1–3 (seconds to within 10 % of the exact minimum loss).
 # Not part of scripts/test.sh: timings depend on the machine and on what else it is running
 # (the load average before and after is recorded).
 #
@@ -27,11 +34,13 @@ cd "$AE_ROOT"
 
 QUICK=0
 BUILD=1
+TRAIN_ONLY=0
 for arg in "$@"; do
   case "$arg" in
     --quick) QUICK=1 ;;
     --no-build) BUILD=0 ;;
-    -h|--help) sed -n '2,25p' "$0"; exit 0 ;;
+    --training-only) TRAIN_ONLY=1 ;;
+    -h|--help) sed -n '2,30p' "$0"; exit 0 ;;
     *) ae_die "unknown option: $arg (see --help)" ;;
   esac
 done
@@ -45,9 +54,9 @@ COMMAND="$(env | { grep -E '^BENCH_[A-Z_]+=' || true; } | sort | tr '\n' ' ')scr
 mkdir -p "$BENCH_DIR/kernel"
 
 if [ "$QUICK" = 1 ]; then
-  KERNEL_ARGS=(--quick); NUMPY_ARGS=(--quick); UPDATES=100; LOADS=5
+  KERNEL_ARGS=(--quick); NUMPY_ARGS=(--quick); UPDATES=100; LOADS=5; TRAIN_STEPS=100; TRAIN_SECONDS=1
 else
-  KERNEL_ARGS=(); NUMPY_ARGS=(); UPDATES=150; LOADS=9
+  KERNEL_ARGS=(); NUMPY_ARGS=(); UPDATES=150; LOADS=9; TRAIN_STEPS=400; TRAIN_SECONDS=4
 fi
 
 # --- The machine ------------------------------------------------------------------------------
@@ -72,6 +81,7 @@ ae_log "machine"
 } > "$BENCH_DIR/machine.txt"
 cat "$BENCH_DIR/machine.txt"
 
+if [ "$TRAIN_ONLY" = 0 ]; then
 # --- 1. Kernel --------------------------------------------------------------------------------
 ae_log "kernel: Rust (cargo bench, opt-level 3)"
 # The release profile is opt-level "z" (small wasm); the native kernel is measured at opt-level 3,
@@ -139,7 +149,35 @@ if [ -d "$BENCH_DIR/dist-prof" ]; then
     --updates 60 --loads 1 --only 'default-1h,256t-8h' --profile --profile-top 20 | tee "$BENCH_DIR/browser-profile.txt"
 fi
 
+fi # TRAIN_ONLY
+
+# --- 4. Training (issue 13) ---------------------------------------------------------------------
+TRAIN_DIR="$BENCH_DIR/train"
+rm -rf "$TRAIN_DIR"
+# opt-level 3 first: the kernel bench above built the library with the same settings.
+ae_log "training: native step at opt-level 3 (bench profile)"
+CARGO_PROFILE_BENCH_OPT_LEVEL=3 cargo run --quiet --profile bench --example train_dump -- \
+  "$TRAIN_DIR/o3" --steps 5 --bench-steps "$TRAIN_STEPS" --build "opt-level 3"
+ae_log "training: native step with the release profile (opt-level z, as the wasm build), and the dump for NumPy"
+cargo run --quiet --release --example train_dump -- \
+  "$TRAIN_DIR" --steps 5 --bench-steps "$TRAIN_STEPS" --build "release profile, opt-level z"
+ae_log "training: NumPy reference, one thread (agreement, then steps/s)"
+env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE OPENBLAS_NUM_THREADS=1 \
+  python3 benches/numpy_train.py "$TRAIN_DIR" --seconds "$TRAIN_SECONDS"
+ae_log "training: repeat task default, seeds 1-5 (release profile)"
+cargo run --quiet --release --example train -- --seeds 1,2,3,4,5 --bench-steps 0 \
+  --json "$TRAIN_DIR/repeat-runs.jsonl"
+ae_log "training: tiny grammar default, seeds 1-3 (release profile)"
+cargo run --quiet --release --example train -- --grammar --seeds 1,2,3 --max-steps 300 --bench-steps 0 \
+  --json "$TRAIN_DIR/grammar-runs.jsonl"
+
 echo "load_after=$(cut -d' ' -f1-3 /proc/loadavg)" >> "$BENCH_DIR/machine.txt"
+
+if [ "$TRAIN_ONLY" = 1 ]; then
+  python3 benches/report.py "$BENCH_DIR" --training-section | tee "$BENCH_DIR/training.md"
+  ae_log "wrote $BENCH_DIR/training.md (BENCHMARKS.md left as it is)"
+  exit 0
+fi
 
 # --- Report -----------------------------------------------------------------------------------
 python3 benches/report.py "$BENCH_DIR" > "$BENCH_MD"

@@ -8,6 +8,8 @@
 //   - navigations to the app's pages (index.html, also as the folder's address, practice.html, train.html):
 //     the cached page (cache first, like the files it names: a page and its wasm always belong to
 //     one build; a new deployment waits for "Reload");
+//   - data fetched on demand (checkpoints/, the trained weights): from the network the first time,
+//     then from this build's cache, so a checkpoint once loaded also works offline;
 //   - anything else: the network, untouched.
 // On activate it deletes this deployment's older caches (caches of other deployments on the same
 // origin, e.g. another sub-path, are left alone: the cache name carries the worker's scope).
@@ -42,6 +44,7 @@ const FILES = ${JSON.stringify(files)};
 const PRECACHED = new Set(FILES.map((f) => new URL(f, self.location).href));
 const INDEX = new URL('index.html', self.location).href;
 const SCOPE = new URL('./', self.location).href;
+const DATA = new URL('checkpoints/', self.location).href;
 const PAGES = new Set(FILES.filter((f) => f.endsWith('.html')).map((f) => new URL(f, self.location).href));
 
 self.addEventListener('install', (event) => {
@@ -77,6 +80,21 @@ self.addEventListener('fetch', (event) => {
     if (!PAGES.has(page)) return;
     event.respondWith(
       caches.open(CACHE).then((cache) => cache.match(page)).then((hit) => hit || fetch(request)),
+    );
+    return;
+  }
+  if (url.href.startsWith(DATA)) {
+    event.respondWith(
+      caches.open(CACHE).then((cache) =>
+        cache.match(url.href).then(
+          (hit) =>
+            hit ||
+            fetch(request).then((response) => {
+              if (response.ok) cache.put(url.href, response.clone());
+              return response;
+            }),
+        ),
+      ),
     );
     return;
   }

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # THE one command that runs every check and test of Attention Explorer:
-#   setup, rustfmt, clippy (native + wasm32), native cargo test, wasm-bindgen-test
+#   setup, rustfmt, clippy (native + wasm32), native cargo test, the trainer against an independent
+#   NumPy implementation (gradients and Adam updates to 1e-9), wasm-bindgen-test
 #   in headless Chromium, the release build of every page (scripts/build.sh), the code budget of
 #   each page (scripts/budget.mjs), Playwright e2e suite (node --test).
 # Exits non-zero on the first failure.
@@ -38,6 +39,15 @@ step fmt cargo fmt --all -- --check
 step clippy-native cargo clippy --all-targets -- -D warnings
 step clippy-wasm cargo clippy --target wasm32-unknown-unknown --all-targets -- -D warnings
 step test-native cargo test
+# The first 5 training steps of each default (repeat/rotary, grammar/sinusoidal, learned positions),
+# dumped by the Rust trainer (the debug build `cargo test` just made) and redone in NumPy: loss,
+# every gradient and every updated parameter must agree to 1e-9 relative (benches/numpy_train.py).
+numpy_train_check() {
+  local dir="$AE_ROOT/target/numpy-train-check"
+  cargo run --quiet --example train_dump -- "$dir" --steps 5
+  python3 benches/numpy_train.py --check-only "$dir"
+}
+step numpy-train numpy_train_check
 step test-wasm cargo test --target wasm32-unknown-unknown
 step build bash scripts/build.sh
 step budget node scripts/budget.mjs dist

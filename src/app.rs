@@ -22,7 +22,7 @@ use crate::components::{
     update_notice::UpdateNotice,
 };
 use crate::model::url_state::ViewState;
-use crate::state::{provide_theme, sync_url, AppState};
+use crate::state::{load_trained_weights, provide_theme, sync_url, AppState};
 use crate::text::{glossary, weights_note, weights_note_short};
 use crate::web::location::location_search;
 use crate::web::BrowserText;
@@ -31,10 +31,17 @@ use leptos::prelude::*;
 use std::time::Duration;
 
 /// Reads the view from the link, provides the state and keeps the link in sync: the start of
-/// both pages.
-fn provide_app_state() -> AppState {
+/// every page (`offers_trained`: whether the page can show the trained weights).
+fn provide_app_state(offers_trained: bool) -> AppState {
     let (initial, notices) = ViewState::from_query_with::<BrowserText>(&location_search());
-    let state = AppState::new(initial, notices.into_iter().map(|n| n.0).collect());
+    let state = AppState::new(
+        initial,
+        notices.into_iter().map(|n| n.0).collect(),
+        offers_trained,
+    );
+    if offers_trained {
+        load_trained_weights(state);
+    }
     provide_context(state);
     sync_url(state);
     provide_theme();
@@ -52,7 +59,7 @@ fn provide_app_state() -> AppState {
 /// The explorer (`index.html`): the full page, or the compact view with `?embed=1`.
 #[component]
 pub fn App() -> impl IntoView {
-    let state = provide_app_state();
+    let state = provide_app_state(true);
     if state.view_state().embed {
         Either::Left(embed_layout(state))
     } else {
@@ -64,7 +71,7 @@ pub fn App() -> impl IntoView {
 /// Predict, then reveal and Compare A and B.
 #[component]
 pub fn PracticeApp() -> impl IntoView {
-    let state = provide_app_state();
+    let state = provide_app_state(false);
     view! {
         <header class="site-header">
             <h1>"Attention Explorer: practice"</h1>
@@ -84,7 +91,8 @@ pub fn PracticeApp() -> impl IntoView {
             <section class="panel main-view" aria-labelledby="heatmap-title">
                 <h2 id="heatmap-title">"Who attends to whom — " {heads_label(state)}</h2>
                 <BrokenBanner />
-                <p class="note" data-testid="weights-note">{move || weights_note(state.seed.get())}</p>
+                <p class="note" data-testid="weights-note">{move || state.prepared.with(|p| weights_note(&p.weights, p.config.seed))}</p>
+                {symbols_used_here(state)}
                 {main_heatmap(state)}
                 <HeadThumbnails
                     weights=state.shown_head_weights
@@ -107,7 +115,8 @@ pub fn PracticeApp() -> impl IntoView {
 /// form. The training settings are in the link (`train`, `tseed`, … `tsteps`).
 #[component]
 pub fn TrainApp() -> impl IntoView {
-    provide_app_state();
+    // The training page trains its own model; it never shows the explorer's trained weights.
+    provide_app_state(false);
     view! {
         <header class="site-header">
             <h1>"Attention Explorer: train a model"</h1>
@@ -167,6 +176,26 @@ fn main_heatmap(state: AppState) -> impl IntoView {
     }
 }
 
+/// "Symbols used here": every symbol the page uses, with the live sizes (both pages).
+fn symbols_used_here(state: AppState) -> impl IntoView {
+    view! {
+        <details class="glossary" data-testid="glossary">
+            <summary>"Symbols used here"</summary>
+            <dl>
+                {move || state.prepared.with(|p| {
+                    glossary(p.0.len(), p.0.d_model, p.0.heads.len(), p.0.weights.checkpoint().is_some())
+                        .into_iter()
+                        .map(|(symbol, text)| view! {
+                            <dt><dfn>{symbol}</dfn></dt>
+                            <dd>{text}</dd>
+                        })
+                        .collect_view()
+                })}
+            </dl>
+        </details>
+    }
+}
+
 /// `?embed=1`: the compact view for an iframe: heatmap, temperature, inspector, the truth note
 /// and a link to the full app; no lesson. The CSS class `embed` lays it out for 640 × 400.
 fn embed_layout(state: AppState) -> impl IntoView {
@@ -174,7 +203,7 @@ fn embed_layout(state: AppState) -> impl IntoView {
         <Notices />
         <main class="embed">
             <div class="embed-bar">
-                <p class="note" data-testid="weights-note">{move || weights_note_short(state.seed.get())}</p>
+                <p class="note" data-testid="weights-note">{move || state.prepared.with(|p| weights_note_short(&p.weights, p.config.seed))}</p>
                 <OpenFullApp />
             </div>
             <section class="panel main-view" aria-labelledby="heatmap-title">
@@ -213,21 +242,8 @@ fn full_layout(state: AppState) -> impl IntoView {
             <section class="panel main-view" aria-labelledby="heatmap-title">
                 <h2 id="heatmap-title">"Who attends to whom — " {heads_label(state)}</h2>
                 <BrokenBanner />
-                <p class="note" data-testid="weights-note">{move || weights_note(state.seed.get())}</p>
-                <details class="glossary" data-testid="glossary">
-                    <summary>"Symbols used here"</summary>
-                    <dl>
-                        {move || state.prepared.with(|p| {
-                            glossary(p.0.len(), p.0.d_model, p.0.heads.len())
-                                .into_iter()
-                                .map(|(symbol, text)| view! {
-                                    <dt><dfn>{symbol}</dfn></dt>
-                                    <dd>{text}</dd>
-                                })
-                                .collect_view()
-                        })}
-                    </dl>
-                </details>
+                <p class="note" data-testid="weights-note">{move || state.prepared.with(|p| weights_note(&p.weights, p.config.seed))}</p>
+                {symbols_used_here(state)}
                 <p class="hint" id="heatmap-keys">
                     "Rows are queries (the token doing the looking), columns are keys. "
                     // Pointer and keyboard help, or on touch screens the tap (style/main.css).

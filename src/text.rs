@@ -14,6 +14,8 @@ use crate::model::scaling_lab::{LabPoint, Spread, DRAWS, KEYS, NOTEBOOK_DRAWS};
 use crate::model::stats::{row_stats, ROUNDING_TOLERANCE};
 use crate::model::temperature::Regime;
 use crate::model::trace::RowTrace;
+use crate::model::train::tasks::GRAMMAR_WORDS;
+use crate::model::trained::Weights;
 use crate::model::url_state::{Step, ViewState};
 use nalgebra::DMatrix;
 
@@ -343,16 +345,38 @@ pub fn notebook_draws(points: &[LabPoint]) -> String {
     sentences.join(" ")
 }
 
-/// What is real on this page and what is not: the weights are random, the mechanism is exact.
-pub fn weights_note(seed: u64) -> String {
-    format!(
-        "Not trained: the word vectors and W_q, W_k, W_v are random (seed {seed}), so which word a row picks means nothing yet. The mechanism is real: every step from scores to weights to outputs is exactly attention's."
-    )
+/// What is real on this page and what is not, for the weights in use: random ones mean nothing,
+/// trained ones were learned; either way the mechanism is exact. `seed`: the random weights' seed.
+pub fn weights_note(weights: &Weights, seed: u64) -> String {
+    match weights.checkpoint() {
+        None => format!(
+            "Not trained: the word vectors and W_q, W_k, W_v are random (seed {seed}), so which word a row picks means nothing yet. The mechanism is real: every step from scores to weights to outputs is exactly attention's."
+        ),
+        Some(c) => {
+            let cfg = c.model.config();
+            format!(
+                "Trained weights: the word vectors and W_q, W_k, W_v, W_o of a {} × {}-head attention layer trained by this app's own code for {} steps (seed {}) to predict the next word of sentences from a {}-word grammar, saved in f32. So these patterns were learned; the attention arithmetic on them is exact.",
+                cfg.layers,
+                cfg.heads,
+                c.steps,
+                c.seed,
+                GRAMMAR_WORDS.len()
+            )
+        }
+    }
 }
 
 /// [`weights_note`] in one line, for the compact `?embed=1` view.
-pub fn weights_note_short(seed: u64) -> String {
-    format!("Not trained: random weights (seed {seed}); the attention arithmetic is exact.")
+pub fn weights_note_short(weights: &Weights, seed: u64) -> String {
+    match weights.checkpoint() {
+        None => {
+            format!("Not trained: random weights (seed {seed}); the attention arithmetic is exact.")
+        }
+        Some(c) => format!(
+            "Trained weights ({} steps on a tiny grammar); the attention arithmetic is exact.",
+            c.steps
+        ),
+    }
 }
 
 /// The help under the positions switch, for the current `tokens`: `repeated` is the first pair of
@@ -504,9 +528,14 @@ pub fn pair_in_row(tokens: &[String], i: usize, row: &[f64], pair: (usize, usize
         )
     }
 }
-/// Step 5's opening: what several heads add, said honestly for random weights.
-pub fn heads_intro() -> String {
-    "Step 5 adds heads: several attentions run side by side on the same tokens, each with its own W_q, W_k and W_v, so one layer can weigh the past in several different ways at once. In trained models heads often end up doing different jobs; here the weights are random, so the heads show different random patterns, not specialisations.".to_string()
+/// Step 5's opening: what several heads add, said honestly for the weights in use.
+pub fn heads_intro(trained: bool) -> String {
+    let here = if trained {
+        "these weights were trained, so each head's pattern was learned: compare the heads' heatmaps to see what each one does"
+    } else {
+        "here the weights are random, so the heads show different random patterns, not specialisations"
+    };
+    format!("Step 5 adds heads: several attentions run side by side on the same tokens, each with its own W_q, W_k and W_v, so one layer can weigh the past in several different ways at once. In trained models heads often end up doing different jobs; {here}.")
 }
 
 /// How the current view splits `d_model` into `heads` heads of `head_size`.
@@ -523,9 +552,20 @@ pub fn heads_split(heads: usize, head_size: usize, d_model: usize) -> String {
 }
 
 /// The shapes of the layer's last step, for a sentence of `t` tokens.
-pub fn heads_shapes(t: usize, heads: usize, head_size: usize, d_model: usize) -> String {
+pub fn heads_shapes(
+    t: usize,
+    heads: usize,
+    head_size: usize,
+    d_model: usize,
+    trained: bool,
+) -> String {
+    let origin = if trained {
+        "trained together with W_q, W_k and W_v"
+    } else {
+        "random (seeded) and untrained like W_q, W_k and W_v"
+    };
     format!(
-        "Each head's output A·V is T × d = {t} × {head_size}. Side by side, the {heads} outputs make concat, T × d_model = {t} × {d_model} (head h in columns (h − 1)·d + 1 to h·d). The output projection W_o, d_model × d_model = {d_model} × {d_model}, random (seeded) and untrained like W_q, W_k and W_v, mixes them: concat · W_o is T × d_model = {t} × {d_model}, the same shape as the input X."
+        "Each head's output A·V is T × d = {t} × {head_size}. Side by side, the {heads} outputs make concat, T × d_model = {t} × {d_model} (head h in columns (h − 1)·d + 1 to h·d). The output projection W_o, d_model × d_model = {d_model} × {d_model}, {origin}, mixes them: concat · W_o is T × d_model = {t} × {d_model}, the same shape as the input X."
     )
 }
 
@@ -596,7 +636,12 @@ pub fn heads_article_note() -> String {
 
 /// The symbols the page uses, each with a one-line definition and this view's sizes: `tokens`
 /// is T, `heads` splits `d_model` into heads of d (the "Symbols used here" glossary).
-pub fn glossary(tokens: usize, d_model: usize, heads: usize) -> Vec<(&'static str, String)> {
+pub fn glossary(
+    tokens: usize,
+    d_model: usize,
+    heads: usize,
+    trained: bool,
+) -> Vec<(&'static str, String)> {
     let heads = heads.max(1);
     let d = d_model / heads;
     vec![
@@ -605,7 +650,7 @@ pub fn glossary(tokens: usize, d_model: usize, heads: usize) -> Vec<(&'static st
         ("x", "one token's row of X.".to_string()),
         ("d_model", format!("how many numbers describe each token (here {d_model}).")),
         ("d", format!("the head size: d_model ÷ number of heads (here {d_model} ÷ {heads} = {d}), the length of every query, key and value.")),
-        ("W_q, W_k, W_v", format!("d_model × d matrices (here {d_model} × {d}, one set per head) that turn x into its query, key and value. Random here, not trained.")),
+        ("W_q, W_k, W_v", format!("d_model × d matrices (here {d_model} × {d}, one set per head) that turn x into its query, key and value. {}", if trained { "Trained here (the grammar checkpoint)." } else { "Random here, not trained." })),
         ("Q, K, V", "T × d matrices: Q = X·W_q, K = X·W_k, V = X·W_v. Row t holds token t's query q (what it is looking for), key k (what it offers to be found by) and value v (what it hands over).".to_string()),
         ("scores", "q·k for every query and key (the matrix QKᵀ); before softmax they are divided by √d·τ.".to_string()),
         ("τ", "the temperature, an extra divisor of the scores; τ = 1 is standard attention.".to_string()),
@@ -1211,8 +1256,8 @@ mod tests {
         let plain = tokenize("a b c");
         assert!(positions_help(false, &plain, None)
             .contains("a repeated word would get identical keys"));
-        assert!(weights_note(42).contains("are random (seed 42), so which word"));
-        assert!(weights_note_short(42).contains("random weights (seed 42)"));
+        assert!(weights_note(&Weights::Random, 42).contains("are random (seed 42), so which word"));
+        assert!(weights_note_short(&Weights::Random, 42).contains("random weights (seed 42)"));
     }
 
     #[test]
@@ -1441,7 +1486,8 @@ mod tests {
 
     #[test]
     fn heads_text_for_every_split() {
-        assert!(heads_intro().contains("random patterns, not specialisations"));
+        assert!(heads_intro(false).contains("random patterns, not specialisations"));
+        assert!(heads_intro(true).contains("each head's pattern was learned"));
         assert_eq!(
             heads_split(1, 32, 32),
             "This view has 1 head of d = d_model = 32: one attention over all 32 columns, so the concatenation below is that head's output itself. Choose 2, 4 or 8 heads to split it."
@@ -1465,7 +1511,9 @@ mod tests {
             let per_head = 3 * t * p.d_model * d + 2 * t * t * d;
             let one_head = 3 * t * p.d_model * p.d_model + 2 * t * t * p.d_model;
             assert_eq!(heads * per_head, one_head);
-            let shapes = heads_shapes(t, heads, d, p.d_model);
+            let shapes = heads_shapes(t, heads, d, p.d_model, false);
+            assert!(shapes.contains("random (seeded) and untrained"));
+            assert!(heads_shapes(t, heads, d, p.d_model, true).contains("trained together with"));
             assert!(shapes.contains(&format!("T × d = 7 × {}", 32 / heads)));
             assert!(shapes.contains("concat, T × d_model = 7 × 32"));
             assert!(shapes.contains("W_o, d_model × d_model = 32 × 32"));
@@ -1534,7 +1582,7 @@ mod tests {
 
     #[test]
     fn the_glossary_defines_every_symbol_with_live_sizes() {
-        let g = glossary(7, 32, 2);
+        let g = glossary(7, 32, 2, false);
         let symbols: Vec<&str> = g.iter().map(|(s, _)| *s).collect();
         for s in [
             "T",
@@ -1554,7 +1602,12 @@ mod tests {
         assert!(def("T").contains("here 7"));
         assert!(def("d").contains("32 ÷ 2 = 16"));
         assert!(def("W_q, W_k, W_v").contains("32 × 16"));
-        assert!(glossary(7, 32, 8)
+        let trained = glossary(7, 32, 2, true);
+        assert!(trained
+            .iter()
+            .any(|(k, v)| *k == "W_q, W_k, W_v"
+                && v.ends_with("Trained here (the grammar checkpoint).")));
+        assert!(glossary(7, 32, 8, false)
             .iter()
             .any(|(k, v)| *k == "d" && v.contains("32 ÷ 8 = 4")));
         for (_, text) in &g {

@@ -25,6 +25,7 @@ use attention_explorer::model::train::settings::{
     TaskKind, LAYER_CHOICES, LEARNING_RATES, MAX_LINK_STEPS, TRAIN_HEAD_CHOICES,
 };
 use attention_explorer::model::train::transformer::PositionKind;
+use attention_explorer::model::trained::WeightsChoice;
 use attention_explorer::model::url_state::{
     Step, ViewState, DEFAULT_SENTENCE, DEVELOPER_MAX_TOKENS, MAX_NOTICE_CHARS, MAX_SEED, PARAMS,
     SLIDER_MAX_TAU, SLIDER_MIN_TAU,
@@ -367,6 +368,11 @@ fn valid_state() -> impl Strategy<Value = ViewState> {
                     step,
                     lab_head_size,
                     positions,
+                    weights: if seed % 2 == 0 {
+                        WeightsChoice::Random
+                    } else {
+                        WeightsChoice::Grammar
+                    },
                     broken,
                     quiz,
                     compare,

@@ -1,8 +1,11 @@
-//! Seed, head count and position codes: the settings that fix Q, K and V.
+//! Weights (random or trained), seed, head count and position codes: the settings that fix Q,
+//! K and V. While the trained weights are shown, the checkpoint fixes the heads and positions
+//! (`state::load_trained_weights` keeps them equal to it), so those controls are disabled.
 
 use crate::model::claims::first_repeated_word;
 use crate::model::host::TextHost;
 use crate::model::rng::SeededRng;
+use crate::model::trained::WeightsChoice;
 use crate::model::url_state::MAX_SEED;
 use crate::model::weights::{D_MODEL, HEAD_CHOICES};
 use crate::state::AppState;
@@ -20,9 +23,32 @@ pub fn next_seed(seed: u64) -> u64 {
 pub fn ModelControls() -> impl IntoView {
     let state = AppState::from_context();
     let seed_error = RwSignal::new(None::<String>);
+    let trained = move || state.trained_in_use();
+    let choice = move |c: WeightsChoice| move || state.weights.get() == c;
     view! {
         <fieldset class="field model">
             <legend>"Model"</legend>
+            <div class="row">
+                <label for="weights">"Weights"</label>
+                <select
+                    id="weights"
+                    on:change:target=move |ev| {
+                        if let Some(c) = WeightsChoice::parse(&ev.target().value()) {
+                            state.weights.set(c);
+                        }
+                    }
+                >
+                    <option value="random" selected=choice(WeightsChoice::Random)>
+                        "random, from the seed"
+                    </option>
+                    <option value="grammar" selected=choice(WeightsChoice::Grammar)>
+                        "trained on a tiny grammar"
+                    </option>
+                </select>
+            </div>
+            <p class="hint" role="status" data-testid="weights-status">
+                {move || state.weights_problem.get()}
+            </p>
             <div class="row">
                 <label for="seed">"Seed"</label>
                 <input
@@ -32,6 +58,7 @@ pub fn ModelControls() -> impl IntoView {
                     max=MAX_SEED
                     step="1"
                     inputmode="numeric"
+                    disabled=trained
                     prop:value=move || state.seed.get().to_string()
                     on:change:target=move |ev| {
                         match ev.target().value().trim().parse::<u64>() {
@@ -47,16 +74,35 @@ pub fn ModelControls() -> impl IntoView {
                         }
                     }
                 />
-                <button type="button" on:click=move |_| state.seed.update(|s| *s = next_seed(*s))>
+                <button
+                    type="button"
+                    disabled=trained
+                    on:click=move |_| state.seed.update(|s| *s = next_seed(*s))
+                >
                     "New seed"
                 </button>
             </div>
-            <p class="hint">"The seed draws the word vectors and W_q, W_k, W_v; “New seed” redraws all of them."</p>
+            <p class="hint">
+                {move || {
+                    state.prepared.with(|p| {
+                        if p.weights.checkpoint().is_some() {
+                            format!(
+                                "The trained weights fix the model: {} heads of d = {} and sinusoidal positions; the seed applies to the random weights.",
+                                p.heads.len(),
+                                p.head_size()
+                            )
+                        } else {
+                            "The seed draws the word vectors and W_q, W_k, W_v; “New seed” redraws all of them.".to_string()
+                        }
+                    })
+                }}
+            </p>
             <p class="error" role="alert">{move || seed_error.get()}</p>
             <div class="row">
                 <label for="heads">"Heads"</label>
                 <select
                     id="heads"
+                    disabled=trained
                     on:change:target=move |ev| {
                         if let Ok(h) = ev.target().value().parse::<usize>() {
                             if HEAD_CHOICES.contains(&h) {
@@ -81,6 +127,7 @@ pub fn ModelControls() -> impl IntoView {
                 <input
                     id="positions"
                     type="checkbox"
+                    disabled=trained
                     prop:checked=move || state.positions.get()
                     on:change:target=move |ev| state.positions.set(ev.target().checked())
                 />

@@ -3,6 +3,7 @@
 
 use super::attention::{attend, HeadAttention, HeadProjections};
 use super::host::{CoreText, TextHost};
+use super::trained::Weights;
 use super::weights::{embed, sinusoidal_positions, Projections, D_MODEL};
 use nalgebra::DMatrix;
 
@@ -25,6 +26,9 @@ pub struct Prepared {
     pub x: DMatrix<f64>,
     pub projections: Projections,
     pub heads: Vec<HeadProjections>,
+    /// Where `x` and the projections come from: seeded random numbers or a trained checkpoint.
+    /// Views that rebuild the model for other tokens (Shuffle the past) build it from the same.
+    pub weights: Weights,
 }
 
 impl Prepared {
@@ -35,12 +39,25 @@ impl Prepared {
     /// As [`Prepared::new`], lower-casing tokens through `H` (the browser passes its own).
     pub fn new_with<H: TextHost>(config: ModelConfig) -> Self {
         let d_model = D_MODEL;
-        let heads = config.heads.clamp(1, d_model);
         let mut x = embed::<H>(&config.tokens, config.seed, d_model);
         if config.positions {
             x += sinusoidal_positions(config.tokens.len(), d_model);
         }
         let projections = Projections::seeded(config.seed, d_model);
+        Self::from_parts(config, x, projections, Weights::Random)
+    }
+
+    /// The model for input `x` (T × `d_model`) and `projections` (`d_model` × `d_model` each),
+    /// split into `config.heads` heads: the random model above, or trained weights
+    /// (`model::trained`).
+    pub fn from_parts(
+        config: ModelConfig,
+        x: DMatrix<f64>,
+        projections: Projections,
+        weights: Weights,
+    ) -> Self {
+        let d_model = x.ncols();
+        let heads = config.heads.clamp(1, d_model);
         let head_list = (0..heads)
             .map(|h| {
                 let (w_q, w_k, w_v) = projections.head_columns(heads, h);
@@ -53,6 +70,7 @@ impl Prepared {
             x,
             projections,
             heads: head_list,
+            weights,
         }
     }
 

@@ -84,6 +84,19 @@ pub fn view_json(
         prepared.config.positions
     );
     json_number(&mut out, tau);
+    // Which weights: random (from `seed`) or a trained checkpoint (`model::trained`).
+    match prepared.weights.checkpoint() {
+        None => out.push_str(",\n  \"weights_source\": \"random\""),
+        Some(c) => {
+            let _ = write!(
+                out,
+                ",\n  \"weights_source\": \"trained\",\n  \"checkpoint\": {{\"task\": \"{}\", \"seed\": {}, \"steps\": {}}}",
+                c.task.file_name().trim_end_matches(".bin"),
+                c.seed,
+                c.steps
+            );
+        }
+    }
     out.push_str(",\n  \"broken\": [");
     for (i, m) in broken.iter().enumerate() {
         if i > 0 {
@@ -182,6 +195,7 @@ mod tests {
             "d_model",
             "head_size",
             "temperature",
+            "weights_source",
             "embeddings",
             "heads",
         ] {
@@ -199,6 +213,7 @@ mod tests {
         assert!(json.contains("]],\n  \"concat\": [["));
         assert!(json.contains("]],\n  \"output\": [["));
         assert!(json.ends_with("]]\n}\n"));
+        assert!(json.contains("\"weights_source\": \"random\""));
         assert!(json.contains(r#""sentence": "a \"b\" \\ c\n""#));
         assert!(json.contains("\"temperature\": 0.5"));
         assert!(json.contains("\"broken\": [],"));

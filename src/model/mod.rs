@@ -19,5 +19,6 @@ pub mod temperature;
 pub mod tokenizer;
 pub mod trace;
 pub mod train;
+pub mod trained;
 pub mod url_state;
 pub mod weights;

@@ -83,17 +83,19 @@ pub fn shuffle_the_past(
     row: usize,
     seed: u64,
 ) -> ShuffleComparison {
-    shuffle_the_past_with::<CoreText>(config, head, tau, row, seed)
+    shuffle_the_past_with::<CoreText>(&Prepared::new(config.clone()), head, tau, row, seed)
 }
 
-/// As [`shuffle_the_past`], lower-casing tokens through `H` (the browser passes its own).
+/// As [`shuffle_the_past`] for the model `prepared` (random or trained weights: the shuffled
+/// sentence gets the same ones), lower-casing tokens through `H` (the browser passes its own).
 pub fn shuffle_the_past_with<H: TextHost>(
-    config: &ModelConfig,
+    prepared: &Prepared,
     head: usize,
     tau: f64,
     row: usize,
     seed: u64,
 ) -> ShuffleComparison {
+    let config = &prepared.config;
     let len = config.tokens.len();
     let row = row.min(len.saturating_sub(1));
     let order = shuffled_order(len, row, seed);
@@ -103,7 +105,11 @@ pub fn shuffle_the_past_with<H: TextHost>(
     };
     // The row's (weights, scores) on its visible keys.
     let row_of = |config: ModelConfig| {
-        let p = Prepared::new_with::<H>(config);
+        // Cannot fail: the same words in another order, with the same weights.
+        let p = prepared
+            .weights
+            .prepare::<H>(config.clone())
+            .unwrap_or_else(|_| Prepared::new_with::<H>(config));
         let h = &p.heads[head.min(p.heads.len() - 1)];
         let w = h.weights(tau);
         (0..=row)

@@ -17,6 +17,7 @@ use super::train::settings::{
     TaskKind, TrainSettings, LAYER_CHOICES, LEARNING_RATES, MAX_LINK_STEPS, TRAIN_HEAD_CHOICES,
 };
 use super::train::transformer::PositionKind;
+use super::trained::WeightsChoice;
 use super::weights::{valid_heads, DEFAULT_HEADS, DEFAULT_SEED};
 
 pub const DEFAULT_SENTENCE: &str = "The cat sat on the mat .";
@@ -118,6 +119,14 @@ macro_rules! view_params {
                 default: false,
                 read: read_positions,
                 write: |&on| Some(if on { "1" } else { "0" }.to_string()),
+            }
+            /// Random weights or the tiny grammar's trained checkpoint (in the link only when
+            /// trained).
+            weights: WeightsChoice {
+                key: "w",
+                default: WeightsChoice::Random,
+                read: read_weights,
+                write: |&choice| (choice != WeightsChoice::Random).then(|| choice.key().to_string()),
             }
             /// The "Break it" mistakes switched on (in the link only when there are some).
             broken: Mistakes {
@@ -539,6 +548,16 @@ fn read_positions(value: &str, _: &ReadContext) -> Reading<bool> {
     read_switch("pos", value)
 }
 
+fn read_weights(value: &str, _: &ReadContext) -> Reading<WeightsChoice> {
+    match WeightsChoice::parse(value) {
+        Some(choice) => Reading::Valid(choice),
+        None => Reading::Ignored(format!(
+            "Ignored w={}: use random or grammar.",
+            quoted(value)
+        )),
+    }
+}
+
 fn read_embed(value: &str, _: &ReadContext) -> Reading<bool> {
     read_switch("embed", value)
 }
@@ -762,6 +781,7 @@ mod tests {
             step: Step::Scaling,
             lab_head_size: 256,
             positions: true,
+            weights: WeightsChoice::Grammar,
             broken: [Mistake::MaskWithZero, Mistake::WrongTriangle]
                 .into_iter()
                 .collect(),
@@ -847,7 +867,7 @@ mod tests {
 
     /// Per parameter, in table order: a valid value other than the default, a value that cannot be
     /// used, and a word the notice about that bad value contains.
-    const SAMPLES: [(&str, &str, &str, &str); 21] = [
+    const SAMPLES: [(&str, &str, &str, &str); 22] = [
         ("s", "a+b", "", "sentence"),
         ("tau", "2", "NaN", "temperature"),
         ("seed", "42", "-1", "seed"),
@@ -857,6 +877,7 @@ mod tests {
         ("step", "scaling", "zzz", "step="),
         ("lab_d", "64", "3", "lab_d="),
         ("pos", "1", "maybe", "pos="),
+        ("w", "grammar", "gpt4", "w="),
         ("broken", "triu", "zzz", "broken="),
         ("quiz", "7", "x", "quiz="),
         ("cmp", "tau%3A2", "tau%3Ax", "cmp="),

@@ -7,6 +7,7 @@ use crate::model::broken::{broken_weights_all, Mistakes};
 use crate::model::compare::Change;
 use crate::model::explorer::{ModelConfig, Prepared};
 use crate::model::tokenizer::{checked_tokens, tokenize};
+use crate::model::trained::{grammar_ids, Weights, WeightsChoice};
 // `Step`, `TaskKind` and `PositionKind` are types in the parameter table, which expands here.
 use crate::model::train::{settings::TaskKind, transformer::PositionKind};
 use crate::model::url_state::{view_params, Step, ViewState, DEFAULT_SENTENCE};
@@ -52,6 +53,11 @@ pub struct AppState {
     /// The keyboard-selected key column, when the heatmap is in cell mode.
     pub col: RwSignal<Option<usize>>,
     pub notices: RwSignal<Vec<String>>,
+    /// The trained checkpoint, once fetched (`state::load_trained_weights`).
+    pub trained: RwSignal<super::trained_weights::Loaded>,
+    /// Why the chosen weights are not the ones shown, if they are not (loading, a failed
+    /// download, a word the trained model never learned, a page without trained weights).
+    pub weights_problem: Memo<Option<String>>,
     pub tokens: Memo<Vec<String>>,
     pub prepared: Memo<Shared<Prepared>>,
     /// Every head's correct attention weights at the current τ (outputs are computed where
@@ -83,7 +89,9 @@ impl AppState {
         use_context::<AppState>().expect("AppState is provided by App")
     }
 
-    pub fn new(initial: ViewState, notices: Vec<String>) -> Self {
+    /// The state for a view; `offers_trained`: whether this page can show trained weights (the
+    /// explorer can; the practice page's quiz and compare are written for the random model).
+    pub fn new(initial: ViewState, notices: Vec<String>, offers_trained: bool) -> Self {
         let view = ViewSignals::new(initial);
         let ViewSignals {
             sentence,
@@ -94,21 +102,55 @@ impl AppState {
             tau,
             head,
             broken,
+            weights,
             ..
         } = view;
+        let trained: RwSignal<super::trained_weights::Loaded> = RwSignal::new(None);
         // Only sentences that passed the gate are ever stored, so this cannot fail; the fallback
         // (never empty, whatever the limit) keeps the page alive even if that promise were broken.
         let tokens = Memo::new(move |_| {
             checked_tokens(&sentence.get(), max_tokens.get())
                 .unwrap_or_else(|_| tokenize(DEFAULT_SENTENCE))
         });
+        // The weights in use: trained only when chosen, offered, loaded and able to read every
+        // word of the sentence; random otherwise (and `weights_problem` says why).
+        let in_use = Memo::new(move |_| {
+            if !offers_trained || weights.get() != WeightsChoice::Grammar {
+                return Weights::Random;
+            }
+            match trained.get() {
+                Some(Ok(c)) if tokens.with(|t| grammar_ids::<BrowserText>(t).is_ok()) => {
+                    Weights::Trained(c)
+                }
+                _ => Weights::Random,
+            }
+        });
+        let weights_problem = Memo::new(move |_| {
+            if weights.get() != WeightsChoice::Grammar {
+                return None;
+            }
+            if !offers_trained {
+                return Some("This page uses the random weights; the trained ones are shown on the explorer page.".to_string());
+            }
+            match trained.get() {
+                None => Some("Loading the trained weights…".to_string()),
+                Some(Err(e)) => Some(format!("{e} Showing the random weights.")),
+                Some(Ok(c)) => tokens
+                    .with(|t| Prepared::from_checkpoint::<BrowserText>(t.clone(), &c).err())
+                    .map(|e| format!("{e} Showing the random weights.")),
+            }
+        });
         let prepared = Memo::new(move |_| {
-            Shared(Arc::new(Prepared::new_with::<BrowserText>(ModelConfig {
+            let config = ModelConfig {
                 tokens: tokens.get(),
                 seed: seed.get(),
                 heads: heads.get(),
                 positions: positions.get(),
-            })))
+            };
+            let model = in_use
+                .with(|w| w.prepare::<BrowserText>(config.clone()))
+                .unwrap_or_else(|_| Prepared::new_with::<BrowserText>(config));
+            Shared(Arc::new(model))
         });
         let head_weights = Memo::new(move |_| {
             let tau = tau.get();
@@ -140,6 +182,8 @@ impl AppState {
             view,
             col: RwSignal::new(None),
             notices: RwSignal::new(notices),
+            trained,
+            weights_problem,
             tokens,
             prepared,
             head_weights,
@@ -152,6 +196,11 @@ impl AppState {
     /// The link for the current view.
     pub fn view_state(&self) -> ViewState {
         self.view.snapshot()
+    }
+
+    /// Whether the model on screen has the trained weights (tracked).
+    pub fn trained_in_use(&self) -> bool {
+        self.prepared.with(|p| p.weights.checkpoint().is_some())
     }
 
     /// Head size d of the current split.

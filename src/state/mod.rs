@@ -4,11 +4,13 @@
 mod app_state;
 mod shared;
 mod theme;
+mod trained_weights;
 mod training;
 mod url_sync;
 
 pub use app_state::{AppState, ViewSignals};
 pub use shared::Shared;
 pub use theme::{provide_theme, use_theme};
+pub use trained_weights::load_trained_weights;
 pub use training::Training;
 pub use url_sync::sync_url;

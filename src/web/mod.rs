@@ -3,6 +3,7 @@
 
 pub mod clipboard;
 pub mod download;
+pub mod fetch;
 pub mod location;
 pub mod service_worker;
 pub mod session;

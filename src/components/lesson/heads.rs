@@ -79,14 +79,14 @@ pub(super) fn HeadsStep() -> impl IntoView {
     view! {
         <BrokenLessonNote />
         <div class="heads-step" data-testid="heads-step">
-            <p>{heads_intro()}</p>
+            <p>{move || state.prepared.with(|p| heads_intro(p.weights.checkpoint().is_some()))}</p>
             {move || data.with(|d| {
                 let p = &*d.prepared.0;
                 let (heads, head_size) = (p.heads.len(), p.head_size());
                 let t = d.row.t;
                 view! {
                     <p data-testid="heads-split">{heads_split(heads, head_size, p.d_model)}</p>
-                    <p>{heads_shapes(p.len(), heads, head_size, p.d_model)}</p>
+                    <p>{heads_shapes(p.len(), heads, head_size, p.d_model, p.weights.checkpoint().is_some())}</p>
                     <p data-testid="heads-row-heading">
                         {heads_row_heading(&p.config.tokens[t], t, heads, head_size, p.d_model)}
                     </p>

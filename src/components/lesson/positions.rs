@@ -62,7 +62,7 @@ pub(super) fn PositionsStep() -> impl IntoView {
             Some(Shuffled {
                 tokens: p.config.tokens.clone(),
                 row,
-                comparison: shuffle_the_past_with::<BrowserText>(&p.config, head, tau, row, seed),
+                comparison: shuffle_the_past_with::<BrowserText>(p, head, tau, row, seed),
             })
         })
     });
@@ -153,6 +153,7 @@ pub(super) fn PositionsStep() -> impl IntoView {
             <input
                 id="step-positions"
                 type="checkbox"
+                disabled=move || state.trained_in_use()
                 prop:checked=move || state.positions.get()
                 on:change:target=move |ev| state.positions.set(ev.target().checked())
             />

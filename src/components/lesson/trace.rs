@@ -164,7 +164,7 @@ pub(super) fn AttentionTrace() -> impl IntoView {
                         "applies softmax; its output is the weighted sum of the value vectors. Click a row of the "
                         "heatmap to trace another token."
                     </p>
-                    <p class="note" data-testid="trace-weights-note">{weights_note(prepared.0.config.seed)}</p>
+                    <p class="note" data-testid="trace-weights-note">{weights_note(&prepared.0.weights, prepared.0.config.seed)}</p>
                     <div class="table-scroll">
                         <table class="trace" data-testid="trace-table">
                             <caption>{trace_caption(name, trace, h)}</caption>

@@ -2,6 +2,7 @@
 //!
 //! - [`transformer`]: the model (config, parameters, forward pass through the explorer's softmax);
 //! - [`backward`]: hand-written backpropagation, checked against finite differences;
+//! - [`checkpoint_file`]: trained weights as a small binary file the page fetches;
 //! - [`adam`]: the optimiser;
 //! - [`tasks`]: the two built-in tasks, generated from a seed (tiny grammar, repeat a sequence);
 //! - [`detectors`]: per-head scores (previous token, induction, first token, self, entropy);
@@ -15,6 +16,7 @@
 
 pub mod adam;
 pub mod backward;
+pub mod checkpoint_file;
 pub mod checkpoints;
 pub mod detectors;
 mod kernels;

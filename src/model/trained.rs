@@ -1,0 +1,280 @@
+//! The explorer's model with trained weights (issue 13): the tiny-grammar checkpoint
+//! (`assets/checkpoints/grammar.bin`) read as a [`Prepared`], so every view that draws the random
+//! model (heatmap, inspector, trace, temperature, exports) can draw the trained one instead.
+//!
+//! Why this is exact and not an imitation: the grammar's model is one attention layer on
+//! X = token embedding + the same sinusoidal position code the explorer adds, with each head's
+//! `W_q`, `W_k`, `W_v` taken as columns of `d_model` × `d_model` matrices (`Projections::head_columns`)
+//! and `W_o` applied to the concatenated heads, which is the explorer's own arrangement. So the
+//! checkpoint's learned embedding table and layer-1 matrices drop into a [`Prepared`] unchanged,
+//! and at τ = 1 its weights are the trained model's attention (tested below against the trainer's
+//! own forward pass). Only words of the grammar's 29-word vocabulary have learned vectors, so
+//! any other word is refused with a message that names it.
+
+use super::explorer::{ModelConfig, Prepared};
+use super::host::TextHost;
+use super::train::checkpoint_file::Checkpoint;
+use super::train::tasks::GRAMMAR_WORDS;
+use super::train::transformer::{ParamGroup, PositionKind};
+use super::weights::{sinusoidal_positions, Projections};
+use nalgebra::DMatrix;
+use std::sync::Arc;
+
+/// Which weights the learner chose (the link's `w`): the seeded random ones, or the tiny
+/// grammar's trained checkpoint.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum WeightsChoice {
+    #[default]
+    Random,
+    Grammar,
+}
+
+impl WeightsChoice {
+    /// The value in the link.
+    pub fn key(self) -> &'static str {
+        match self {
+            Self::Random => "random",
+            Self::Grammar => "grammar",
+        }
+    }
+
+    pub fn parse(value: &str) -> Option<Self> {
+        [Self::Random, Self::Grammar]
+            .into_iter()
+            .find(|c| c.key() == value)
+    }
+}
+
+/// The weights a [`Prepared`] model was built from.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Weights {
+    /// Seeded random embeddings and projections (`model::weights`).
+    Random,
+    /// A trained checkpoint's learned embeddings and layer-1 matrices.
+    Trained(Arc<Checkpoint>),
+}
+
+impl Weights {
+    /// The model for `config` with these weights (for trained weights, the checkpoint's head
+    /// count and position codes replace the config's).
+    pub fn prepare<H: TextHost>(&self, config: ModelConfig) -> Result<Prepared, String> {
+        match self {
+            Self::Random => Ok(Prepared::new_with::<H>(config)),
+            Self::Trained(checkpoint) => Prepared::from_checkpoint::<H>(config.tokens, checkpoint),
+        }
+    }
+
+    /// The checkpoint, for trained weights.
+    pub fn checkpoint(&self) -> Option<&Checkpoint> {
+        match self {
+            Self::Random => None,
+            Self::Trained(c) => Some(c),
+        }
+    }
+}
+
+/// Which layer of the checkpoint the explorer shows (the grammar model has one).
+const LAYER: usize = 0;
+
+/// The grammar's vocabulary as a sentence of examples, for messages.
+pub fn vocabulary() -> String {
+    GRAMMAR_WORDS.join(" ")
+}
+
+/// The ids of `tokens` in the grammar's vocabulary (lower-cased through `H`, as the embedding
+/// does for the random model), or a message naming the first word the model never learned.
+pub fn grammar_ids<H: TextHost>(tokens: &[String]) -> Result<Vec<usize>, String> {
+    tokens
+        .iter()
+        .map(|t| {
+            let word = H::lowercase(t);
+            GRAMMAR_WORDS.iter().position(|&g| g == word).ok_or_else(|| {
+                format!(
+                    "The trained model knows only the tiny grammar's 29 words ({}); “{t}” is not one of them.",
+                    vocabulary()
+                )
+            })
+        })
+        .collect()
+}
+
+impl Prepared {
+    /// The explorer's model for `tokens` with the checkpoint's learned embeddings and layer-1
+    /// matrices (heads and positions are the checkpoint's: its head count, sinusoidal codes on).
+    pub fn from_checkpoint<H: TextHost>(
+        tokens: Vec<String>,
+        checkpoint: &Arc<Checkpoint>,
+    ) -> Result<Self, String> {
+        let model = &checkpoint.model;
+        let cfg = *model.config();
+        if cfg.positions != PositionKind::Sinusoidal {
+            return Err("the explorer shows models with sinusoidal position codes only".into());
+        }
+        if tokens.len() > cfg.max_len {
+            return Err(format!(
+                "The trained model was trained on sequences of up to {} tokens; this sentence has {}.",
+                cfg.max_len,
+                tokens.len()
+            ));
+        }
+        let ids = grammar_ids::<H>(&tokens)?;
+        let matrix = |group| model.matrix(group).expect("every model has this group");
+        let embedding = matrix(ParamGroup::TokenEmbedding);
+        let d_model = cfg.d_model;
+        let mut x = DMatrix::from_fn(ids.len(), d_model, |i, c| embedding[(ids[i], c)]);
+        x += sinusoidal_positions(ids.len(), d_model);
+        let projections = Projections {
+            w_q: matrix(ParamGroup::Query(LAYER)),
+            w_k: matrix(ParamGroup::Key(LAYER)),
+            w_v: matrix(ParamGroup::Value(LAYER)),
+            w_o: matrix(ParamGroup::Output(LAYER)),
+        };
+        Ok(Self::from_parts(
+            ModelConfig {
+                tokens,
+                seed: checkpoint.seed,
+                heads: cfg.heads,
+                positions: true,
+            },
+            x,
+            projections,
+            Weights::Trained(Arc::clone(checkpoint)),
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::host::CoreText;
+    use crate::model::tokenizer::tokenize;
+    use crate::model::train::checkpoint_file::decode;
+    use crate::model::url_state::DEFAULT_SENTENCE;
+
+    fn grammar_checkpoint() -> Arc<Checkpoint> {
+        Arc::new(decode(include_bytes!("../../assets/checkpoints/grammar.bin")).unwrap())
+    }
+
+    #[test]
+    fn at_tau_1_the_explorer_shows_the_trained_model_s_own_attention() {
+        let checkpoint = grammar_checkpoint();
+        for sentence in [
+            DEFAULT_SENTENCE,
+            "the keys to the cabinet are rusted .",
+            "my dog slept under the small red box . the cat ran",
+        ] {
+            let tokens = tokenize(sentence);
+            let ids = grammar_ids::<CoreText>(&tokens).unwrap();
+            let trainer_view = checkpoint.model.attention(&ids);
+            let explorer = Prepared::from_checkpoint::<CoreText>(tokens, &checkpoint).unwrap();
+            let weights = explorer.weights_all(1.0);
+            assert_eq!(weights.len(), trainer_view[LAYER].len());
+            for (ours, theirs) in weights.iter().zip(&trainer_view[LAYER]) {
+                assert_eq!(ours.shape(), theirs.shape());
+                let gap = (ours - theirs).abs().max();
+                assert!(gap <= 1e-12, "{sentence}: {gap}");
+            }
+        }
+    }
+
+    #[test]
+    fn words_outside_the_grammar_and_long_sentences_are_refused_by_name() {
+        let checkpoint = grammar_checkpoint();
+        let err = Prepared::from_checkpoint::<CoreText>(
+            tokenize("the cat sat on the sofa ."),
+            &checkpoint,
+        )
+        .unwrap_err();
+        assert!(err.contains("“sofa” is not one of them"), "{err}");
+        let long = tokenize(&"the cat sat . ".repeat(5));
+        let err = Prepared::from_checkpoint::<CoreText>(long, &checkpoint).unwrap_err();
+        assert!(
+            err.contains("up to 16 tokens; this sentence has 20"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn the_page_says_which_weights_it_shows() {
+        use crate::model::broken::Mistakes;
+        use crate::model::export::view_json;
+        use crate::text::{weights_note, weights_note_short};
+        let p = Prepared::from_checkpoint::<CoreText>(
+            tokenize(DEFAULT_SENTENCE),
+            &grammar_checkpoint(),
+        )
+        .unwrap();
+        assert_eq!(
+            weights_note(&p.weights, 1337),
+            "Trained weights: the word vectors and W_q, W_k, W_v, W_o of a 1 × 2-head attention layer trained by this app's own code for 1000 steps (seed 1) to predict the next word of sentences from a 29-word grammar, saved in f32. So these patterns were learned; the attention arithmetic on them is exact."
+        );
+        assert!(weights_note_short(&p.weights, 1337).starts_with("Trained weights (1000 steps"));
+        let json = view_json(
+            DEFAULT_SENTENCE,
+            &p,
+            (1.0, Mistakes::NONE),
+            &p.attend_all(1.0),
+        );
+        assert!(json.contains(
+            "\"weights_source\": \"trained\",\n  \"checkpoint\": {\"task\": \"grammar\", \"seed\": 1, \"steps\": 1000}"
+        ));
+        // Shuffle the past rebuilds the model with the same trained weights.
+        let s = crate::model::positions::shuffle_the_past_with::<CoreText>(&p, 0, 1.0, 6, 3);
+        let w = p.weights_all(1.0);
+        for (j, b) in s.before.iter().enumerate() {
+            assert_eq!(*b, w[0][(6, j)]);
+        }
+    }
+
+    #[test]
+    fn capitals_fold_like_the_random_model_s_embedding() {
+        let tokens = tokenize(DEFAULT_SENTENCE);
+        let ids = grammar_ids::<CoreText>(&tokens).unwrap();
+        assert_eq!(ids[0], ids[4], "“The” and “the” are one word to the model");
+        let explorer =
+            Prepared::from_checkpoint::<CoreText>(tokens, &grammar_checkpoint()).unwrap();
+        assert_eq!(explorer.config.heads, 2);
+        assert_eq!(explorer.head_size(), 16);
+    }
+}
+
+#[cfg(test)]
+mod report {
+    use super::*;
+    use crate::model::host::CoreText;
+    use crate::model::tokenizer::tokenize;
+    use crate::model::train::checkpoint_file::decode;
+    use crate::model::url_state::DEFAULT_SENTENCE;
+
+    /// The README's account of the trained heads on "The cat sat on the mat ." (section "Trained
+    /// checkpoints"): each row's most-attended key, per head, at τ = 1.
+    #[test]
+    fn what_the_trained_heads_attend_to_in_the_default_sentence() {
+        let c = Arc::new(decode(include_bytes!("../../assets/checkpoints/grammar.bin")).unwrap());
+        let tokens = tokenize(DEFAULT_SENTENCE);
+        let p = Prepared::from_checkpoint::<CoreText>(tokens, &c).unwrap();
+        let top = |w: &DMatrix<f64>, i: usize| {
+            let (mut best, mut max) = (0, f64::MIN);
+            for j in 0..=i {
+                if w[(i, j)] > max {
+                    (best, max) = (j, w[(i, j)]);
+                }
+            }
+            (best + 1, max)
+        };
+        let w = p.weights_all(1.0);
+        // Head 1: the first token for every row but "mat" (row 6), which looks at "on" (4).
+        for (row, key) in [(2, 1), (3, 1), (4, 1), (5, 1), (6, 4), (7, 1)] {
+            assert_eq!(top(&w[0], row - 1).0, key, "head 1 row {row}");
+        }
+        // Head 2: mostly itself (rows 2–4 above 0.97), but "mat" looks at the verb "sat" (3) and
+        // "." at "on" (4).
+        for (row, key) in [(2, 2), (3, 3), (4, 4), (6, 3), (7, 4)] {
+            assert_eq!(top(&w[1], row - 1).0, key, "head 2 row {row}");
+        }
+        for row in 2..=4 {
+            assert!(top(&w[1], row - 1).1 > 0.97);
+        }
+        assert!(top(&w[1], 5).1 > 0.99, "mat → sat");
+    }
+}

@@ -1,0 +1,52 @@
+//! The trained weights' side of the state: fetching the grammar checkpoint when the learner picks
+//! it (data beside the app, `checkpoints/grammar.bin`, fetched once, never built into the wasm),
+//! and keeping the head count and the position switch equal to the checkpoint's while its
+//! weights are shown, so every control, heading and link describes the model on screen.
+
+use super::AppState;
+use crate::model::train::checkpoint_file::{decode, Checkpoint, CheckpointTask};
+use crate::model::trained::WeightsChoice;
+use crate::web::fetch::fetch_bytes;
+use leptos::prelude::*;
+use std::sync::Arc;
+
+/// The checkpoint as loaded so far: `None` before it is asked for (or while it loads).
+pub type Loaded = Option<Result<Arc<Checkpoint>, String>>;
+
+/// Fetches the checkpoint the first time trained weights are chosen (again after a failure), and
+/// keeps `heads` and `positions` in step with it while it is in use.
+pub fn load_trained_weights(state: AppState) {
+    let loading = StoredValue::new(false);
+    Effect::new(move |_| {
+        let wanted = state.weights.get() == WeightsChoice::Grammar;
+        let missing = state.trained.with(|t| !matches!(t, Some(Ok(_))));
+        if !wanted || !missing || loading.get_value() {
+            return;
+        }
+        loading.set_value(true);
+        leptos::task::spawn_local(async move {
+            let url = format!("checkpoints/{}", CheckpointTask::Grammar.file_name());
+            let loaded = match fetch_bytes(&url).await {
+                Ok(bytes) => decode(&bytes)
+                    .map(Arc::new)
+                    .map_err(|e| format!("The trained weights could not be read: {e}.")),
+                Err(e) => Err(e),
+            };
+            loading.set_value(false);
+            state.trained.set(Some(loaded));
+        });
+    });
+    Effect::new(move |_| {
+        state.prepared.with(|p| {
+            if let Some(c) = p.weights.checkpoint() {
+                let heads = c.model.config().heads;
+                if state.heads.get_untracked() != heads {
+                    state.set_heads(heads);
+                }
+                if !state.positions.get_untracked() {
+                    state.positions.set(true);
+                }
+            }
+        });
+    });
+}
