@@ -31,7 +31,7 @@ use leptos::prelude::*;
 use std::time::Duration;
 
 /// Reads the view from the link, provides the state and keeps the link in sync: the start of
-/// both pages (`offers_trained`: whether the page can show the trained weights).
+/// every page (`offers_trained`: whether the page can show the trained weights).
 fn provide_app_state(offers_trained: bool) -> AppState {
     let (initial, notices) = ViewState::from_query_with::<BrowserText>(&location_search());
     let state = AppState::new(
@@ -115,6 +115,7 @@ pub fn PracticeApp() -> impl IntoView {
 /// form. The training settings are in the link (`train`, `tseed`, … `tsteps`).
 #[component]
 pub fn TrainApp() -> impl IntoView {
+    // The training page trains its own model; it never shows the explorer's trained weights.
     provide_app_state(false);
     view! {
         <header class="site-header">
