@@ -83,16 +83,9 @@ pub fn PracticeApp() -> impl IntoView {
         <Notices />
         <UpdateNotice />
         <main class="layout">
-            <section class="panel controls" aria-label="Inputs">
-                <SentenceBox />
-                <TemperatureSlider />
-                <ModelControls />
-            </section>
+            {inputs_panel()}
             <section class="panel main-view" aria-labelledby="heatmap-title">
-                <h2 id="heatmap-title">"Who attends to whom — " {heads_label(state)}</h2>
-                <BrokenBanner />
-                <p class="note" data-testid="weights-note">{move || state.prepared.with(|p| weights_note(&p.weights, p.config.seed))}</p>
-                {symbols_used_here(state)}
+                {main_view_heading(state)}
                 {main_heatmap(state)}
                 <HeadThumbnails
                     weights=state.shown_head_weights
@@ -176,6 +169,30 @@ fn main_heatmap(state: AppState) -> impl IntoView {
     }
 }
 
+/// The inputs of both pages that show the explorer's heatmap: sentence, temperature, model.
+fn inputs_panel() -> impl IntoView {
+    view! {
+        <section class="panel controls" aria-label="Inputs">
+            <SentenceBox />
+            <TemperatureSlider />
+            <ModelControls />
+        </section>
+    }
+}
+
+/// The top of the main view on both pages: the heading, the "Break it" banner, which weights
+/// are shown, and the symbols.
+fn main_view_heading(state: AppState) -> impl IntoView {
+    view! {
+        <h2 id="heatmap-title">"Who attends to whom — " {heads_label(state)}</h2>
+        <BrokenBanner />
+        <p class="note" data-testid="weights-note">
+            {move || state.prepared.with(|p| weights_note(&p.weights, p.config.seed))}
+        </p>
+        {symbols_used_here(state)}
+    }
+}
+
 /// "Symbols used here": every symbol the page uses, with the live sizes (both pages).
 fn symbols_used_here(state: AppState) -> impl IntoView {
     view! {
@@ -234,16 +251,9 @@ fn full_layout(state: AppState) -> impl IntoView {
         <Notices />
         <UpdateNotice />
         <main class="layout">
-            <section class="panel controls" aria-label="Inputs">
-                <SentenceBox />
-                <TemperatureSlider />
-                <ModelControls />
-            </section>
+            {inputs_panel()}
             <section class="panel main-view" aria-labelledby="heatmap-title">
-                <h2 id="heatmap-title">"Who attends to whom — " {heads_label(state)}</h2>
-                <BrokenBanner />
-                <p class="note" data-testid="weights-note">{move || state.prepared.with(|p| weights_note(&p.weights, p.config.seed))}</p>
-                {symbols_used_here(state)}
+                {main_view_heading(state)}
                 <p class="hint" id="heatmap-keys">
                     "Rows are queries (the token doing the looking), columns are keys. "
                     // Pointer and keyboard help, or on touch screens the tap (style/main.css).

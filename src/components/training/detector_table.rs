@@ -3,36 +3,66 @@
 
 use super::use_training;
 use crate::format::fixed;
+use crate::model::train::detectors::HeadScores;
 use crate::text::score_cell;
 use leptos::prelude::*;
+
+/// The columns of a detector table (also the saved checkpoint's, `saved.rs`).
+pub(super) fn detector_header() -> impl IntoView {
+    view! {
+        <thead>
+            <tr>
+                <th scope="col">"head"</th>
+                <th scope="col">"previous token"</th>
+                <th scope="col">"induction"</th>
+                <th scope="col">"first token"</th>
+                <th scope="col">"self"</th>
+                <th scope="col">"entropy (bits)"</th>
+            </tr>
+        </thead>
+    }
+}
+
+/// One row per head, layers counted from 1; `exact` adds every score at full precision as the
+/// row's `data-scores` (for the tests that compare them with native code).
+pub(super) fn detector_rows(heads: &[Vec<HeadScores>], exact: bool) -> impl IntoView {
+    heads
+        .iter()
+        .enumerate()
+        .flat_map(|(l, layer)| {
+            layer.iter().enumerate().map(move |(h, s)| {
+                let scores = exact.then(|| {
+                    format!(
+                        "{} {} {} {} {}",
+                        s.previous_token,
+                        s.induction.unwrap_or(f64::NAN),
+                        s.first_token,
+                        s.self_token,
+                        s.entropy_bits
+                    )
+                });
+                view! {
+                    <tr data-scores=scores>
+                        <th scope="row">{format!("Layer {}, head {}", l + 1, h + 1)}</th>
+                        <td class="num">{score_cell(Some(s.previous_token))}</td>
+                        <td class="num">{score_cell(s.induction)}</td>
+                        <td class="num">{score_cell(Some(s.first_token))}</td>
+                        <td class="num">{score_cell(Some(s.self_token))}</td>
+                        <td class="num">{fixed(s.entropy_bits, 2)}</td>
+                    </tr>
+                }
+            })
+        })
+        .collect_view()
+}
 
 #[component]
 pub(super) fn DetectorTable() -> impl IntoView {
     let training = use_training();
     let rows = move || {
-        training.shown.with(|shown| {
-            let e = &shown.as_ref()?.eval;
-            Some(
-                e.heads
-                    .iter()
-                    .enumerate()
-                    .flat_map(|(l, layer)| {
-                        layer.iter().enumerate().map(move |(h, s)| {
-                            view! {
-                                <tr>
-                                    <th scope="row">{format!("Layer {}, head {}", l + 1, h + 1)}</th>
-                                    <td class="num">{score_cell(Some(s.previous_token))}</td>
-                                    <td class="num">{score_cell(s.induction)}</td>
-                                    <td class="num">{score_cell(Some(s.first_token))}</td>
-                                    <td class="num">{score_cell(Some(s.self_token))}</td>
-                                    <td class="num">{fixed(s.entropy_bits, 2)}</td>
-                                </tr>
-                            }
-                        })
-                    })
-                    .collect_view(),
-            )
-        })
+        training
+            .shown
+            .with(|shown| Some(detector_rows(&shown.as_ref()?.eval.heads, false)))
     };
     let caption = move || {
         let step = training
@@ -50,16 +80,7 @@ pub(super) fn DetectorTable() -> impl IntoView {
         <div class="table-scroll">
             <table data-testid="detector-table">
                 <caption>{caption}</caption>
-                <thead>
-                    <tr>
-                        <th scope="col">"head"</th>
-                        <th scope="col">"previous token"</th>
-                        <th scope="col">"induction"</th>
-                        <th scope="col">"first token"</th>
-                        <th scope="col">"self"</th>
-                        <th scope="col">"entropy (bits)"</th>
-                    </tr>
-                </thead>
+                {detector_header()}
                 <tbody>{rows}</tbody>
             </table>
         </div>

@@ -3,13 +3,12 @@
 //! its head-detector scores measured here on the run's held-out set — the numbers
 //! `tests/checkpoints.rs` pins natively, so the page and native code agree.
 
+use super::detector_table::{detector_header, detector_rows};
 use super::use_training;
-use crate::format::fixed;
 use crate::model::train::checkpoint_file::{decode, CheckpointTask};
 use crate::model::train::detectors::{score_heads, HeadScores};
 use crate::model::train::settings::TaskKind;
 use crate::model::train::trainer::held_out_set;
-use crate::text::score_cell;
 use crate::web::fetch::fetch_bytes;
 use leptos::prelude::*;
 
@@ -20,6 +19,8 @@ struct Saved {
     seed: u64,
     steps: u32,
     bytes: usize,
+    /// How many held-out sequences the scores average over.
+    held_out: usize,
     /// `[layer][head]`, on the held-out set of the checkpoint's run.
     scores: Vec<Vec<HeadScores>>,
 }
@@ -34,6 +35,7 @@ async fn load(task: CheckpointTask) -> Result<Saved, String> {
         seed: checkpoint.seed,
         steps: checkpoint.steps,
         bytes: bytes.len(),
+        held_out: held_out.len(),
         scores: score_heads(&checkpoint.model, &held_out),
     })
 }
@@ -67,50 +69,19 @@ pub(super) fn SavedCheckpoint() -> impl IntoView {
             Some(Ok(saved)) if saved.task == current => Some(view! {
                 <p class="note" data-testid="saved-note">
                     {format!(
-                        "Trained weights from a file, not from this page: the {} task's default run, seed {}, trained for {} steps by the project's own code (examples/checkpoints.rs) and saved in f32 ({} bytes, fetched on demand). Scores on that run's 64 held-out sequences, computed here:",
+                        "Trained weights from a file, not from this page: the {} task's default run, seed {}, trained for {} steps by the project's own code (examples/checkpoints.rs) and saved in f32 ({} bytes, fetched on demand). Scores on that run's {} held-out sequences, computed here:",
                         match saved.task { CheckpointTask::Repeat => "repeat", CheckpointTask::Grammar => "tiny grammar" },
                         saved.seed,
                         saved.steps,
-                        saved.bytes
+                        saved.bytes,
+                        saved.held_out
                     )}
                 </p>
                 <div class="table-scroll">
                     <table data-testid="saved-table">
                         <caption>"Head detectors of the trained checkpoint"</caption>
-                        <thead>
-                            <tr>
-                                <th scope="col">"head"</th>
-                                <th scope="col">"previous token"</th>
-                                <th scope="col">"induction"</th>
-                                <th scope="col">"first token"</th>
-                                <th scope="col">"self"</th>
-                                <th scope="col">"entropy (bits)"</th>
-                            </tr>
-                        </thead>
-                        <tbody>
-                            {saved.scores.iter().enumerate().flat_map(|(l, layer)| {
-                                layer.iter().enumerate().map(move |(h, s)| {
-                                    let exact = format!(
-                                        "{} {} {} {} {}",
-                                        s.previous_token,
-                                        s.induction.unwrap_or(f64::NAN),
-                                        s.first_token,
-                                        s.self_token,
-                                        s.entropy_bits
-                                    );
-                                    view! {
-                                        <tr data-scores=exact>
-                                            <th scope="row">{format!("Layer {}, head {}", l + 1, h + 1)}</th>
-                                            <td class="num">{score_cell(Some(s.previous_token))}</td>
-                                            <td class="num">{score_cell(s.induction)}</td>
-                                            <td class="num">{score_cell(Some(s.first_token))}</td>
-                                            <td class="num">{score_cell(Some(s.self_token))}</td>
-                                            <td class="num">{fixed(s.entropy_bits, 2)}</td>
-                                        </tr>
-                                    }
-                                })
-                            }).collect_view()}
-                        </tbody>
+                        {detector_header()}
+                        <tbody>{detector_rows(&saved.scores, true)}</tbody>
                     </table>
                 </div>
             }.into_any()),
