@@ -34,7 +34,7 @@ pub fn ToTrain() -> impl IntoView {
         <section class="panel practice-link" aria-labelledby="train-link-title" data-testid="to-train">
             <h2 id="train-link-title">"Watch attention learn"</h2>
             <p>
-                "The heatmaps on this page come from seeded random weights, so their patterns are not learned ones. On the training page a tiny attention-only transformer learns a task in your browser while you watch its heads' patterns form; you can pause it, step it and replay how a pattern formed. "
+                "Random weights show no learned pattern, and the trained weights offered above were trained by the project beforehand. On the training page a tiny attention-only transformer learns a task in your browser while you watch its heads' patterns form; you can pause it, step it and replay how a pattern formed. "
                 <a href=move || full_link("train.html", &state.view_state())>
                     "Open the training page"
                 </a>
