@@ -98,6 +98,27 @@ pub fn grammar_ids<H: TextHost>(tokens: &[String]) -> Result<Vec<usize>, String>
         .collect()
 }
 
+/// The ids of `tokens` for `checkpoint`'s model, or why it cannot read them: a model without
+/// sinusoidal position codes, a sentence longer than it was trained on, or a word it never
+/// learned. The one check behind [`Prepared::from_checkpoint`] and the page's fallback message.
+pub fn checkpoint_ids<H: TextHost>(
+    tokens: &[String],
+    checkpoint: &Checkpoint,
+) -> Result<Vec<usize>, String> {
+    let cfg = checkpoint.model.config();
+    if cfg.positions != PositionKind::Sinusoidal {
+        return Err("the explorer shows models with sinusoidal position codes only".into());
+    }
+    if tokens.len() > cfg.max_len {
+        return Err(format!(
+            "The trained model was trained on sequences of up to {} tokens; this sentence has {}.",
+            cfg.max_len,
+            tokens.len()
+        ));
+    }
+    grammar_ids::<H>(tokens)
+}
+
 impl Prepared {
     /// The explorer's model for `tokens` with the checkpoint's learned embeddings and layer-1
     /// matrices (heads and positions are the checkpoint's: its head count, sinusoidal codes on).
@@ -107,17 +128,7 @@ impl Prepared {
     ) -> Result<Self, String> {
         let model = &checkpoint.model;
         let cfg = *model.config();
-        if cfg.positions != PositionKind::Sinusoidal {
-            return Err("the explorer shows models with sinusoidal position codes only".into());
-        }
-        if tokens.len() > cfg.max_len {
-            return Err(format!(
-                "The trained model was trained on sequences of up to {} tokens; this sentence has {}.",
-                cfg.max_len,
-                tokens.len()
-            ));
-        }
-        let ids = grammar_ids::<H>(&tokens)?;
+        let ids = checkpoint_ids::<H>(&tokens, checkpoint)?;
         let matrix = |group| model.matrix(group).expect("every model has this group");
         let embedding = matrix(ParamGroup::TokenEmbedding);
         let d_model = cfg.d_model;

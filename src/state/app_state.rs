@@ -7,7 +7,7 @@ use crate::model::broken::{broken_weights_all, Mistakes};
 use crate::model::compare::Change;
 use crate::model::explorer::{ModelConfig, Prepared};
 use crate::model::tokenizer::{checked_tokens, tokenize};
-use crate::model::trained::{grammar_ids, Weights, WeightsChoice};
+use crate::model::trained::{checkpoint_ids, Weights, WeightsChoice};
 // `Step`, `TaskKind` and `PositionKind` are types in the parameter table, which expands here.
 use crate::model::train::{settings::TaskKind, transformer::PositionKind};
 use crate::model::url_state::{view_params, Step, ViewState, DEFAULT_SENTENCE};
@@ -112,14 +112,14 @@ impl AppState {
             checked_tokens(&sentence.get(), max_tokens.get())
                 .unwrap_or_else(|_| tokenize(DEFAULT_SENTENCE))
         });
-        // The weights in use: trained only when chosen, offered, loaded and able to read every
-        // word of the sentence; random otherwise (and `weights_problem` says why).
+        // The weights in use: trained only when chosen, offered, loaded and able to read the
+        // sentence (`checkpoint_ids`); random otherwise (and `weights_problem` says why).
         let in_use = Memo::new(move |_| {
             if !offers_trained || weights.get() != WeightsChoice::Grammar {
                 return Weights::Random;
             }
             match trained.get() {
-                Some(Ok(c)) if tokens.with(|t| grammar_ids::<BrowserText>(t).is_ok()) => {
+                Some(Ok(c)) if tokens.with(|t| checkpoint_ids::<BrowserText>(t, &c).is_ok()) => {
                     Weights::Trained(c)
                 }
                 _ => Weights::Random,
@@ -136,7 +136,7 @@ impl AppState {
                 None => Some("Loading the trained weights…".to_string()),
                 Some(Err(e)) => Some(format!("{e} Showing the random weights.")),
                 Some(Ok(c)) => tokens
-                    .with(|t| Prepared::from_checkpoint::<BrowserText>(t.clone(), &c).err())
+                    .with(|t| checkpoint_ids::<BrowserText>(t, &c).err())
                     .map(|e| format!("{e} Showing the random weights.")),
             }
         });
