@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useApp, downloadText, eventually } from './harness.mjs';
 import { heatmapLayout } from './heatmap_geometry.mjs';
+import { softmax, stream, sum } from './model_port.mjs';
 
 const app = useApp();
 const KEYS = ['d-model', 'multiply', 'triu', 'mask-zero', 'columns', 'mask-after', 'dropout'];
@@ -20,31 +21,6 @@ async function downloadJson(page) {
 
 const matmul = (a, b) => a.map((row) => b[0].map((_, c) => row.reduce((s, x, k) => s + x * b[k][c], 0)));
 const transpose = (m) => m[0].map((_, j) => m.map((row) => row[j]));
-const sum = (xs) => xs.reduce((s, x) => s + x, 0);
-
-/** Softmax of a whole vector; −∞ entries get 0. */
-function softmax(xs) {
-  const m = Math.max(...xs);
-  const e = xs.map((x) => (x === -Infinity ? 0 : Math.exp(x - m)));
-  const s = sum(e);
-  return e.map((v) => v / s);
-}
-
-/** The README's seeded stream: state = seed XOR FNV-1a-64(label), SplitMix64, uniform in (0, 1). */
-function stream(seed, label) {
-  const MASK = (1n << 64n) - 1n;
-  let h = 0xcbf29ce484222325n;
-  for (const b of new TextEncoder().encode(label)) h = ((h ^ BigInt(b)) * 0x100000001b3n) & MASK;
-  let state = BigInt(seed) ^ h;
-  return () => {
-    state = (state + 0x9e3779b97f4a7c15n) & MASK;
-    let z = state;
-    z = ((z ^ (z >> 30n)) * 0xbf58476d1ce4e5b9n) & MASK;
-    z = ((z ^ (z >> 27n)) * 0x94d049bb133111ebn) & MASK;
-    z ^= z >> 31n;
-    return (Number(z >> 11n) + 0.5) / 2 ** 53;
-  };
-}
 
 /** Head h's weights with the mistakes in `on` (a Set of keys), from the JSON's inputs. */
 function expectedWeights(json, h, on) {
