@@ -139,9 +139,32 @@ def training_section(d, m):
           f"step {span([g['within_step'] for g in gram])} (evaluated every 25 steps), after "
           f"{span([g['within_seconds'] for g in gram], '{:.2f}')} s (seeds {', '.join(str(g['seed']) for g in gram)}).")
         w("")
-    w("Not measured here: the trainer in Chromium (the Train page is on another branch); issue 13's target is that it "
-      "is at least as fast as the NumPy column.")
-    w("")
+    browser = [b for b in (load(t, f"browser-{i}.json") for i in (1, 2, 3)) if b]
+    if browser:
+        w("The trainer in Chromium: the training page (`train.html`, Cargo profile `train-release`, opt-level \"s\"), "
+          "repeat task default, seed 1, from Train to Pause (`benches/train_page.mjs`). Slices: each ≤ 8 ms piece of training "
+          "(a `MessageChannel` task, `src/web/next_task.rs`) with what it sets off. Frames: a `requestAnimationFrame` loop "
+          "counting the frames the page drew meanwhile. Long tasks: the Long Tasks API (≥ 50 ms).")
+        w("")
+        w("| run | steps | steps/s | slice ms p50 / p99 / max | frames/s | longest gap between frames | long tasks (longest) | repeat loss ≤ 30 % at step |")
+        w("|---:|---:|---:|---|---:|---:|---|---:|")
+        for i, b in enumerate(browser, 1):
+            sl = b["slice_ms"]
+            w(f"| {i} | {b['steps']:,} | {b['steps_per_second']:.1f} | {sl['p50']:.1f} / {sl['p99']:.1f} / {sl['max']:.1f} | "
+              f"{b['frames_per_second']:.1f} | {b['longest_frame_gap_ms']:.1f} ms | {b['long_tasks']} ({b['longest_task_ms']:.0f} ms) | "
+              f"{'—' if b['formed_step'] is None else format(b['formed_step'], ',')} |")
+        w("")
+        numpy_rate = next((1 / c["numpy"]["seconds_per_step"] for c in result.get("configs", [])
+                           if c["name"] == "repeat" and c.get("numpy")), None)
+        best = max(b["steps_per_second"] for b in browser)
+        if numpy_rate:
+            verdict = "met" if best >= numpy_rate else "**not met**"
+            w(f"Issue 13's target, the page at least as fast as NumPy batched on one thread ({numpy_rate:.0f} steps/s above): "
+              f"{verdict} (best run {best:.0f} steps/s, {best / numpy_rate:.2f}×).")
+            w("")
+    else:
+        w("Not measured in this run: the trainer in Chromium (`benches/train_page.mjs`).")
+        w("")
     return L
 
 

@@ -1,15 +1,16 @@
 // Training page benchmark (issue 13, points 5 and 6) — not a test; run by hand after a build:
-//   node benches/train_page.mjs [--dist dist] [--query tseed=1] [--steps 1500]
+//   node benches/train_page.mjs [--dist dist] [--query tseed=1] [--steps 1500] [--json out.json]
 //
 // Opens train.html in headless Chromium with the link's settings (default: the repeat task's
 // reference default, seed 1), presses Train and lets it run to --steps steps, then pauses. It
 // reports the steps per second from the click to the pause (wall clock), the main-thread tasks
 // over 50 ms while it trained (Long Tasks API: how many and the longest), the first evaluated step
 // whose repeated-part loss is at most 30 % of the first copy's (from the page's loss table), and
-// the detector table at the end. It also times every animation-frame callback (requestAnimationFrame
-// wrapped: the training slice and what it sets off synchronously) and notes when the detector
-// table was redrawn (a MutationObserver, whose callback runs in the task that redrew it), to tell
-// which long tasks were an evaluation's redraw.
+// the detector table at the end. It also times every training slice (each is a MessageChannel
+// message, src/web/next_task.rs: the handler is wrapped), counts the frames the page draws while
+// it trains (a requestAnimationFrame loop: frames per second and the longest gap between two), and
+// notes when the detector table was redrawn (a MutationObserver, whose callback runs in the task
+// that redrew it), to tell which long tasks were an evaluation's redraw.
 import { startServer, launchBrowser, newPage, appUrl } from '../e2e/harness.mjs';
 
 const argv = process.argv.slice(2);
@@ -20,24 +21,39 @@ const opt = (name, dflt) => {
 const DIST = opt('dist', process.env.E2E_DIST);
 const QUERY = opt('query', 'tseed=1');
 const STEPS = Number(opt('steps', 1500));
+const JSON_OUT = opt('json', '');
 
 const server = await startServer(DIST ? { dir: DIST } : {});
 const browser = await launchBrowser();
 try {
   const { page } = await newPage(browser);
   await page.addInitScript(() => {
-    window.__frames = [];
-    window.__redraws = [];
-    const raf = window.requestAnimationFrame.bind(window);
-    window.requestAnimationFrame = (cb) =>
-      raf((ts) => {
-        const a = performance.now();
-        try {
-          cb(ts);
-        } finally {
-          window.__frames.push(performance.now() - a);
-        }
-      });
+    // The training slices are MessageChannel tasks (src/web/next_task.rs): time every message
+    // handler, i.e. each slice and what it sets off synchronously.
+    window.__slices = [];
+    const onmessage = Object.getOwnPropertyDescriptor(MessagePort.prototype, 'onmessage');
+    Object.defineProperty(MessagePort.prototype, 'onmessage', {
+      get() {
+        return onmessage.get.call(this);
+      },
+      set(handler) {
+        onmessage.set.call(this, handler && ((e) => {
+          const a = performance.now();
+          try {
+            handler(e);
+          } finally {
+            window.__slices.push(performance.now() - a);
+          }
+        }));
+      },
+    });
+    // Every frame the page draws: a requestAnimationFrame loop of its own.
+    window.__frameTimes = [];
+    const tick = (t) => {
+      window.__frameTimes.push(t);
+      requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
     addEventListener('DOMContentLoaded', () =>
       new MutationObserver((records) => {
         const inTable = (n) => (n.nodeType === 1 ? n : n.parentElement)?.closest('[data-testid=detector-table]');
@@ -75,10 +91,30 @@ try {
     const inside = redraws.some((r) => r >= t.start && r <= t.start + t.duration);
     console.log(`  at ${((t.start - t0) / 1000).toFixed(2)} s: ${t.duration.toFixed(0)} ms${inside ? ' (an evaluation redraw)' : ' (not an evaluation redraw)'}`);
   }
-  const frames = (await page.evaluate(() => window.__frames)).sort((a, b) => a - b);
-  const q = (p) => frames[Math.min(frames.length - 1, Math.floor(frames.length * p))].toFixed(1);
-  console.log(`animation-frame callbacks: ${frames.length}; ms p50 ${q(0.5)}, p90 ${q(0.9)}, p99 ${q(0.99)}, max ${frames.at(-1).toFixed(1)}; over 10 ms: ${frames.filter((f) => f > 10).length}`);
+  const slices = (await page.evaluate(() => window.__slices)).sort((a, b) => a - b);
+  const q = (p) => slices[Math.min(slices.length - 1, Math.floor(slices.length * p))].toFixed(1);
+  console.log(`slices: ${slices.length}; ms p50 ${q(0.5)}, p90 ${q(0.9)}, p99 ${q(0.99)}, max ${slices.at(-1).toFixed(1)}; over 10 ms: ${slices.filter((f) => f > 10).length}`);
+  const frameTimes = await page.evaluate(([a, b]) => window.__frameTimes.filter((t) => t >= a && t <= b), [t0, t1]);
+  const gaps = frameTimes.slice(1).map((t, i) => t - frameTimes[i]).sort((a, b) => a - b);
+  const g = (p) => gaps[Math.min(gaps.length - 1, Math.floor(gaps.length * p))].toFixed(1);
+  console.log(`frames drawn while training: ${((frameTimes.length * 1000) / (t1 - t0)).toFixed(1)} per s; gap between frames ms p50 ${g(0.5)}, p99 ${g(0.99)}, max ${gaps.at(-1).toFixed(1)}`);
   console.log(formed ? `repeated part ≤ 30 % of the first copy from the evaluation at step ${formed[0]}` : 'repeated part never ≤ 30 % of the first copy');
+  if (JSON_OUT) {
+    const { writeFile } = await import('node:fs/promises');
+    const rate = (n * 1000) / (t1 - t0);
+    await writeFile(JSON_OUT, JSON.stringify({
+      query: QUERY,
+      steps: n,
+      seconds: (t1 - t0) / 1000,
+      steps_per_second: rate,
+      long_tasks: tasks.length,
+      longest_task_ms: longest,
+      slice_ms: { p50: Number(q(0.5)), p99: Number(q(0.99)), max: slices.at(-1) },
+      frames_per_second: (frameTimes.length * 1000) / (t1 - t0),
+      longest_frame_gap_ms: gaps.at(-1),
+      formed_step: formed ? formed[0] : null,
+    }, null, 1));
+  }
   console.log(`detector table at step ${Math.floor(n / 25) * 25} (head, previous, induction, first, self, entropy):`);
   for (const d of detectors) console.log(`  ${d}`);
 } finally {

@@ -21,7 +21,9 @@
 #      profile's opt-level "z" and at opt-level 3, next to the NumPy reference (benches/numpy_train.py,
 #      one thread) fed the same weights and batches, which first checks loss, gradients and updates
 #      agree to 1e-9; then the repeat task's default, seeds 1–5 (step and seconds of the phase
-#      change), and the grammar's, seeds 1–3 (seconds to within 10 % of the exact minimum loss).
+#      change), and the grammar's, seeds 1–3 (seconds to within 10 % of the exact minimum loss);
+#      then the training page in Chromium (every page built into $BENCH_DIR/dist-pages, or
+#      BENCH_DIST_PAGES): three runs of benches/train_page.mjs (steps/s, slices, frames, long tasks).
 # Not part of scripts/test.sh: timings depend on the machine and on what else it is running
 # (the load average before and after is recorded).
 #
@@ -54,9 +56,9 @@ COMMAND="$(env | { grep -E '^BENCH_[A-Z_]+=' || true; } | sort | tr '\n' ' ')scr
 mkdir -p "$BENCH_DIR/kernel"
 
 if [ "$QUICK" = 1 ]; then
-  KERNEL_ARGS=(--quick); NUMPY_ARGS=(--quick); UPDATES=100; LOADS=5; TRAIN_STEPS=100; TRAIN_SECONDS=1
+  KERNEL_ARGS=(--quick); NUMPY_ARGS=(--quick); UPDATES=100; LOADS=5; TRAIN_STEPS=100; TRAIN_SECONDS=1; BROWSER_TRAIN_STEPS=300
 else
-  KERNEL_ARGS=(); NUMPY_ARGS=(); UPDATES=150; LOADS=9; TRAIN_STEPS=400; TRAIN_SECONDS=4
+  KERNEL_ARGS=(); NUMPY_ARGS=(); UPDATES=150; LOADS=9; TRAIN_STEPS=400; TRAIN_SECONDS=4; BROWSER_TRAIN_STEPS=1500
 fi
 
 # --- The machine ------------------------------------------------------------------------------
@@ -170,6 +172,17 @@ cargo run --quiet --release --example train -- --seeds 1,2,3,4,5 --bench-steps 0
 ae_log "training: tiny grammar default, seeds 1-3 (release profile)"
 cargo run --quiet --release --example train -- --grammar --seeds 1,2,3 --max-steps 300 --bench-steps 0 \
   --json "$TRAIN_DIR/grammar-runs.jsonl"
+
+# The trainer in Chromium: the training page (every page's build, as served), default settings, seed 1.
+PAGES="${BENCH_DIST_PAGES:-$BENCH_DIR/dist-pages}"
+if [ "$BUILD" = 1 ] || [ ! -f "$PAGES/train.html" ]; then
+  ae_log "training: build every page -> $PAGES"
+  bash scripts/build.sh "$PAGES"
+fi
+for run in 1 2 3; do
+  ae_log "training: the training page in Chromium, run $run of 3 ($BROWSER_TRAIN_STEPS steps)"
+  node benches/train_page.mjs --dist "$PAGES" --steps "$BROWSER_TRAIN_STEPS" --json "$TRAIN_DIR/browser-$run.json"
+done
 
 echo "load_after=$(cut -d' ' -f1-3 /proc/loadavg)" >> "$BENCH_DIR/machine.txt"
 

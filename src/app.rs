@@ -21,6 +21,7 @@ use crate::components::{
     training::TrainingPanel,
     update_notice::UpdateNotice,
 };
+use crate::model::trained::WeightsChoice;
 use crate::model::url_state::ViewState;
 use crate::state::{load_trained_weights, provide_theme, sync_url, AppState};
 use crate::text::{glossary, weights_note, weights_note_short};
@@ -189,6 +190,11 @@ fn main_view_heading(state: AppState) -> impl IntoView {
         <p class="note" data-testid="weights-note">
             {move || state.prepared.with(|p| weights_note(&p.weights, p.config.seed))}
         </p>
+        {move || (state.weights.get() == WeightsChoice::Yours && state.trained_in_use()).then(|| view! {
+            <p class="note" data-testid="yours-note">
+                "You trained this model on the training page. It is kept in this browser only: a link to this view shows it here, and elsewhere says that no model of yours is saved there."
+            </p>
+        })}
         {symbols_used_here(state)}
     }
 }

@@ -44,6 +44,9 @@ pub fn ModelControls() -> impl IntoView {
                     <option value="grammar" selected=choice(WeightsChoice::Grammar)>
                         "trained on a tiny grammar"
                     </option>
+                    <option value="yours" selected=choice(WeightsChoice::Yours)>
+                        "trained by you (training page)"
+                    </option>
                 </select>
             </div>
             <p class="hint" role="status" data-testid="weights-status">

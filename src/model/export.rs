@@ -11,7 +11,7 @@ use super::multihead::LayerOutput;
 use nalgebra::DMatrix;
 use std::fmt::Write;
 
-fn json_string(out: &mut String, s: &str) {
+pub(crate) fn json_string(out: &mut String, s: &str) {
     out.push('"');
     for c in s.chars() {
         match c {
@@ -29,7 +29,7 @@ fn json_string(out: &mut String, s: &str) {
     out.push('"');
 }
 
-fn json_number(out: &mut String, x: f64) {
+pub(crate) fn json_number(out: &mut String, x: f64) {
     if x.is_finite() {
         let _ = write!(out, "{x}");
     } else {
@@ -38,7 +38,7 @@ fn json_number(out: &mut String, x: f64) {
     }
 }
 
-fn json_matrix(out: &mut String, m: &DMatrix<f64>) {
+pub(crate) fn json_matrix(out: &mut String, m: &DMatrix<f64>) {
     out.push('[');
     for i in 0..m.nrows() {
         if i > 0 {

@@ -20,13 +20,15 @@ use super::weights::{sinusoidal_positions, Projections};
 use nalgebra::DMatrix;
 use std::sync::Arc;
 
-/// Which weights the learner chose (the link's `w`): the seeded random ones, or the tiny
-/// grammar's trained checkpoint.
+/// Which weights the learner chose (the link's `w`): the seeded random ones, the tiny grammar's
+/// trained checkpoint, or a tiny-grammar model the learner trained on the training page (kept in
+/// the browser, `web::saved_model`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum WeightsChoice {
     #[default]
     Random,
     Grammar,
+    Yours,
 }
 
 impl WeightsChoice {
@@ -35,11 +37,12 @@ impl WeightsChoice {
         match self {
             Self::Random => "random",
             Self::Grammar => "grammar",
+            Self::Yours => "yours",
         }
     }
 
     pub fn parse(value: &str) -> Option<Self> {
-        [Self::Random, Self::Grammar]
+        [Self::Random, Self::Grammar, Self::Yours]
             .into_iter()
             .find(|c| c.key() == value)
     }
@@ -108,6 +111,9 @@ pub fn checkpoint_ids<H: TextHost>(
     let cfg = checkpoint.model.config();
     if cfg.positions != PositionKind::Sinusoidal {
         return Err("the explorer shows models with sinusoidal position codes only".into());
+    }
+    if cfg.layers != 1 {
+        return Err("the explorer shows models of one attention layer only".into());
     }
     if tokens.len() > cfg.max_len {
         return Err(format!(
@@ -235,6 +241,65 @@ mod tests {
         for (j, b) in s.before.iter().enumerate() {
             assert_eq!(*b, w[0][(6, j)]);
         }
+    }
+
+    /// The training page offers "Show this model in the explorer" exactly for the runs a checkpoint
+    /// file can hold and the explorer can read, and the explorer then shows that run's attention
+    /// (to f32 rounding: the file keeps f32).
+    #[test]
+    fn the_explorer_shows_exactly_the_learner_s_runs_it_can_read() {
+        use crate::model::train::checkpoint_file::{encode, CheckpointTask};
+        use crate::model::train::settings::{
+            TaskKind, TrainSettings, LAYER_CHOICES, TRAIN_HEAD_CHOICES,
+        };
+        use crate::model::train::trainer::Trainer;
+        let tokens = tokenize(DEFAULT_SENTENCE);
+        let ids = grammar_ids::<CoreText>(&tokens).unwrap();
+        let mut offered = 0;
+        for task in TaskKind::ALL {
+            for layers in LAYER_CHOICES {
+                for heads in TRAIN_HEAD_CHOICES {
+                    for positions in PositionKind::ALL {
+                        let settings = TrainSettings {
+                            task,
+                            seed: 4,
+                            layers,
+                            heads,
+                            positions,
+                            lr: 0.03,
+                        };
+                        let expected = task == TaskKind::Grammar
+                            && (layers, heads, positions) == (1, 2, PositionKind::Sinusoidal);
+                        assert_eq!(
+                            settings.explorer_problem().is_none(),
+                            expected,
+                            "{settings:?}"
+                        );
+                        if !expected {
+                            continue;
+                        }
+                        offered += 1;
+                        let mut config = settings.config();
+                        config.eval_sequences = 2;
+                        let mut t = Trainer::new(config).unwrap();
+                        t.run_to(30);
+                        let bytes = encode(CheckpointTask::Grammar, 4, 30, t.model());
+                        let checkpoint = Arc::new(decode(&bytes).unwrap());
+                        let explorer =
+                            Prepared::from_checkpoint::<CoreText>(tokens.clone(), &checkpoint)
+                                .unwrap();
+                        let theirs = t.model().attention(&ids);
+                        for (ours, theirs) in explorer.weights_all(1.0).iter().zip(&theirs[0]) {
+                            let gap = (ours - theirs).abs().max();
+                            assert!(gap > 0.0 && gap < 1e-5, "f32 rounding only: {gap}");
+                        }
+                    }
+                }
+            }
+        }
+        assert_eq!(offered, 1);
+        assert_eq!(WeightsChoice::parse("yours"), Some(WeightsChoice::Yours));
+        assert_eq!(WeightsChoice::Yours.key(), "yours");
     }
 
     #[test]

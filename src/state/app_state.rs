@@ -55,6 +55,8 @@ pub struct AppState {
     pub notices: RwSignal<Vec<String>>,
     /// The trained checkpoint, once fetched (`state::load_trained_weights`).
     pub trained: RwSignal<super::trained_weights::Loaded>,
+    /// The model the learner trained and handed over from the training page, once read.
+    pub yours: RwSignal<super::trained_weights::Loaded>,
     /// Why the chosen weights are not the ones shown, if they are not (loading, a failed
     /// download, a word the trained model never learned, a page without trained weights).
     pub weights_problem: Memo<Option<String>>,
@@ -106,6 +108,13 @@ impl AppState {
             ..
         } = view;
         let trained: RwSignal<super::trained_weights::Loaded> = RwSignal::new(None);
+        let yours: RwSignal<super::trained_weights::Loaded> = RwSignal::new(None);
+        // Where the chosen trained weights are loaded into (`None`: random weights chosen).
+        let source = move || match weights.get() {
+            WeightsChoice::Random => None,
+            WeightsChoice::Grammar => Some(trained),
+            WeightsChoice::Yours => Some(yours),
+        };
         // Only sentences that passed the gate are ever stored, so this cannot fail; the fallback
         // (never empty, whatever the limit) keeps the page alive even if that promise were broken.
         let tokens = Memo::new(move |_| {
@@ -115,10 +124,10 @@ impl AppState {
         // The weights in use: trained only when chosen, offered, loaded and able to read the
         // sentence (`checkpoint_ids`); random otherwise (and `weights_problem` says why).
         let in_use = Memo::new(move |_| {
-            if !offers_trained || weights.get() != WeightsChoice::Grammar {
+            let Some(loaded) = source().filter(|_| offers_trained) else {
                 return Weights::Random;
-            }
-            match trained.get() {
+            };
+            match loaded.get() {
                 Some(Ok(c)) if tokens.with(|t| checkpoint_ids::<BrowserText>(t, &c).is_ok()) => {
                     Weights::Trained(c)
                 }
@@ -126,13 +135,11 @@ impl AppState {
             }
         });
         let weights_problem = Memo::new(move |_| {
-            if weights.get() != WeightsChoice::Grammar {
-                return None;
-            }
+            let loaded = source()?;
             if !offers_trained {
                 return Some("This page uses the random weights; the trained ones are shown on the explorer page.".to_string());
             }
-            match trained.get() {
+            match loaded.get() {
                 None => Some("Loading the trained weights…".to_string()),
                 Some(Err(e)) => Some(format!("{e} Showing the random weights.")),
                 Some(Ok(c)) => tokens
@@ -183,6 +190,7 @@ impl AppState {
             col: RwSignal::new(None),
             notices: RwSignal::new(notices),
             trained,
+            yours,
             weights_problem,
             tokens,
             prepared,

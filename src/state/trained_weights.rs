@@ -1,5 +1,6 @@
 //! The trained weights' side of the state: fetching the grammar checkpoint when the learner picks
 //! it (data beside the app, `checkpoints/grammar.bin`, fetched once, never built into the wasm),
+//! or reading the model the learner trained on the training page from this browser's storage,
 //! and keeping the head count and the position switch equal to the checkpoint's while its
 //! weights are shown, so every control, heading and link describes the model on screen.
 
@@ -7,8 +8,20 @@ use super::AppState;
 use crate::model::train::checkpoint_file::{decode, Checkpoint, CheckpointTask};
 use crate::model::trained::WeightsChoice;
 use crate::web::fetch::fetch_bytes;
+use crate::web::saved_model::load_your_model;
 use leptos::prelude::*;
 use std::sync::Arc;
+
+/// The model the training page saved in this browser, or why there is none to show.
+fn read_your_model() -> Result<Arc<Checkpoint>, String> {
+    match load_your_model() {
+        Ok(Some(bytes)) => decode(&bytes)
+            .map(Arc::new)
+            .map_err(|e| format!("Your saved model could not be read: {e}.")),
+        Ok(None) => Err("No model of yours is saved in this browser: train the tiny grammar on the training page, then choose “Show this model in the explorer”.".into()),
+        Err(e) => Err(format!("Your model could not be read: {e}.")),
+    }
+}
 
 /// The checkpoint as loaded so far: `None` before it is asked for (or while it loads).
 pub type Loaded = Option<Result<Arc<Checkpoint>, String>>;
@@ -17,6 +30,14 @@ pub type Loaded = Option<Result<Arc<Checkpoint>, String>>;
 /// keeps `heads` and `positions` in step with it while it is in use.
 pub fn load_trained_weights(state: AppState) {
     let loading = StoredValue::new(false);
+    // The learner's own model: read from this browser's storage when chosen (it is quick).
+    Effect::new(move |_| {
+        if state.weights.get() == WeightsChoice::Yours
+            && state.yours.with_untracked(Option::is_none)
+        {
+            state.yours.set(Some(read_your_model()));
+        }
+    });
     Effect::new(move |_| {
         let wanted = state.weights.get() == WeightsChoice::Grammar;
         let missing = state.trained.with(|t| !matches!(t, Some(Ok(_))));

@@ -1,22 +1,26 @@
 //! [`Training`]: the training page's run. The learner's choices live in the view's signals (they
-//! are in the link); this holds the [`Trainer`] they describe and trains it in slices between
-//! animation frames, so the page keeps responding while it learns.
+//! are in the link); this holds the [`Trainer`] they describe and trains it in slices of at most
+//! 8 ms, each a task of its own ([`next_task`]), so the browser handles input and draws frames
+//! between two slices and the page keeps responding while it learns.
 //!
 //! A slice does [`Trainer::work`] pieces (one training sequence's forward and backward pass, or
 //! one held-out sequence of an evaluation: well under a millisecond each) while the time spent
 //! plus the slice's longest piece so far stays within [`SLICE_BUDGET_MS`], then yields to the
-//! browser until the next frame. A slice that finishes an evaluation stops there, so the redraw
-//! it causes has the rest of the frame. Components re-read the trainer when `steps` (every slice)
+//! browser, which runs the next slice as soon as it has handled what was waiting. A slice that finishes an evaluation stops there, so the redraw
+//! it causes is not added to a full slice. Components re-read the trainer when `steps` (every slice)
 //! or `evals` (every evaluation, each `eval_every` steps) change; `replay` chooses a kept
 //! checkpoint for the head grid and the detector table.
 
 use super::AppState;
+use crate::model::train::checkpoint_file::{encode, CheckpointTask};
+use crate::model::train::export::run_json;
 use crate::model::train::settings::TrainSettings;
-use crate::model::train::trainer::{EvalPoint, Trainer, Work};
+use crate::model::train::trainer::{EvalPoint, Snapshot, Trainer, Work};
+use crate::web::next_task::next_task;
 use leptos::prelude::*;
 use nalgebra::DMatrix;
 
-/// Milliseconds of work per animation frame (issue 13: slices of ≤ 8 ms between frames).
+/// Milliseconds of work per slice (issue 13: slices of ≤ 8 ms between frames).
 pub const SLICE_BUDGET_MS: f64 = 8.0;
 /// How often the speed readout is refreshed, in milliseconds.
 const RATE_WINDOW_MS: f64 = 500.0;
@@ -44,8 +48,8 @@ pub struct Training {
     pub shown: Memo<Option<Shown>>,
     /// Where the current speed measurement began: (time in ms, steps then).
     rate_start: StoredValue<Option<(f64, usize)>>,
-    /// Which run of frames is current: a frame of an earlier Train (paused and started again
-    /// before it fired) stops instead of running beside the new one.
+    /// Which run of slices is current: a slice of an earlier Train (paused and started again
+    /// before it ran) stops instead of running beside the new one.
     loop_id: StoredValue<u64>,
     state: AppState,
 }
@@ -138,6 +142,58 @@ impl Training {
         self.trainer.with_value(|t| f(t.as_ref()))
     }
 
+    /// Held-out sequence 1 as the page names its tokens (tracks `evals`).
+    pub fn shown_tokens(self) -> Vec<String> {
+        self.evals.track();
+        self.with(|t| {
+            let Some(t) = t else { return Vec::new() };
+            let task = t.config().task;
+            t.held_out().first().map_or_else(Vec::new, |s| {
+                s.tokens.iter().map(|&id| task.token_name(id)).collect()
+            })
+        })
+    }
+
+    /// The model the head grid and the detector table show, as the JSON download
+    /// (`model::train::export`); `None` before a run exists.
+    pub fn shown_json(self) -> Option<String> {
+        let replay = self.replay.get_untracked();
+        self.with(|t| {
+            let t = t?;
+            let (snapshot, _) = shown_snapshot(t, replay);
+            let attention = snapshot
+                .model(t.config().model)
+                .attention(&t.held_out().first()?.tokens);
+            Some(run_json(t.config(), snapshot, t.held_out(), &attention))
+        })
+    }
+
+    /// The model the head grid shows as a checkpoint file (`model::train::checkpoint_file`, f32),
+    /// for the explorer; `None` before a run exists or for a run the file cannot hold
+    /// ([`TrainSettings::explorer_problem`]).
+    pub fn shown_checkpoint(self) -> Option<Vec<u8>> {
+        if self
+            .settings
+            .with_untracked(TrainSettings::explorer_problem)
+            .is_some()
+        {
+            return None;
+        }
+        let replay = self.replay.get_untracked();
+        self.with(|t| {
+            let t = t?;
+            let (snapshot, _) = shown_snapshot(t, replay);
+            let model = snapshot.model(t.config().model);
+            let steps = u32::try_from(snapshot.eval.step).ok()?;
+            Some(encode(
+                CheckpointTask::Grammar,
+                t.config().seed,
+                steps,
+                &model,
+            ))
+        })
+    }
+
     /// Copies the trainer's counts into the signals; `settled` also writes the step count into
     /// the link (on pause, reset and every evaluation, so a link opened mid-run retrains to an
     /// evaluated step).
@@ -161,7 +217,7 @@ impl Training {
             .set_value(Some((now_ms(), self.steps.get_untracked())));
         self.loop_id.update_value(|id| *id += 1);
         let id = self.loop_id.get_value();
-        request_animation_frame(move || self.frame(id));
+        next_task(move || self.slice(id));
     }
 
     /// Stops training. An evaluation under way is finished first (at most the held-out set's
@@ -193,9 +249,9 @@ impl Training {
         self.publish(true);
     }
 
-    /// One slice of training, then the next frame's.
-    fn frame(self, id: u64) {
-        // `try_`: the page may have gone (and the signals with it) since this frame was asked for.
+    /// One slice of training, then the next.
+    fn slice(self, id: u64) {
+        // `try_`: the page may have gone (and the signals with it) since this slice was asked for.
         if self.running.try_get_untracked() != Some(true)
             || self.loop_id.try_get_value() != Some(id)
         {
@@ -241,20 +297,25 @@ impl Training {
             return;
         }
         self.publish(evaluated);
-        request_animation_frame(move || self.frame(id));
+        next_task(move || self.slice(id));
     }
 }
 
-/// The evaluation at `replay` (the kept checkpoint at or before that step) or the latest one, with
-/// every head's weights on held-out sequence 1 then (from the weights of that step, which the
-/// model may have trained past).
-fn shown(t: &Trainer, replay: Option<usize>) -> Option<Shown> {
-    let tokens = &t.held_out().first()?.tokens;
+/// The snapshot at `replay` (the kept checkpoint at or before that step) or the latest one, and
+/// whether it is the latest.
+fn shown_snapshot(t: &Trainer, replay: Option<usize>) -> (&Snapshot, bool) {
     let kept = t.checkpoints.kept();
-    let (snapshot, latest) = match replay.and_then(|step| t.checkpoints.at_or_before(step)) {
+    match replay.and_then(|step| t.checkpoints.at_or_before(step)) {
         Some(i) if kept[i].0 < t.latest().step => (&kept[i].1, false),
         _ => (t.latest_snapshot(), true),
-    };
+    }
+}
+
+/// The evaluation at `replay` (see [`shown_snapshot`]), with every head's weights on held-out
+/// sequence 1 then (from the weights of that step, which the model may have trained past).
+fn shown(t: &Trainer, replay: Option<usize>) -> Option<Shown> {
+    let tokens = &t.held_out().first()?.tokens;
+    let (snapshot, latest) = shown_snapshot(t, replay);
     Some(Shown {
         eval: snapshot.eval.clone(),
         attention: snapshot.model(t.config().model).attention(tokens),

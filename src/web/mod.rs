@@ -5,6 +5,8 @@ pub mod clipboard;
 pub mod download;
 pub mod fetch;
 pub mod location;
+pub mod next_task;
+pub mod saved_model;
 pub mod service_worker;
 pub mod session;
 pub mod text_host;

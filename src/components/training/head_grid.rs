@@ -1,6 +1,8 @@
 //! Every head's attention (layer × head) on one fixed held-out sequence, redrawn at every
 //! evaluation as the model trains, or at the checkpoint the replay slider chose.
 
+use super::head_tables::HeadTables;
+use super::open_in_explorer::OpenInExplorer;
 use super::use_training;
 use crate::charts::canvas::Redraw;
 use crate::charts::heatmap::{draw_heatmap, CellText, HeatmapSpec};
@@ -8,6 +10,7 @@ use crate::charts::layout::HeatmapLayout;
 use crate::hooks::use_canvas;
 use crate::model::train::tasks::Grammar;
 use crate::model::train::trainer::Task;
+use crate::web::download::download_text;
 use leptos::html;
 use leptos::prelude::*;
 use nalgebra::DMatrix;
@@ -84,5 +87,41 @@ pub(super) fn HeadGrid() -> impl IntoView {
                 })
                 .collect_view()
         }}
+        <HeadTables />
+        <DownloadModel />
+        <OpenInExplorer />
+    }
+}
+
+/// Saves the model the grid shows (this step's or the replayed checkpoint's) as JSON: every
+/// trained matrix, the held-out sequences, the grid's weights and the detector scores.
+#[component]
+fn DownloadModel() -> impl IntoView {
+    let training = use_training();
+    let problem = RwSignal::new(None::<String>);
+    let save = move |_| {
+        let Some(text) = training.shown_json() else {
+            return;
+        };
+        let step = training
+            .shown
+            .with_untracked(|s| s.as_ref().map_or(0, |s| s.eval.step));
+        let name = format!("trained-model-step{step}.json");
+        problem.set(
+            download_text(&name, "application/json", &text)
+                .err()
+                .map(|e| format!("Could not save the JSON: {e:?}")),
+        );
+    };
+    view! {
+        <div class="downloads">
+            <button type="button" data-testid="download-model" on:click=save>
+                "Download this model (JSON)"
+            </button>
+            <p class="hint">
+                "Every trained matrix, the held-out sequences, the weights above and the detector scores, at the step shown: recompute them anywhere (the README shows how, with NumPy)."
+            </p>
+            <p class="error" role="alert">{move || problem.get()}</p>
+        </div>
     }
 }

@@ -5,7 +5,9 @@
 mod controls;
 mod detector_table;
 mod head_grid;
+mod head_tables;
 mod loss_curve;
+mod open_in_explorer;
 mod replay;
 mod saved;
 

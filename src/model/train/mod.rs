@@ -6,6 +6,7 @@
 //! - [`adam`]: the optimiser;
 //! - [`tasks`]: the two built-in tasks, generated from a seed (tiny grammar, repeat a sequence);
 //! - [`detectors`]: per-head scores (previous token, induction, first token, self, entropy);
+//! - [`export`]: the training page's JSON download of the model it shows;
 //! - [`trainer`]: steps (whole, or one sequence at a time for the page), evaluation every N steps,
 //!   loss curves, stuck detection;
 //! - [`checkpoints`]: the bounded timeline of weights the page replays;
@@ -19,6 +20,7 @@ pub mod backward;
 pub mod checkpoint_file;
 pub mod checkpoints;
 pub mod detectors;
+pub mod export;
 mod kernels;
 pub mod settings;
 pub mod tasks;

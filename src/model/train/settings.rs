@@ -92,6 +92,18 @@ impl Default for TrainSettings {
 }
 
 impl TrainSettings {
+    /// Why the explorer cannot show this run's model, if it cannot. The explorer reads the tiny
+    /// grammar's words and draws one layer with sinusoidal position codes, and a checkpoint file
+    /// holds a task's default shape only (`checkpoint_file`): so a tiny-grammar run of the default
+    /// shape, with any seed and learning rate.
+    pub fn explorer_problem(&self) -> Option<&'static str> {
+        let fits = self.task == TaskKind::Grammar
+            && self.config().model == TrainConfig::grammar_default(self.seed).model;
+        (!fits).then_some(
+            "The explorer can show a tiny-grammar model of the default shape (1 layer, 2 heads, sinusoidal positions; any seed and learning rate): choose those to open your model there.",
+        )
+    }
+
     /// The run these settings describe.
     pub fn config(&self) -> TrainConfig {
         let mut config = match self.task {

@@ -21,7 +21,7 @@ use super::adam::Adam;
 use super::backward::Workspace;
 use super::checkpoints::{Checkpoints, MAX_CHECKPOINTS};
 use super::detectors::{agreement_report, AgreementReport, HeadScores, HeadSums};
-use super::tasks::{Grammar, RepeatTask, Sequence};
+use super::tasks::{Grammar, RepeatTask, Sequence, GRAMMAR_WORDS};
 use super::transformer::{ForwardCache, ModelConfig, PositionKind, Transformer};
 use crate::model::rng::SeededRng;
 
@@ -44,6 +44,16 @@ impl Task {
         match self {
             Self::Repeat(r) => r.seq_len,
             Self::Grammar(g) => g.seq_len,
+        }
+    }
+
+    /// How the page names token `id`: its word in the grammar, its number in the repeat task.
+    pub fn token_name(&self, id: usize) -> String {
+        match self {
+            Self::Repeat(_) => id.to_string(),
+            Self::Grammar(_) => GRAMMAR_WORDS
+                .get(id)
+                .map_or_else(|| id.to_string(), |w| (*w).to_string()),
         }
     }
 

@@ -1,0 +1,192 @@
+#!/usr/bin/env python3
+"""Recompute a training-page download (train.html, "Download this model (JSON)") with NumPy.
+
+Usage: python3 e2e/check_train_json.py trained-model.json [tolerance]
+       python3 e2e/check_train_json.py trained-model.json --explorer attention.json
+
+The second form checks the hand-over to the explorer ("Show this model in the explorer"): the explorer's
+download (`attention.json`, temperature 1) must show, for its sentence, each head's weights as this model's
+layer 1 computes them, to 1e-5 (the explorer reads the weights rounded to f32).
+
+From the file's trained matrices alone (`groups`) it runs the model forward on every held-out sequence
+with the NumPy model of benches/numpy_train.py (the same formulas, written from the definitions), then
+compares with what the page showed:
+  - `attention[layer][head]`: every head's weights on held-out sequence 1 (the page's head grid);
+  - `eval.heads`: the detector scores, from their definitions over rows i = 1 .. T-1 of every sequence:
+    previous token A[i, i-1], first token A[i, 0], self A[i, i], entropy -sum_j A log2 A (bits), and
+    induction A[i, i-len+1] over the rows of the repeat;
+  - `eval.loss`, `eval.first_copy_loss`, `eval.repeated_loss`: mean next-token loss over every predicted
+    position, over the predictable tokens of the first copy and of the repeat.
+Every difference must be within the tolerance (default 1e-9, absolute; the numbers are at most a few
+units). First a negative control: the same check on a copy with one attention weight and one score off by
+10 x the tolerance must fail, or the check could not catch anything. Prints the largest differences and
+exits 1 on a mismatch.
+"""
+import copy
+import json
+import os
+import sys
+
+import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "benches"))
+from numpy_train import Model  # noqa: E402
+
+
+def forward(model, params, tokens):
+    """Attention of every layer and head, and the loss of every predicted position, for one sequence."""
+    cfg = model.cfg
+    tokens = np.asarray(tokens)[None, :]
+    t = tokens.shape[1]
+    x = params["token embedding"][tokens]
+    if model.pos == "sinusoidal":
+        x = x + model.sinusoid[:t]
+    elif model.pos == "learned":
+        x = x + params["learned positions"][:t]
+    future = np.triu(np.ones((t, t), dtype=bool), 1)
+    attention = []
+    for layer in range(cfg["layers"]):
+        w = lambda n: params[f"layer {layer + 1} {n}"]
+        q, k, v = x @ w("W_q"), x @ w("W_k"), x @ w("W_v")
+        if model.pos == "rotary":
+            q, k = model.rotate(q, 1.0), model.rotate(k, 1.0)
+        qh, kh, vh = model.heads(q), model.heads(k), model.heads(v)
+        scores = (qh @ kh.transpose(0, 1, 3, 2)) * model.scale
+        scores[..., future] = -np.inf
+        e = np.exp(scores - scores.max(axis=-1, keepdims=True))
+        a = e / e.sum(axis=-1, keepdims=True)
+        attention.append(a[0])
+        x = x + model.merge(a @ vh) @ w("W_o")
+    logits = (x @ params["unembedding"])[0]
+    top = logits.max(axis=-1)
+    log_norm = top + np.log(np.exp(logits - top[:, None]).sum(axis=-1))
+    nxt = tokens[0, 1:]
+    losses = log_norm[:-1] - logits[np.arange(t - 1), nxt]
+    return attention, losses
+
+
+def scores_of(patterns, held_out):
+    """Detector scores of one head from its weights on each held-out sequence."""
+    rows = prev = first = own = ent = 0.0
+    ind_rows, ind = 0, 0.0
+    for a, seq in zip(patterns, held_out):
+        t = a.shape[0]
+        for i in range(1, t):
+            rows += 1
+            prev += a[i, i - 1]
+            first += a[i, 0]
+            own += a[i, i]
+            row = a[i, : i + 1]
+            row = row[row > 0]
+            ent += max(0.0, float(-(row * np.log2(row)).sum()))
+        r = seq["repeat"]
+        if r:
+            second = r["first"] + r["len"]
+            for i in range(second, min(second + r["len"], t)):
+                ind_rows += 1
+                ind += a[i, i + 1 - r["len"]]
+    return {
+        "previous_token": prev / rows,
+        "induction": ind / ind_rows if ind_rows else None,
+        "first_token": first / rows,
+        "self": own / rows,
+        "entropy_bits": ent / rows,
+    }
+
+
+def compare(doc, tol, quiet=False):
+    """Returns (ok, {what: largest difference})."""
+    m = doc["model"]
+    cfg = dict(m)
+    model = Model(cfg)
+    params = {g["name"]: np.array(g["values"], dtype=np.float64).reshape(g["rows"], g["cols"]) for g in doc["groups"]}
+    held = doc["held_out"]
+    runs = [forward(model, params, s["tokens"]) for s in held]
+    worst = {}
+
+    def note(what, diff):
+        worst[what] = max(worst.get(what, 0.0), float(diff))
+
+    # The head grid: held-out sequence 1.
+    shown = doc["attention"]
+    assert len(shown) == m["layers"] and all(len(layer) == m["heads"] for layer in shown)
+    for layer in range(m["layers"]):
+        for head in range(m["heads"]):
+            page = np.array(shown[layer][head], dtype=np.float64)
+            ours = runs[0][0][layer][head]
+            assert page.shape == ours.shape, (page.shape, ours.shape)
+            note("attention", np.abs(page - ours).max())
+    # The detector table.
+    for layer in range(m["layers"]):
+        for head in range(m["heads"]):
+            ours = scores_of([r[0][layer][head] for r in runs], held)
+            page = doc["eval"]["heads"][layer][head]
+            for key, value in ours.items():
+                if value is None or page[key] is None:
+                    assert value is None and page[key] is None, (key, value, page[key])
+                else:
+                    note("scores", abs(value - page[key]))
+    # The losses.
+    losses = [r[1] for r in runs]
+    note("loss", abs(np.concatenate(losses).mean() - doc["eval"]["loss"]))
+    if doc["eval"]["first_copy_loss"] is not None:
+        first = repeated = 0.0
+        rows = 0
+        for l, s in zip(losses, held):
+            r = s["repeat"]
+            second = r["first"] + r["len"]
+            first += l[r["first"] : r["first"] + r["len"] - 1].sum()
+            repeated += l[second : second + r["len"] - 1].sum()
+            rows += r["len"] - 1
+        note("loss", abs(first / rows - doc["eval"]["first_copy_loss"]))
+        note("loss", abs(repeated / rows - doc["eval"]["repeated_loss"]))
+    ok = all(v <= tol for v in worst.values())
+    if not quiet:
+        for what, diff in worst.items():
+            print(f"{what}: largest |page - NumPy| = {diff:.3e}")
+    return ok, worst
+
+
+def compare_explorer(doc, explorer, tol=1e-5):
+    """The explorer's heads against this model's layer 1 on the explorer's sentence."""
+    model = Model(dict(doc["model"]))
+    params = {g["name"]: np.array(g["values"], dtype=np.float64).reshape(g["rows"], g["cols"]) for g in doc["groups"]}
+    assert float(explorer["temperature"]) == 1.0, "the explorer's view must be at temperature 1"
+    ids = [doc["words"].index(t.lower()) for t in explorer["tokens"]]
+    attention, _ = forward(model, params, ids)
+    assert len(explorer["heads"]) == doc["model"]["heads"], (len(explorer["heads"]), doc["model"]["heads"])
+    worst = 0.0
+    for h, head in enumerate(explorer["heads"]):
+        worst = max(worst, float(np.abs(np.array(head["weights"], dtype=np.float64) - attention[0][h]).max()))
+    print(f"explorer: largest |explorer - NumPy from the training page's matrices| = {worst:.3e}")
+    ok = worst <= tol
+    print(("OK" if ok else "MISMATCH") + f" (explorer, {len(ids)} tokens, {len(explorer['heads'])} heads, tolerance {tol:g})")
+    return 0 if ok else 1
+
+
+def main(argv):
+    if len(argv) < 2:
+        print(__doc__.strip(), file=sys.stderr)
+        return 2
+    if len(argv) == 4 and argv[2] == "--explorer":
+        with open(argv[1], encoding="utf-8") as f, open(argv[3], encoding="utf-8") as g:
+            return compare_explorer(json.load(f), json.load(g))
+    tol = float(argv[2]) if len(argv) > 2 else 1e-9
+    with open(argv[1], encoding="utf-8") as f:
+        doc = json.load(f)
+    # Negative controls: a weight of the grid and a score, each off by 10 x the tolerance.
+    bad = copy.deepcopy(doc)
+    bad["attention"][0][0][1][0] += 10 * tol
+    bad_score = copy.deepcopy(doc)
+    bad_score["eval"]["heads"][0][0]["previous_token"] += 10 * tol
+    for broken in (bad, bad_score):
+        if compare(broken, tol, quiet=True)[0]:
+            print("negative control passed: the check cannot catch a change of 10 x the tolerance")
+            return 1
+    ok, _ = compare(doc, tol)
+    print(("OK" if ok else "MISMATCH") + f" (step {doc['step']}, {len(doc['held_out'])} held-out sequences, tolerance {tol:g})")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,94 @@
+//! The head grid as numbers (its table alternative): every head's weights on held-out sequence 1,
+//! one table per head, at the step the grid shows. Built only while the disclosure is open, so a
+//! closed one costs nothing while the model trains.
+
+use super::use_training;
+use crate::format::percent;
+use leptos::html;
+use leptos::prelude::*;
+use nalgebra::DMatrix;
+
+/// One head's weights: rows are queries, columns keys, both by position (from 1) and token.
+fn head_table(
+    layer: usize,
+    head: usize,
+    weights: &DMatrix<f64>,
+    tokens: &[String],
+) -> impl IntoView {
+    let label = |i: usize| format!("{} {}", i + 1, tokens.get(i).map_or("", String::as_str));
+    let t = weights.nrows();
+    view! {
+        <div class="table-scroll">
+            <table class="weights head-table" data-testid="head-table" data-layer=layer + 1 data-head=head + 1>
+                <caption>
+                    {format!("Layer {}, head {}: the weight each query (row) puts on each key (column)", layer + 1, head + 1)}
+                </caption>
+                <thead>
+                    <tr>
+                        <th scope="col">"query \\ key"</th>
+                        {(0..t).map(|j| view! { <th scope="col">{label(j)}</th> }).collect_view()}
+                    </tr>
+                </thead>
+                <tbody>
+                    {(0..t)
+                        .map(|i| view! {
+                            <tr>
+                                <th scope="row">{label(i)}</th>
+                                {(0..t)
+                                    .map(|j| {
+                                        let w = weights[(i, j)];
+                                        // The future is masked: exactly 0, shown faint.
+                                        let class = if j > i { "num future" } else { "num" };
+                                        view! {
+                                            <td class=class data-value=w.to_string()>{percent(w)}</td>
+                                        }
+                                    })
+                                    .collect_view()}
+                            </tr>
+                        })
+                        .collect_view()}
+                </tbody>
+            </table>
+        </div>
+    }
+}
+
+#[component]
+pub(super) fn HeadTables() -> impl IntoView {
+    let training = use_training();
+    let details = NodeRef::<html::Details>::new();
+    let open = RwSignal::new(false);
+    let tables = move || {
+        if !open.get() {
+            return None;
+        }
+        let tokens = training.shown_tokens();
+        training.shown.with(|shown| {
+            let shown = shown.as_ref()?;
+            Some(
+                shown
+                    .attention
+                    .iter()
+                    .enumerate()
+                    .flat_map(|(l, layer)| {
+                        let tokens = &tokens;
+                        layer
+                            .iter()
+                            .enumerate()
+                            .map(move |(h, a)| head_table(l, h, a, tokens))
+                    })
+                    .collect_view(),
+            )
+        })
+    };
+    view! {
+        <details
+            class="head-tables"
+            node_ref=details
+            on:toggle=move |_| open.set(details.get().is_some_and(|d| d.open()))
+        >
+            <summary>"Every head's weights as a table"</summary>
+            {tables}
+        </details>
+    }
+}
