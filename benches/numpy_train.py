@@ -77,9 +77,10 @@ class Model:
         b, _, t, _ = m.shape
         return m.transpose(0, 2, 1, 3).reshape(b, t, self.d)
 
-    def loss_and_grad(self, p, tokens, count=None):
-        """Mean next-token loss of the batch (B, T) and the gradient of every group; `count` overrides
-        the number of predicted positions the mean divides by (for one sequence of a larger batch)."""
+    def layers(self, p, tokens, tau=1.0):
+        """The attention layers on the batch (B, T): the residual stream after the last layer and, per
+        layer, (input, Q, K, V per head, weights, concatenated head outputs). `tau` divides every
+        layer's scores as well (the training page's "Look closer"; training uses 1)."""
         cfg, d = self.cfg, self.d
         b, t = tokens.shape
         x = p["token embedding"][tokens]
@@ -96,13 +97,21 @@ class Model:
             if self.pos == "rotary":
                 q, k = self.rotate(q, 1.0), self.rotate(k, 1.0)
             qh, kh, vh = self.heads(q), self.heads(k), self.heads(v)
-            scores = (qh @ kh.transpose(0, 1, 3, 2)) * self.scale
+            scores = (qh @ kh.transpose(0, 1, 3, 2)) * (self.scale / tau)
             scores[..., mask] = -np.inf
             e = np.exp(scores - scores.max(axis=-1, keepdims=True))
             a = e / e.sum(axis=-1, keepdims=True)
             z = self.merge(a @ vh)
             cache.append((x, qh, kh, vh, a, z))
             x = x + (z.reshape(b * t, d) @ w("W_o")).reshape(b, t, d)
+        return x, cache
+
+    def loss_and_grad(self, p, tokens, count=None):
+        """Mean next-token loss of the batch (B, T) and the gradient of every group; `count` overrides
+        the number of predicted positions the mean divides by (for one sequence of a larger batch)."""
+        cfg, d = self.cfg, self.d
+        b, t = tokens.shape
+        x, cache = self.layers(p, tokens)
         logits = x.reshape(b * t, d) @ p["unembedding"]
         logits = logits.reshape(b, t, -1)
         top = logits.max(axis=-1, keepdims=True)

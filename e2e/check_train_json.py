@@ -3,6 +3,10 @@
 
 Usage: python3 e2e/check_train_json.py trained-model.json [tolerance]
        python3 e2e/check_train_json.py trained-model.json --explorer attention.json
+       python3 e2e/check_train_json.py trained-model.json --row LAYER HEAD ROW TAU
+
+The third form prints, as JSON, row ROW (from 1) of head HEAD of layer LAYER on held-out sequence 1 with every
+layer's scores divided by sqrt(head_size) * TAU (the training page's "Look closer" at temperature TAU).
 
 The second form checks the hand-over to the explorer ("Show this model in the explorer"): the explorer's
 download (`attention.json`, temperature 1) must show, for its sentence, each head's weights as this model's
@@ -33,30 +37,13 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from numpy_train import Model  # noqa: E402
 
 
-def forward(model, params, tokens):
-    """Attention of every layer and head, and the loss of every predicted position, for one sequence."""
-    cfg = model.cfg
+def forward(model, params, tokens, tau=1.0):
+    """Attention of every layer and head, and the loss of every predicted position, for one sequence,
+    with every layer's scores divided by sqrt(head_size) * tau (numpy_train.Model.layers)."""
     tokens = np.asarray(tokens)[None, :]
     t = tokens.shape[1]
-    x = params["token embedding"][tokens]
-    if model.pos == "sinusoidal":
-        x = x + model.sinusoid[:t]
-    elif model.pos == "learned":
-        x = x + params["learned positions"][:t]
-    future = np.triu(np.ones((t, t), dtype=bool), 1)
-    attention = []
-    for layer in range(cfg["layers"]):
-        w = lambda n: params[f"layer {layer + 1} {n}"]
-        q, k, v = x @ w("W_q"), x @ w("W_k"), x @ w("W_v")
-        if model.pos == "rotary":
-            q, k = model.rotate(q, 1.0), model.rotate(k, 1.0)
-        qh, kh, vh = model.heads(q), model.heads(k), model.heads(v)
-        scores = (qh @ kh.transpose(0, 1, 3, 2)) * model.scale
-        scores[..., future] = -np.inf
-        e = np.exp(scores - scores.max(axis=-1, keepdims=True))
-        a = e / e.sum(axis=-1, keepdims=True)
-        attention.append(a[0])
-        x = x + model.merge(a @ vh) @ w("W_o")
+    x, cache = model.layers(params, tokens, tau)
+    attention = [layer[4][0] for layer in cache]
     logits = (x @ params["unembedding"])[0]
     top = logits.max(axis=-1)
     log_norm = top + np.log(np.exp(logits - top[:, None]).sum(axis=-1))
@@ -168,6 +155,13 @@ def main(argv):
     if len(argv) < 2:
         print(__doc__.strip(), file=sys.stderr)
         return 2
+    if len(argv) == 7 and argv[2] == "--row":
+        with open(argv[1], encoding="utf-8") as f:
+            doc = json.load(f)
+        layer, head, row, tau = int(argv[3]), int(argv[4]), int(argv[5]), float(argv[6])
+        attention, _ = forward(Model(dict(doc["model"])), {g["name"]: np.array(g["values"], dtype=np.float64).reshape(g["rows"], g["cols"]) for g in doc["groups"]}, doc["held_out"][0]["tokens"], tau)
+        print(json.dumps(attention[layer - 1][head - 1][row - 1][:row].tolist()))
+        return 0
     if len(argv) == 4 and argv[2] == "--explorer":
         with open(argv[1], encoding="utf-8") as f, open(argv[3], encoding="utf-8") as g:
             return compare_explorer(json.load(f), json.load(g))

@@ -136,6 +136,34 @@ test('the training page downloads the model it shows, and NumPy recomputes its v
     assert.equal(Number(first[0]), STEPS);
     assert.deepEqual(first.slice(1, 4).map(Number), [doc.eval.loss, doc.eval.first_copy_loss, doc.eval.repeated_loss]);
 
+    // Look closer: layer 2, head 1; row 10 by keyboard; its weights are the file's, exactly, at τ = 1.
+    await page.locator('#closer-head').selectOption({ label: 'Layer 2, head 1' });
+    const closer = page.locator('[data-testid=closer-heatmap] canvas');
+    await closer.focus();
+    for (let k = 0; k < 9; k++) await page.keyboard.press('ArrowDown');
+    const closerRow = () => page.locator('[data-testid=closer-row] td').evaluateAll((tds) => tds.map((td) => Number(td.dataset.value)));
+    await eventually(async () => assert.deepEqual(await closerRow(), doc.attention[1][0][9].slice(0, 10)));
+    assert.match(await page.getByTestId('closer-summary').textContent(), /^Largest weight [\d.]+% on key \d+ “#\d+”; entropy [\d.]+ bits \(0 = one key, 3\.32 = evenly over all 10\)\.$/);
+    // τ = 2 by keyboard (log₂ τ in steps of 0.25): every layer's scores halved; NumPy agrees to 1e-9.
+    await page.locator('#closer-tau').focus();
+    for (let k = 0; k < 4; k++) await page.keyboard.press('ArrowRight');
+    await eventually(async () => assert.equal(await page.getByTestId('closer-tau').textContent(), 'τ = 2.00'));
+    const { stdout: rowAt2 } = await run('python3', [path.join(E2E_DIR, 'check_train_json.py'), latest.path, '--row', '2', '1', '10', '2'], { timeout: 60_000 });
+    const expectedAt2 = JSON.parse(rowAt2);
+    let hot;
+    await eventually(async () => {
+      hot = await closerRow();
+      assert.notDeepEqual(hot, doc.attention[1][0][9].slice(0, 10));
+    });
+    hot.forEach((w, j) => assert.ok(Math.abs(w - expectedAt2[j]) <= 1e-9, `key ${j + 1}: ${w} vs ${expectedAt2[j]}`));
+    // The chosen head as CSV: row 10 is the table's row, exactly.
+    const csv = await saveDownload(page, () => page.getByRole('button', { name: 'Download this head (CSV)' }).click());
+    assert.equal(csv.suggestedFilename, 'trained-layer2-head1.csv');
+    const csvRow = csv.text.trim().split('\n')[10].split(',').slice(1, 11).map(Number);
+    assert.deepEqual(csvRow, hot);
+    const png = await saveDownload(page, () => page.getByRole('button', { name: 'Download this head (PNG)' }).click());
+    assert.equal(png.suggestedFilename, 'trained-layer2-head1.png');
+
     // A replayed checkpoint (step 25) downloads as itself and passes the same check.
     const slider = page.locator('#train-replay');
     await slider.focus();

@@ -1056,6 +1056,25 @@ pub fn checkpoints_note(kept: usize, interval: usize, capacity: usize) -> String
     )
 }
 
+/// The closer look's line under a row of a trained head: its largest weight and on which key
+/// (first of equals), and the row's entropy; `row` holds the weights on keys 1 … i + 1.
+pub fn closer_row_summary(tokens: &[String], row: &[f64]) -> String {
+    let (best, max) =
+        row.iter().enumerate().fold(
+            (0, f64::MIN),
+            |(b, m), (j, &w)| if w > m { (j, w) } else { (b, m) },
+        );
+    format!(
+        "Largest weight {} on key {} {}; entropy {} bits (0 = one key, {} = evenly over all {}).",
+        percent(max),
+        best + 1,
+        quote(tokens.get(best).map_or("", String::as_str)),
+        fixed(crate::model::stats::row_entropy_bits(row), 2),
+        fixed((row.len() as f64).log2(), 2),
+        row.len()
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -2140,5 +2159,19 @@ mod figure_tests {
             "{:?}",
             t.rows_changed
         );
+    }
+
+    #[test]
+    fn closer_row_summary_names_the_largest_weight_and_the_spread() {
+        let tokens: Vec<String> = ["my", "key", "is"]
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        assert_eq!(
+            closer_row_summary(&tokens, &[0.25, 0.5, 0.25]),
+            "Largest weight 50.0% on key 2 “key”; entropy 1.50 bits (0 = one key, 1.58 = evenly over all 3)."
+        );
+        assert!(closer_row_summary(&tokens, &[1.0])
+            .starts_with("Largest weight 100.0% on key 1 “my”; entropy 0.00 bits"));
     }
 }

@@ -34,7 +34,7 @@ pub fn ToTrain() -> impl IntoView {
         <section class="panel practice-link" aria-labelledby="train-link-title" data-testid="to-train">
             <h2 id="train-link-title">"Watch attention learn"</h2>
             <p>
-                "Random weights show no learned pattern, and the trained weights offered above were trained by the project beforehand. On the training page a tiny attention-only transformer learns a task in your browser while you watch its heads' patterns form; you can pause it, step it and replay how a pattern formed. "
+                "Random weights show no learned pattern, and the trained weights offered above were trained by the project beforehand. On the training page a tiny attention-only transformer learns a task in your browser while you watch its heads' patterns form; you can pause it, step it, replay how a pattern formed and look closer at any head, and bring a tiny-grammar model you trained back here (Weights: trained by you). "
                 <a href=move || full_link("train.html", &state.view_state())>
                     "Open the training page"
                 </a>

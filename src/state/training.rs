@@ -154,6 +154,22 @@ impl Training {
         })
     }
 
+    /// Every head's weights on held-out sequence 1 at temperature `tau`, `[layer][head]`, for the
+    /// model the head grid shows (tracks the evaluations and the replay slider).
+    pub fn shown_attention_at(self, tau: f64) -> Option<Vec<Vec<DMatrix<f64>>>> {
+        self.evals.track();
+        let replay = self.replay.get();
+        self.with(|t| {
+            let t = t?;
+            let (snapshot, _) = shown_snapshot(t, replay);
+            Some(
+                snapshot
+                    .model(t.config().model)
+                    .attention_at(&t.held_out().first()?.tokens, tau),
+            )
+        })
+    }
+
     /// The model the head grid and the detector table show, as the JSON download
     /// (`model::train::export`); `None` before a run exists.
     pub fn shown_json(self) -> Option<String> {

@@ -63,9 +63,10 @@ pub(super) fn HeadGrid() -> impl IntoView {
             Some(if matches!(t.config().task, Task::Grammar(_)) {
                 format!("“{}”", Grammar::decode(tokens))
             } else {
+                let task = t.config().task;
                 tokens
                     .iter()
-                    .map(ToString::to_string)
+                    .map(|&id| task.token_name(id))
                     .collect::<Vec<_>>()
                     .join(" ")
             })

@@ -2,6 +2,7 @@
 //! in the browser and watch its heads form, then replay how they formed. The run lives in
 //! [`crate::state::Training`]; these components show it.
 
+mod closer_look;
 mod controls;
 mod detector_table;
 mod head_grid;
@@ -13,6 +14,7 @@ mod saved;
 
 use crate::state::{AppState, Training};
 use crate::text::training_status;
+use closer_look::CloserLook;
 use controls::TrainingControls;
 use detector_table::DetectorTable;
 use head_grid::HeadGrid;
@@ -48,6 +50,7 @@ pub fn TrainingPanel() -> impl IntoView {
             <LossCurve />
             <Replay />
             <HeadGrid />
+            <CloserLook />
             <DetectorTable />
             <SavedCheckpoint />
         </section>

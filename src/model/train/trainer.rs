@@ -47,10 +47,11 @@ impl Task {
         }
     }
 
-    /// How the page names token `id`: its word in the grammar, its number in the repeat task.
+    /// How the page names token `id`: its word in the grammar, `#` and its number in the repeat
+    /// task (so a token is never read as a position).
     pub fn token_name(&self, id: usize) -> String {
         match self {
-            Self::Repeat(_) => id.to_string(),
+            Self::Repeat(_) => format!("#{id}"),
             Self::Grammar(_) => GRAMMAR_WORDS
                 .get(id)
                 .map_or_else(|| id.to_string(), |w| (*w).to_string()),

@@ -354,6 +354,13 @@ impl Transformer {
     /// Runs the model on `tokens` (ids below `vocab`, at most `max_len` of them), keeping every
     /// intermediate the backward pass needs in `cache`.
     pub fn forward(&self, tokens: &[usize], cache: &mut ForwardCache) {
+        self.forward_at(tokens, cache, 1.0);
+    }
+
+    /// [`Self::forward`] with every layer's scores divided by the temperature `tau` as well (the
+    /// explorer's τ, applied to the trained model for the training page's closer look; training
+    /// uses τ = 1, where this is the same arithmetic bit for bit).
+    pub fn forward_at(&self, tokens: &[usize], cache: &mut ForwardCache, tau: f64) {
         let cfg = &self.config;
         let (t, d, vocab, hs) = (tokens.len(), cfg.d_model, cfg.vocab, cfg.head_size());
         assert!(
@@ -377,7 +384,7 @@ impl Transformer {
             }
             PositionKind::Rotary => {}
         }
-        let scale = self.scale();
+        let scale = logit_scale(hs, tau);
         for layer in 0..cfg.layers {
             let off = self.layer_offsets(layer);
             let (before, after) = cache.x.split_at_mut(layer + 1);
@@ -450,8 +457,13 @@ impl Transformer {
 
     /// Each head's attention weights for `tokens`, `[layer][head]`, T × T each.
     pub fn attention(&self, tokens: &[usize]) -> Vec<Vec<DMatrix<f64>>> {
+        self.attention_at(tokens, 1.0)
+    }
+
+    /// [`Self::attention`] at temperature `tau` (see [`Self::forward_at`]).
+    pub fn attention_at(&self, tokens: &[usize], tau: f64) -> Vec<Vec<DMatrix<f64>>> {
         let mut cache = ForwardCache::default();
-        self.forward(tokens, &mut cache);
+        self.forward_at(tokens, &mut cache, tau);
         cache.layers.into_iter().map(|l| l.attn).collect()
     }
 
@@ -623,6 +635,43 @@ impl ForwardCache {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+
+    /// The closer look's temperature: at τ = 1 exactly the training arithmetic; at another τ, layer 1
+    /// is `softmax(Q_h K_hᵀ / (√d · τ))` computed here with `nalgebra` from the matrices, and the layers
+    /// after it see layer 1's changed output.
+    #[test]
+    fn attention_at_a_temperature_divides_every_layer_s_scores() {
+        let config = ModelConfig {
+            vocab: 10,
+            d_model: 8,
+            layers: 2,
+            heads: 2,
+            max_len: 6,
+            positions: PositionKind::Sinusoidal,
+        };
+        let model = Transformer::new(config, 7).unwrap();
+        let tokens = [3, 1, 4, 1, 5, 9];
+        assert_eq!(model.attention_at(&tokens, 1.0), model.attention(&tokens));
+        let tau = 2.5;
+        let hot = model.attention_at(&tokens, tau);
+        let m = |g| model.matrix(g).unwrap();
+        let embedding = m(ParamGroup::TokenEmbedding);
+        let x =
+            DMatrix::from_fn(6, 8, |i, c| embedding[(tokens[i], c)]) + sinusoidal_positions(6, 8);
+        let (q, k) = (&x * m(ParamGroup::Query(0)), &x * m(ParamGroup::Key(0)));
+        for (head, ours) in hot[0].iter().enumerate() {
+            let cols = head * 4;
+            let scores = q.columns(cols, 4) * k.columns(cols, 4).transpose();
+            let expected = causal_softmax(&scores, 1.0 / (2.0 * tau));
+            assert!((ours - &expected).abs().max() < 1e-12);
+        }
+        for (a, b) in hot[1].iter().zip(&model.attention(&tokens)[1]) {
+            assert!((a - b).abs().max() > 1e-6, "layer 2 changes with τ too");
+            for i in 0..6 {
+                assert!((a.row(i).sum() - 1.0).abs() < 1e-12);
+            }
+        }
+    }
 
     pub(crate) fn small(positions: PositionKind, layers: usize, heads: usize) -> ModelConfig {
         ModelConfig {

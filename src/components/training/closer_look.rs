@@ -1,0 +1,160 @@
+//! "Look closer": one head of the model the grid shows, at full size, with the tools the explorer
+//! has for its own model: the heatmap (exact weight on hover; pick a row by click or keyboard),
+//! the chosen row's weights as a table, a temperature τ that divides every layer's scores (as
+//! the explorer's slider does; layer 2 then sees layer 1's changed output), and the head's weights
+//! as CSV or PNG. It works for every model the page trains, whatever its shape or positions.
+
+use super::use_training;
+use crate::components::heatmap::Heatmap;
+use crate::format::{fixed, percent};
+use crate::model::export::weights_csv;
+use crate::state::Shared;
+use crate::text::{closer_row_summary, quote};
+use crate::web::download::{download_text, download_url};
+use leptos::html;
+use leptos::prelude::*;
+use nalgebra::DMatrix;
+use std::sync::Arc;
+use wasm_bindgen::JsCast;
+
+/// The temperature slider moves log₂ τ in these steps, from −3 to 3 (τ from 1/8 to 8).
+const LOG_TAU_STEP: f64 = 0.25;
+
+#[component]
+pub(super) fn CloserLook() -> impl IntoView {
+    let training = use_training();
+    let which = RwSignal::new(0usize); // layer × heads + head
+    let log_tau = RwSignal::new(0.0f64);
+    let row = RwSignal::new(0usize);
+    let problem = RwSignal::new(None::<String>);
+    let tau = move || log_tau.get().exp2();
+    let shape = move || training.settings.with(|s| (s.layers, s.heads));
+    let attention = Memo::new(move |_| training.shown_attention_at(tau()));
+    let tokens = Signal::derive(move || training.shown_tokens());
+    // The chosen head, kept in range when a new run has fewer heads.
+    let chosen = move || {
+        let (layers, heads) = shape();
+        let k = which.get().min(layers * heads - 1);
+        (k / heads, k % heads)
+    };
+    let weights = Signal::derive(move || {
+        let (l, h) = chosen();
+        let w = attention.with(|a| a.as_ref().and_then(|a| a.get(l)?.get(h).cloned()));
+        Shared(Arc::new(w.unwrap_or_else(|| DMatrix::zeros(1, 1))))
+    });
+    let chosen_row = move || row.get().min(weights.with(|w| w.nrows()) - 1);
+    let wrap = NodeRef::<html::Div>::new();
+    let name = move || {
+        let (l, h) = chosen();
+        format!("layer{}-head{}", l + 1, h + 1)
+    };
+    let csv = move |_| {
+        let text = weights.with_untracked(|w| tokens.with_untracked(|t| weights_csv(t, w)));
+        problem.set(
+            download_text(&format!("trained-{}.csv", name()), "text/csv", &text)
+                .err()
+                .map(|e| format!("Could not save the CSV: {e:?}")),
+        );
+    };
+    let png = move |_| {
+        let saved = (|| {
+            let canvas = wrap
+                .get_untracked()
+                .and_then(|w| w.query_selector("canvas").ok().flatten())
+                .ok_or_else(|| wasm_bindgen::JsValue::from_str("no heatmap"))?
+                .dyn_into::<web_sys::HtmlCanvasElement>()?;
+            download_url(
+                &format!("trained-{}.png", name()),
+                &canvas.to_data_url_with_type("image/png")?,
+            )
+        })();
+        problem.set(
+            saved
+                .err()
+                .map(|e| format!("Could not save the image: {e:?}")),
+        );
+    };
+    let row_table = move || {
+        let i = chosen_row();
+        tokens.with(|t| {
+            weights.with(|w| {
+                let cells: Vec<f64> = (0..=i).map(|j| w[(i, j)]).collect();
+                let label = |j: usize| format!("{} {}", j + 1, t.get(j).map_or("", String::as_str));
+                view! {
+                    <p class="hint" data-testid="closer-summary">{closer_row_summary(t, &cells)}</p>
+                    <table class="weights" data-testid="closer-row">
+                        <caption>{format!("Row {} {}: its weight on each key it can see", i + 1, quote(t.get(i).map_or("", String::as_str)))}</caption>
+                        <thead><tr><th scope="col">"key"</th><th scope="col">"weight"</th></tr></thead>
+                        <tbody>
+                            {cells.iter().enumerate().map(|(j, &x)| view! {
+                                <tr><th scope="row">{label(j)}</th><td class="num" data-value=x.to_string()>{percent(x)}</td></tr>
+                            }).collect_view()}
+                        </tbody>
+                    </table>
+                }
+            })
+        })
+    };
+    view! {
+        <h3 class="sub">"Look closer at one head"</h3>
+        <div class="row">
+            <label for="closer-head">"Head"</label>
+            <select
+                id="closer-head"
+                on:change:target=move |ev| {
+                    if let Ok(k) = ev.target().value().parse::<usize>() {
+                        which.set(k);
+                    }
+                }
+            >
+                {move || {
+                    let (layers, heads) = shape();
+                    (0..layers * heads)
+                        .map(|k| view! {
+                            <option value=k.to_string() selected=move || which.get() == k>
+                                {format!("Layer {}, head {}", k / heads + 1, k % heads + 1)}
+                            </option>
+                        })
+                        .collect_view()
+                }}
+            </select>
+        </div>
+        <div class="row">
+            <label for="closer-tau">"Temperature τ"</label>
+            <input
+                id="closer-tau"
+                type="range"
+                min="-3"
+                max="3"
+                step=LOG_TAU_STEP
+                prop:value=move || log_tau.get().to_string()
+                aria-valuetext=move || format!("τ = {}", fixed(tau(), 2))
+                on:input:target=move |ev| {
+                    if let Ok(x) = ev.target().value().parse::<f64>() {
+                        log_tau.set(x.clamp(-3.0, 3.0));
+                    }
+                }
+            />
+            <output for="closer-tau" data-testid="closer-tau">{move || format!("τ = {}", fixed(tau(), 2))}</output>
+        </div>
+        <p class="hint">
+            "Every layer's scores are divided by √d · τ, as in the explorer: τ above 1 spreads the weights, below 1 sharpens them. τ = 1 is the model as trained (the grid above)."
+        </p>
+        <div node_ref=wrap data-testid="closer-heatmap">
+            <Heatmap
+                weights=weights
+                tokens=tokens
+                selected_row=Signal::derive(move || Some(chosen_row()))
+                on_select=Callback::new(move |i: usize| row.set(i))
+                percent_labels=true
+                title="Attention heatmap of the chosen trained head"
+            />
+        </div>
+        {row_table}
+        <div class="downloads" role="group" aria-label="Downloads of the chosen head">
+            <button type="button" on:click=csv>"Download this head (CSV)"</button>
+            <button type="button" on:click=png>"Download this head (PNG)"</button>
+        </div>
+        <p class="error" role="alert">{move || problem.get()}</p>
+    }
+}
