@@ -316,7 +316,9 @@ test('URL: the whole state round-trips into a fresh page', { timeout: 60_000 }, 
     await page.check('#positions');
     await page.locator('#tab-scaling').click();
     await page.selectOption('#lab-d', '64');
-    await page.waitForTimeout(400); // > 200 ms debounce
+    // The link is written 200 ms after the last change (debounced); on a busy machine the page may
+    // take longer to get there, so wait for the last change to reach it rather than a fixed time.
+    await page.waitForFunction(() => new URL(location.href).searchParams.get('lab_d') === '64', null, { timeout: 10_000 });
 
     const url = new URL(page.url());
     const p = url.searchParams;
