@@ -37,6 +37,13 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from numpy_train import Model  # noqa: E402
 
 
+def load(doc):
+    """The NumPy model and its parameters, by group name, from a download."""
+    model = Model(dict(doc["model"]))
+    params = {g["name"]: np.array(g["values"], dtype=np.float64).reshape(g["rows"], g["cols"]) for g in doc["groups"]}
+    return model, params
+
+
 def forward(model, params, tokens, tau=1.0):
     """Attention of every layer and head, and the loss of every predicted position, for one sequence,
     with every layer's scores divided by sqrt(head_size) * tau (numpy_train.Model.layers)."""
@@ -84,9 +91,7 @@ def scores_of(patterns, held_out):
 def compare(doc, tol, quiet=False):
     """Returns (ok, {what: largest difference})."""
     m = doc["model"]
-    cfg = dict(m)
-    model = Model(cfg)
-    params = {g["name"]: np.array(g["values"], dtype=np.float64).reshape(g["rows"], g["cols"]) for g in doc["groups"]}
+    model, params = load(doc)
     held = doc["held_out"]
     runs = [forward(model, params, s["tokens"]) for s in held]
     worst = {}
@@ -136,8 +141,7 @@ def compare(doc, tol, quiet=False):
 
 def compare_explorer(doc, explorer, tol=1e-5):
     """The explorer's heads against this model's layer 1 on the explorer's sentence."""
-    model = Model(dict(doc["model"]))
-    params = {g["name"]: np.array(g["values"], dtype=np.float64).reshape(g["rows"], g["cols"]) for g in doc["groups"]}
+    model, params = load(doc)
     assert float(explorer["temperature"]) == 1.0, "the explorer's view must be at temperature 1"
     ids = [doc["words"].index(t.lower()) for t in explorer["tokens"]]
     attention, _ = forward(model, params, ids)
@@ -159,7 +163,7 @@ def main(argv):
         with open(argv[1], encoding="utf-8") as f:
             doc = json.load(f)
         layer, head, row, tau = int(argv[3]), int(argv[4]), int(argv[5]), float(argv[6])
-        attention, _ = forward(Model(dict(doc["model"])), {g["name"]: np.array(g["values"], dtype=np.float64).reshape(g["rows"], g["cols"]) for g in doc["groups"]}, doc["held_out"][0]["tokens"], tau)
+        attention, _ = forward(*load(doc), doc["held_out"][0]["tokens"], tau)
         print(json.dumps(attention[layer - 1][head - 1][row - 1][:row].tolist()))
         return 0
     if len(argv) == 4 and argv[2] == "--explorer":

@@ -1059,17 +1059,13 @@ pub fn checkpoints_note(kept: usize, interval: usize, capacity: usize) -> String
 /// The closer look's line under a row of a trained head: its largest weight and on which key
 /// (first of equals), and the row's entropy; `row` holds the weights on keys 1 … i + 1.
 pub fn closer_row_summary(tokens: &[String], row: &[f64]) -> String {
-    let (best, max) =
-        row.iter().enumerate().fold(
-            (0, f64::MIN),
-            |(b, m), (j, &w)| if w > m { (j, w) } else { (b, m) },
-        );
+    let stats = row_stats(row);
     format!(
         "Largest weight {} on key {} {}; entropy {} bits (0 = one key, {} = evenly over all {}).",
-        percent(max),
-        best + 1,
-        quote(tokens.get(best).map_or("", String::as_str)),
-        fixed(crate::model::stats::row_entropy_bits(row), 2),
+        percent(stats.max_weight),
+        stats.argmax + 1,
+        quote(tokens.get(stats.argmax).map_or("", String::as_str)),
+        fixed(stats.entropy_bits, 2),
         fixed((row.len() as f64).log2(), 2),
         row.len()
     )

@@ -6,9 +6,8 @@ use crate::model::broken::broken_attention;
 use crate::model::export::{view_json, weights_csv};
 use crate::state::{use_theme, AppState};
 use crate::text::figure_caption;
-use crate::web::download::{download_text, download_url};
+use crate::web::download::{download_canvas_png, download_text};
 use leptos::prelude::*;
-use wasm_bindgen::JsCast;
 
 #[component]
 pub fn Downloads() -> impl IntoView {
@@ -85,10 +84,8 @@ pub fn Downloads() -> impl IntoView {
             let canvas = crate::web::window()
                 .document()
                 .and_then(|d| d.query_selector("canvas.heatmap").ok().flatten())
-                .ok_or_else(|| wasm_bindgen::JsValue::from_str("no heatmap"))?
-                .dyn_into::<web_sys::HtmlCanvasElement>()?;
-            let url = canvas.to_data_url_with_type("image/png")?;
-            download_url("attention.png", &url)
+                .ok_or_else(|| wasm_bindgen::JsValue::from_str("no heatmap"))?;
+            download_canvas_png("attention.png", canvas)
         })();
         report(result, "image");
     };

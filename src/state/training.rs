@@ -6,10 +6,11 @@
 //! A slice does [`Trainer::work`] pieces (one training sequence's forward and backward pass, or
 //! one held-out sequence of an evaluation: well under a millisecond each) while the time spent
 //! plus the slice's longest piece so far stays within [`SLICE_BUDGET_MS`], then yields to the
-//! browser, which runs the next slice as soon as it has handled what was waiting. A slice that finishes an evaluation stops there, so the redraw
-//! it causes is not added to a full slice. Components re-read the trainer when `steps` (every slice)
-//! or `evals` (every evaluation, each `eval_every` steps) change; `replay` chooses a kept
-//! checkpoint for the head grid and the detector table.
+//! browser, which runs the next slice as soon as it has handled what was waiting. A slice that
+//! finishes an evaluation stops there, so the redraw it causes is not added to a full slice.
+//! Components re-read the trainer when `steps` (every slice) or `evals` (every evaluation, each
+//! `eval_every` steps) change; `replay` chooses a kept checkpoint for the head grid and the
+//! detector table.
 
 use super::AppState;
 use crate::model::train::checkpoint_file::{encode, CheckpointTask};
@@ -142,6 +143,19 @@ impl Training {
         self.trainer.with_value(|t| f(t.as_ref()))
     }
 
+    /// Reads the trainer and the snapshot the grid shows (at `replay`, see [`shown_snapshot`]);
+    /// `None` before a run exists.
+    fn with_shown<R>(
+        self,
+        replay: Option<usize>,
+        f: impl FnOnce(&Trainer, &Snapshot) -> Option<R>,
+    ) -> Option<R> {
+        self.with(|t| {
+            let t = t?;
+            f(t, shown_snapshot(t, replay).0)
+        })
+    }
+
     /// Held-out sequence 1 as the page names its tokens (tracks `evals`).
     pub fn shown_tokens(self) -> Vec<String> {
         self.evals.track();
@@ -158,10 +172,7 @@ impl Training {
     /// model the head grid shows (tracks the evaluations and the replay slider).
     pub fn shown_attention_at(self, tau: f64) -> Option<Vec<Vec<DMatrix<f64>>>> {
         self.evals.track();
-        let replay = self.replay.get();
-        self.with(|t| {
-            let t = t?;
-            let (snapshot, _) = shown_snapshot(t, replay);
+        self.with_shown(self.replay.get(), |t, snapshot| {
             Some(
                 snapshot
                     .model(t.config().model)
@@ -173,10 +184,7 @@ impl Training {
     /// The model the head grid and the detector table show, as the JSON download
     /// (`model::train::export`); `None` before a run exists.
     pub fn shown_json(self) -> Option<String> {
-        let replay = self.replay.get_untracked();
-        self.with(|t| {
-            let t = t?;
-            let (snapshot, _) = shown_snapshot(t, replay);
+        self.with_shown(self.replay.get_untracked(), |t, snapshot| {
             let attention = snapshot
                 .model(t.config().model)
                 .attention(&t.held_out().first()?.tokens);
@@ -195,10 +203,7 @@ impl Training {
         {
             return None;
         }
-        let replay = self.replay.get_untracked();
-        self.with(|t| {
-            let t = t?;
-            let (snapshot, _) = shown_snapshot(t, replay);
+        self.with_shown(self.replay.get_untracked(), |t, snapshot| {
             let model = snapshot.model(t.config().model);
             let steps = u32::try_from(snapshot.eval.step).ok()?;
             Some(encode(

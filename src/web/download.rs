@@ -15,6 +15,12 @@ pub fn download_text(filename: &str, mime: &str, text: &str) -> Result<(), JsVal
     result
 }
 
+/// Saves the picture on `canvas` (a `<canvas>` element) as a PNG file called `filename`.
+pub fn download_canvas_png(filename: &str, canvas: web_sys::Element) -> Result<(), JsValue> {
+    let canvas = canvas.dyn_into::<web_sys::HtmlCanvasElement>()?;
+    download_url(filename, &canvas.to_data_url_with_type("image/png")?)
+}
+
 /// Clicks a temporary `<a download>` pointing at `url`.
 pub fn download_url(filename: &str, url: &str) -> Result<(), JsValue> {
     let document = window()

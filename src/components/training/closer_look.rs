@@ -4,18 +4,18 @@
 //! the explorer's slider does; layer 2 then sees layer 1's changed output), and the head's weights
 //! as CSV or PNG. It works for every model the page trains, whatever its shape or positions.
 
+use super::head_tables::key_label;
 use super::use_training;
 use crate::components::heatmap::Heatmap;
 use crate::format::{fixed, percent};
 use crate::model::export::weights_csv;
 use crate::state::Shared;
 use crate::text::{closer_row_summary, quote};
-use crate::web::download::{download_text, download_url};
+use crate::web::download::{download_canvas_png, download_text};
 use leptos::html;
 use leptos::prelude::*;
 use nalgebra::DMatrix;
 use std::sync::Arc;
-use wasm_bindgen::JsCast;
 
 /// The temperature slider moves log₂ τ in these steps, from −3 to 3 (τ from 1/8 to 8).
 const LOG_TAU_STEP: f64 = 0.25;
@@ -30,7 +30,7 @@ pub(super) fn CloserLook() -> impl IntoView {
     let tau = move || log_tau.get().exp2();
     let shape = move || training.settings.with(|s| (s.layers, s.heads));
     let attention = Memo::new(move |_| training.shown_attention_at(tau()));
-    let tokens = Signal::derive(move || training.shown_tokens());
+    let tokens = Memo::new(move |_| training.shown_tokens());
     // The chosen head, kept in range when a new run has fewer heads.
     let chosen = move || {
         let (layers, heads) = shape();
@@ -61,12 +61,8 @@ pub(super) fn CloserLook() -> impl IntoView {
             let canvas = wrap
                 .get_untracked()
                 .and_then(|w| w.query_selector("canvas").ok().flatten())
-                .ok_or_else(|| wasm_bindgen::JsValue::from_str("no heatmap"))?
-                .dyn_into::<web_sys::HtmlCanvasElement>()?;
-            download_url(
-                &format!("trained-{}.png", name()),
-                &canvas.to_data_url_with_type("image/png")?,
-            )
+                .ok_or_else(|| wasm_bindgen::JsValue::from_str("no heatmap"))?;
+            download_canvas_png(&format!("trained-{}.png", name()), canvas)
         })();
         problem.set(
             saved
@@ -79,7 +75,6 @@ pub(super) fn CloserLook() -> impl IntoView {
         tokens.with(|t| {
             weights.with(|w| {
                 let cells: Vec<f64> = (0..=i).map(|j| w[(i, j)]).collect();
-                let label = |j: usize| format!("{} {}", j + 1, t.get(j).map_or("", String::as_str));
                 view! {
                     <p class="hint" data-testid="closer-summary">{closer_row_summary(t, &cells)}</p>
                     <table class="weights" data-testid="closer-row">
@@ -87,7 +82,7 @@ pub(super) fn CloserLook() -> impl IntoView {
                         <thead><tr><th scope="col">"key"</th><th scope="col">"weight"</th></tr></thead>
                         <tbody>
                             {cells.iter().enumerate().map(|(j, &x)| view! {
-                                <tr><th scope="row">{label(j)}</th><td class="num" data-value=x.to_string()>{percent(x)}</td></tr>
+                                <tr><th scope="row">{key_label(t, j)}</th><td class="num" data-value=x.to_string()>{percent(x)}</td></tr>
                             }).collect_view()}
                         </tbody>
                     </table>

@@ -8,7 +8,6 @@ use crate::charts::canvas::Redraw;
 use crate::charts::heatmap::{draw_heatmap, CellText, HeatmapSpec};
 use crate::charts::layout::HeatmapLayout;
 use crate::hooks::use_canvas;
-use crate::model::train::tasks::Grammar;
 use crate::model::train::trainer::Task;
 use crate::web::download::download_text;
 use leptos::html;
@@ -56,21 +55,14 @@ pub(super) fn HeadGrid() -> impl IntoView {
     let training = use_training();
     let shape = move || training.settings.with(|s| (s.layers, s.heads));
     let sequence = move || {
-        training.evals.track();
-        training.with(|t| {
-            let t = t?;
-            let tokens = &t.held_out().first()?.tokens;
-            Some(if matches!(t.config().task, Task::Grammar(_)) {
-                format!("“{}”", Grammar::decode(tokens))
-            } else {
-                let task = t.config().task;
-                tokens
-                    .iter()
-                    .map(|&id| task.token_name(id))
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            })
-        })
+        let tokens = training.shown_tokens().join(" ");
+        let grammar =
+            training.with(|t| t.is_some_and(|t| matches!(t.config().task, Task::Grammar(_))));
+        if grammar {
+            format!("“{tokens}”")
+        } else {
+            tokens
+        }
     };
     view! {
         <h3 class="sub">

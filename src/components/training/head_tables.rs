@@ -8,6 +8,11 @@ use leptos::html;
 use leptos::prelude::*;
 use nalgebra::DMatrix;
 
+/// Position `i` (from 1) and its token, as the training page's tables label a query or a key.
+pub(super) fn key_label(tokens: &[String], i: usize) -> String {
+    format!("{} {}", i + 1, tokens.get(i).map_or("", String::as_str))
+}
+
 /// One head's weights: rows are queries, columns keys, both by position (from 1) and token.
 fn head_table(
     layer: usize,
@@ -15,7 +20,7 @@ fn head_table(
     weights: &DMatrix<f64>,
     tokens: &[String],
 ) -> impl IntoView {
-    let label = |i: usize| format!("{} {}", i + 1, tokens.get(i).map_or("", String::as_str));
+    let label = |i: usize| key_label(tokens, i);
     let t = weights.nrows();
     view! {
         <div class="table-scroll">
