@@ -6,7 +6,7 @@ cd "$AE_ROOT"
 ae_log "cargo fmt --check"
 cargo fmt --all -- --check
 ae_log "cargo clippy (native)"
-cargo clippy --all-targets -- -D warnings
+cargo clippy --workspace --all-targets -- -D warnings
 ae_log "cargo clippy (wasm32)"
-cargo clippy --target wasm32-unknown-unknown --all-targets -- -D warnings
+cargo clippy --workspace --target wasm32-unknown-unknown --all-targets -- -D warnings
 ae_log "check OK"

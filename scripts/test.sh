@@ -36,8 +36,8 @@ if [ "${AE_SKIP_SETUP:-0}" != "1" ]; then
   step setup bash scripts/setup.sh
 fi
 step fmt cargo fmt --all -- --check
-step clippy-native cargo clippy --all-targets -- -D warnings
-step clippy-wasm cargo clippy --target wasm32-unknown-unknown --all-targets -- -D warnings
+step clippy-native cargo clippy --workspace --all-targets -- -D warnings
+step clippy-wasm cargo clippy --workspace --target wasm32-unknown-unknown --all-targets -- -D warnings
 step test-native cargo test
 # The first 5 training steps of each default (repeat/rotary, grammar/sinusoidal, learned positions),
 # dumped by the Rust trainer (the debug build `cargo test` just made) and redone in NumPy: loss,

@@ -17,7 +17,7 @@
 //!
 //! The tests check every group against central finite differences.
 
-use super::kernels::{matmul_a_bt_acc, matmul_at_b_acc};
+use super::kernels::{matmul_a_bt_acc, matmul_acc, matmul_at_b_acc};
 use super::transformer::{ForwardCache, ParamGroup, PositionKind, Transformer};
 
 /// Reusable buffers for one sequence's backward pass.
@@ -30,7 +30,22 @@ pub struct Workspace {
     dq: Vec<f64>,
     dk: Vec<f64>,
     dv: Vec<f64>,
-    da: Vec<f64>,
+    /// One head's blocks (T × head size, row-major), copied out of the T × `d_model` buffers.
+    head: HeadBlocks,
+}
+
+/// One head's T × `head_size` slices of the layer's matrices, contiguous for the products, and
+/// its T × T `dA`, then `dS`.
+#[derive(Debug, Clone, Default)]
+struct HeadBlocks {
+    q: Vec<f64>,
+    k: Vec<f64>,
+    v: Vec<f64>,
+    dz: Vec<f64>,
+    dq: Vec<f64>,
+    dk: Vec<f64>,
+    dv: Vec<f64>,
+    ds: Vec<f64>,
 }
 
 /// The loss of a batch and what it is made of.
@@ -109,7 +124,7 @@ impl Transformer {
     /// (the last [`Transformer::forward`]) into `grad`.
     fn backward(&self, weight: f64, grad: &mut [f64], ws: &mut Workspace) {
         let cfg = *self.config();
-        let (d, vocab, hs) = (cfg.d_model, cfg.vocab, cfg.head_size());
+        let (d, vocab) = (cfg.d_model, cfg.vocab);
         let p = self.params();
         let cache = &ws.cache;
         let t = cache.tokens.len();
@@ -141,53 +156,23 @@ impl Transformer {
             d,
         );
 
-        let scale = self.scale();
         for layer in (0..cfg.layers).rev() {
             let off = self.layer_offsets(layer);
-            let lc = &cache.layers[layer];
-            let x_in = &cache.x[layer];
-            matmul_at_b_acc(&lc.z, &ws.dx, &mut grad[off.o..off.o + d * d], t, d, d);
+            let z = &ws.cache.layers[layer].z;
+            matmul_at_b_acc(z, &ws.dx, &mut grad[off.o..off.o + d * d], t, d, d);
             for buf in [&mut ws.dz, &mut ws.dq, &mut ws.dk, &mut ws.dv] {
                 buf.clear();
                 buf.resize(td, 0.0);
             }
             matmul_a_bt_acc(&ws.dx, &p[off.o..off.o + d * d], &mut ws.dz, t, d, d);
-            ws.da.resize(t, 0.0);
             for head in 0..cfg.heads {
-                let c0 = head * hs;
-                let a = &lc.attn[head];
-                for i in 0..t {
-                    let dz_i = &ws.dz[i * d + c0..i * d + c0 + hs];
-                    // dA[i, j] = dZ_h[i] · V_h[j], and Σ_j A[i,j] dA[i,j] for the softmax.
-                    let mut weighted = 0.0;
-                    for j in 0..=i {
-                        let v_j = &lc.v[j * d + c0..j * d + c0 + hs];
-                        let mut s = 0.0;
-                        for (&g, &v) in dz_i.iter().zip(v_j) {
-                            s += g * v;
-                        }
-                        ws.da[j] = s;
-                        weighted += a[(i, j)] * s;
-                    }
-                    for j in 0..=i {
-                        let a_ij = a[(i, j)];
-                        // dV_h[j] += A[i,j] dZ_h[i]
-                        for (dv, &g) in ws.dv[j * d + c0..j * d + c0 + hs].iter_mut().zip(dz_i) {
-                            *dv += a_ij * g;
-                        }
-                        let ds = scale * a_ij * (ws.da[j] - weighted);
-                        // dQ[i] += dS[i,j] K[j];  dK[j] += dS[i,j] Q[i]
-                        for c in c0..c0 + hs {
-                            ws.dq[i * d + c] += ds * lc.k[j * d + c];
-                            ws.dk[j * d + c] += ds * lc.q[i * d + c];
-                        }
-                    }
-                }
+                self.head_backward(layer, head, ws);
             }
             if cfg.positions == PositionKind::Rotary {
                 self.rotate_rows(&mut ws.dq, t, -1.0);
                 self.rotate_rows(&mut ws.dk, t, -1.0);
             }
+            let x_in = &ws.cache.x[layer];
             for (start, dm) in [(off.q, &ws.dq), (off.k, &ws.dk), (off.v, &ws.dv)] {
                 matmul_at_b_acc(x_in, dm, &mut grad[start..start + d * d], t, d, d);
                 // The residual already carries dX; the projections add their share.
@@ -196,7 +181,7 @@ impl Transformer {
         }
 
         let emb = self.offset(ParamGroup::TokenEmbedding);
-        for (i, &tok) in cache.tokens.iter().enumerate() {
+        for (i, &tok) in ws.cache.tokens.iter().enumerate() {
             let dst = &mut grad[emb + tok * d..emb + (tok + 1) * d];
             for (g, &dx) in dst.iter_mut().zip(&ws.dx[i * d..(i + 1) * d]) {
                 *g += dx;
@@ -206,6 +191,68 @@ impl Transformer {
             let pos = self.offset(ParamGroup::Positions);
             for (g, &dx) in grad[pos..pos + td].iter_mut().zip(&ws.dx) {
                 *g += dx;
+            }
+        }
+    }
+    /// Head `head` of layer `layer` (its `dZ` in `ws.dz`): writes the head's columns of `ws.dq`,
+    /// `ws.dk` and `ws.dv` (each head owns its columns, which are 0 before). With A the head's
+    /// weights and `dA = dZ_h V_hᵀ`: `dV_h = Aᵀ dZ_h`, `dS = scale · A ⊙ (dA − rowsum(A ⊙ dA))`,
+    /// `dQ_h = dS K_h`, `dK_h = dSᵀ Q_h`. Above the diagonal A and dS are exactly 0, which adds
+    /// nothing to any sum, so every entry is the same sum in the same order as a loop over j ≤ i.
+    fn head_backward(&self, layer: usize, head: usize, ws: &mut Workspace) {
+        let (d, hs) = (self.config().d_model, self.config().head_size());
+        let (c0, scale) = (head * hs, self.scale());
+        let lc = &ws.cache.layers[layer];
+        let t = ws.cache.tokens.len();
+        let h = &mut ws.head;
+        let copy_out = |m: &[f64], out: &mut Vec<f64>| {
+            out.clear();
+            for i in 0..t {
+                out.extend_from_slice(&m[i * d + c0..][..hs]);
+            }
+        };
+        copy_out(&lc.q, &mut h.q);
+        copy_out(&lc.k, &mut h.k);
+        copy_out(&lc.v, &mut h.v);
+        copy_out(&ws.dz, &mut h.dz);
+        for (out, len) in [
+            (&mut h.dq, t * hs),
+            (&mut h.dk, t * hs),
+            (&mut h.dv, t * hs),
+            (&mut h.ds, t * t),
+        ] {
+            out.clear();
+            out.resize(len, 0.0);
+        }
+
+        // A is column-major, so its storage read row by row is Aᵀ.
+        let a = &lc.attn[head];
+        matmul_acc(a.as_slice(), &h.dz, &mut h.dv, t, t, hs);
+        // dA, then dS in its place, row by row.
+        matmul_a_bt_acc(&h.dz, &h.v, &mut h.ds, t, hs, t);
+        for i in 0..t {
+            let row = &mut h.ds[i * t..(i + 1) * t];
+            let mut weighted = 0.0;
+            for (j, &da) in row[..=i].iter().enumerate() {
+                weighted += a[(i, j)] * da;
+            }
+            for (j, ds) in row.iter_mut().enumerate() {
+                *ds = if j <= i {
+                    scale * a[(i, j)] * (*ds - weighted)
+                } else {
+                    0.0
+                };
+            }
+        }
+        matmul_acc(&h.ds, &h.k, &mut h.dq, t, t, hs);
+        matmul_at_b_acc(&h.ds, &h.q, &mut h.dk, t, t, hs);
+        for (whole, block) in [
+            (&mut ws.dq, &h.dq),
+            (&mut ws.dk, &h.dk),
+            (&mut ws.dv, &h.dv),
+        ] {
+            for i in 0..t {
+                whole[i * d + c0..][..hs].copy_from_slice(&block[i * hs..][..hs]);
             }
         }
     }

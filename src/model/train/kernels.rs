@@ -9,58 +9,18 @@
 //! than [`super::transformer::Transformer::reference_forward`]'s `DMatrix` products; at
 //! opt-level "z" they were about even.)
 //!
-//! Why these loops: every output entry is a sum over `p = 0, 1, …` in that order, one multiply
-//! and one add at a time (Rust never fuses them into an FMA on its own), so the result is the
-//! same bit for bit on every platform and in WebAssembly. The "axpy" order
-//! (`row_i(C) += a[i,p] · row_p(B)`) keeps the inner loop contiguous, which the compiler can
-//! vectorise without reordering any sum.
+//! Why tiles, in a crate of their own (`kernels/`, `attention-kernels`): a product keeps a 4 × 4
+//! tile of `c` in registers while it runs over `p`, instead of reading and writing a row of `c` for
+//! every `p`; that needs the compiler to unroll the tile's loops, which it does at `opt-level = 3`
+//! but not at the "s"/"z" the pages are built with, and the opt-level is chosen per crate
+//! (`Cargo.toml`). In WebAssembly the tile runs on 128-bit SIMD (`f64x2`).
+//!
+//! Why the results are exact and portable: every output entry is a sum over `p = 0, 1, …` in that
+//! order, one multiply and one add at a time (Rust never fuses them into an FMA on its own), so it
+//! is the same bit for bit natively, in WebAssembly, with or without SIMD and whatever the tiling.
+//! `tests/kernels.rs` checks that against plain triple loops, natively and in Chromium.
 
-/// `c = a · b` with `a` m × k, `b` k × n, `c` m × n (all row-major).
-pub fn matmul(a: &[f64], b: &[f64], c: &mut [f64], m: usize, k: usize, n: usize) {
-    c[..m * n].fill(0.0);
-    matmul_acc(a, b, c, m, k, n);
-}
-
-/// `c += a · b` with `a` m × k, `b` k × n, `c` m × n.
-pub fn matmul_acc(a: &[f64], b: &[f64], c: &mut [f64], m: usize, k: usize, n: usize) {
-    for i in 0..m {
-        let c_row = &mut c[i * n..(i + 1) * n];
-        for p in 0..k {
-            let a_ip = a[i * k + p];
-            for (c_ij, &b_pj) in c_row.iter_mut().zip(&b[p * n..(p + 1) * n]) {
-                *c_ij += a_ip * b_pj;
-            }
-        }
-    }
-}
-
-/// `c += aᵀ · b` with `a` m × k, `b` m × n, `c` k × n: the weight-gradient product `Xᵀ · dY`.
-pub fn matmul_at_b_acc(a: &[f64], b: &[f64], c: &mut [f64], m: usize, k: usize, n: usize) {
-    for i in 0..m {
-        let b_row = &b[i * n..(i + 1) * n];
-        for p in 0..k {
-            let a_ip = a[i * k + p];
-            for (c_pj, &b_ij) in c[p * n..(p + 1) * n].iter_mut().zip(b_row) {
-                *c_pj += a_ip * b_ij;
-            }
-        }
-    }
-}
-
-/// `c += a · bᵀ` with `a` m × k, `b` n × k, `c` m × n: the input-gradient product `dY · Wᵀ`.
-/// Each entry is one dot product summed over `p` in order.
-pub fn matmul_a_bt_acc(a: &[f64], b: &[f64], c: &mut [f64], m: usize, k: usize, n: usize) {
-    for i in 0..m {
-        let a_row = &a[i * k..(i + 1) * k];
-        for j in 0..n {
-            let mut sum = 0.0;
-            for (&a_ip, &b_jp) in a_row.iter().zip(&b[j * k..(j + 1) * k]) {
-                sum += a_ip * b_jp;
-            }
-            c[i * n + j] += sum;
-        }
-    }
-}
+pub use attention_kernels::{matmul, matmul_a_bt_acc, matmul_acc, matmul_at_b_acc};
 
 #[cfg(test)]
 mod tests {
