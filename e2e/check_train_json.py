@@ -4,9 +4,12 @@
 Usage: python3 e2e/check_train_json.py trained-model.json [tolerance]
        python3 e2e/check_train_json.py trained-model.json --explorer attention.json
        python3 e2e/check_train_json.py trained-model.json --row LAYER HEAD ROW TAU
+       python3 e2e/check_train_json.py trained-model.json --trace LAYER HEAD ROW TAU
 
 The third form prints, as JSON, row ROW (from 1) of head HEAD of layer LAYER on held-out sequence 1 with every
 layer's scores divided by sqrt(head_size) * TAU (the training page's "Look closer" at temperature TAU).
+The fourth prints that row's trace as JSON: "raw", the scores q.k against every key (the future's too; rotated
+q and k for rotary positions), "weights" (the row, every key) and "blend" (the weighted sum of the values).
 
 The second form checks the hand-over to the explorer ("Show this model in the explorer"): the explorer's
 download (`attention.json`, temperature 1) must show, for its sentence, each head's weights as this model's
@@ -165,6 +168,17 @@ def main(argv):
         layer, head, row, tau = int(argv[3]), int(argv[4]), int(argv[5]), float(argv[6])
         attention, _ = forward(*load(doc), doc["held_out"][0]["tokens"], tau)
         print(json.dumps(attention[layer - 1][head - 1][row - 1][:row].tolist()))
+        return 0
+    if len(argv) == 7 and argv[2] == "--trace":
+        with open(argv[1], encoding="utf-8") as f:
+            doc = json.load(f)
+        layer, head, row, tau = int(argv[3]), int(argv[4]), int(argv[5]), float(argv[6])
+        model, params = load(doc)
+        tokens = np.asarray(doc["held_out"][0]["tokens"])[None, :]
+        _, cache = model.layers(params, tokens, tau)
+        _, qh, kh, vh, a, _ = cache[layer - 1]
+        q, k, v, w = qh[0, head - 1], kh[0, head - 1], vh[0, head - 1], a[0, head - 1][row - 1]
+        print(json.dumps({"raw": (k @ q[row - 1]).tolist(), "weights": w.tolist(), "blend": (w @ v).tolist()}))
         return 0
     if len(argv) == 4 and argv[2] == "--explorer":
         with open(argv[1], encoding="utf-8") as f, open(argv[3], encoding="utf-8") as g:

@@ -156,6 +156,22 @@ test('the training page downloads the model it shows, and NumPy recomputes its v
       assert.notDeepEqual(hot, doc.attention[1][0][9].slice(0, 10));
     });
     hot.forEach((w, j) => assert.ok(Math.abs(w - expectedAt2[j]) <= 1e-9, `key ${j + 1}: ${w} vs ${expectedAt2[j]}`));
+    // The same row traced (the lesson's step-3 table): q·k for every key as NumPy computes it from the file's
+    // matrices (rotated q and k), the softmax column the row table's weights exactly (0 for the future), the
+    // weights summing to 1 and Σ w·v checked against A·V.
+    const { stdout: traceOut } = await run('python3', [path.join(E2E_DIR, 'check_train_json.py'), latest.path, '--trace', '2', '1', '10', '2'], { timeout: 60_000 });
+    const expectedTrace = JSON.parse(traceOut);
+    const traceTable = page.locator('[data-testid=closer-trace] [data-testid=trace-table]');
+    const traceColumn = (n) => traceTable.locator(`tbody tr td:nth-of-type(${n})`).evaluateAll((tds) => tds.map((td) => Number(td.dataset.value)));
+    const raw = await traceColumn(1);
+    assert.equal(raw.length, doc.held_out[0].tokens.length);
+    raw.forEach((r, j) => assert.ok(Math.abs(r - expectedTrace.raw[j]) <= 1e-9 * Math.max(1, Math.abs(r)), `q·k, key ${j + 1}: ${r} vs ${expectedTrace.raw[j]}`));
+    const softmax = await traceColumn(5);
+    assert.deepEqual(softmax.slice(0, 10), hot);
+    assert.ok(softmax.slice(10).every((w) => w === 0));
+    assert.match(await traceTable.locator('caption').textContent(), /^Trace of “#\d+” \(row 10\), head 1, d = 16, τ = 2\.000$/);
+    assert.ok(Math.abs(Number(await page.locator('[data-testid=closer-trace] [data-testid=trace-sum]').textContent()) - 1) < 1e-9);
+    assert.ok((await page.locator('[data-testid=closer-trace] [data-testid=trace-check]').textContent()).startsWith('✓'));
     // The chosen head as CSV: row 10 is the table's row, exactly.
     const csv = await saveDownload(page, () => page.getByRole('button', { name: 'Download this head (CSV)' }).click());
     assert.equal(csv.suggestedFilename, 'trained-layer2-head1.csv');

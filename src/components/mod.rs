@@ -18,5 +18,6 @@ pub mod quiz;
 pub mod sentence;
 pub mod temperature;
 pub mod thumbnails;
+pub mod trace_table;
 pub mod training;
 pub mod update_notice;

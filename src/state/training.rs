@@ -13,6 +13,7 @@
 //! detector table.
 
 use super::AppState;
+use crate::model::attention::HeadProjections;
 use crate::model::train::checkpoint_file::{encode, CheckpointTask};
 use crate::model::train::export::run_json;
 use crate::model::train::settings::TrainSettings;
@@ -177,6 +178,21 @@ impl Training {
                 snapshot
                     .model(t.config().model)
                     .attention_at(&t.held_out().first()?.tokens, tau),
+            )
+        })
+    }
+
+    /// Every head's queries, keys, values and raw scores on held-out sequence 1 at temperature
+    /// `tau`, `[layer][head]`
+    /// ([`crate::model::train::transformer::Transformer::projections_at`]), for the model the head grid shows:
+    /// what the closer look's trace reads (tracks the evaluations and the replay slider).
+    pub fn shown_projections_at(self, tau: f64) -> Option<Vec<Vec<HeadProjections>>> {
+        self.evals.track();
+        self.with_shown(self.replay.get(), |t, snapshot| {
+            Some(
+                snapshot
+                    .model(t.config().model)
+                    .projections_at(&t.held_out().first()?.tokens, tau),
             )
         })
     }

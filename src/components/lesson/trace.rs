@@ -4,15 +4,13 @@
 
 use crate::charts::strip::{Strip, StripRows};
 use crate::components::break_it::{BreakItLink, BrokenLessonNote};
+use crate::components::trace_table::TraceTable;
 use crate::format::fixed;
 use crate::hooks::use_visibility;
 use crate::model::explorer::Prepared;
 use crate::model::trace::{QkvRow, RowTrace};
 use crate::state::{AppState, Shared};
-use crate::text::{
-    qkv_check, qkv_intro, quote, trace_caption, trace_cells, trace_check, trace_sqrt_d_heading,
-    trace_sum, vector_cells, weights_note,
-};
+use crate::text::{qkv_check, qkv_intro, quote, vector_cells, weights_note};
 use leptos::html;
 use leptos::prelude::*;
 
@@ -139,23 +137,6 @@ pub(super) fn AttentionTrace() -> impl IntoView {
                 // The snapshot's tokens, not the live ones (see `TraceData::prepared`).
                 let tokens = &prepared.0.config.tokens;
                 let name = &tokens[t];
-                let rows = tokens
-                    .iter()
-                    .enumerate()
-                    .map(|(j, key)| {
-                        let [raw, over_sqrt_d, scaled, masked, weight] = trace_cells(trace, j);
-                        view! {
-                            <tr class:masked=trace.is_masked(j)>
-                                <th scope="row">{key.clone()}</th>
-                                <td class="num">{raw}</td>
-                                <td class="num">{over_sqrt_d}</td>
-                                <td class="num">{scaled}</td>
-                                <td class="num">{masked}</td>
-                                <td class="num">{weight}</td>
-                            </tr>
-                        }
-                    })
-                    .collect_view();
                 view! {
                     <QkvVectors qkv=qkv token=name.clone() head=h d_model=prepared.0.d_model />
                     <p>
@@ -165,31 +146,7 @@ pub(super) fn AttentionTrace() -> impl IntoView {
                         "heatmap to trace another token."
                     </p>
                     <p class="note" data-testid="trace-weights-note">{weights_note(&prepared.0.weights, prepared.0.config.seed)}</p>
-                    <div class="table-scroll">
-                        <table class="trace" data-testid="trace-table">
-                            <caption>{trace_caption(name, trace, h)}</caption>
-                            <thead>
-                                <tr>
-                                    <th scope="col">"key"</th>
-                                    <th scope="col">"q·k"</th>
-                                    <th scope="col">{trace_sqrt_d_heading(trace)}</th>
-                                    <th scope="col">"÷ τ"</th>
-                                    <th scope="col">"mask"</th>
-                                    <th scope="col">"softmax"</th>
-                                </tr>
-                            </thead>
-                            <tbody>{rows}</tbody>
-                            <tfoot>
-                                <tr>
-                                    <th scope="row" colspan="5">"sum of weights"</th>
-                                    <td class="num" data-testid="trace-sum">{trace_sum(trace)}</td>
-                                </tr>
-                            </tfoot>
-                        </table>
-                    </div>
-                    <p class="check" data-testid="trace-check">
-                        {trace_check(trace)}
-                    </p>
+                    <TraceTable trace=trace.clone() keys=tokens.clone() token=name.clone() head=h />
                 }
             }))}
             <div

@@ -1,14 +1,18 @@
 //! "Look closer": one head of the model the grid shows, at full size, with the tools the explorer
 //! has for its own model: the heatmap (exact weight on hover; pick a row by click or keyboard),
-//! the chosen row's weights as a table, a temperature τ that divides every layer's scores (as
+//! the chosen row's weights as a table and traced stage by stage (the lesson's step-3 table: q·k,
+//! ÷ √d, ÷ τ, the mask, softmax, and Σ w·v against A·V), a temperature τ that divides every layer's scores (as
 //! the explorer's slider does; layer 2 then sees layer 1's changed output), and the head's weights
 //! as CSV or PNG. It works for every model the page trains, whatever its shape or positions.
 
 use super::head_tables::key_label;
 use super::use_training;
 use crate::components::heatmap::Heatmap;
+use crate::components::trace_table::TraceTable;
 use crate::format::{fixed, percent};
 use crate::model::export::weights_csv;
+use crate::model::trace::RowTrace;
+use crate::model::train::transformer::PositionKind;
 use crate::state::Shared;
 use crate::text::{closer_row_summary, quote};
 use crate::web::download::{download_canvas_png, download_text};
@@ -30,6 +34,7 @@ pub(super) fn CloserLook() -> impl IntoView {
     let tau = move || log_tau.get().exp2();
     let shape = move || training.settings.with(|s| (s.layers, s.heads));
     let attention = Memo::new(move |_| training.shown_attention_at(tau()));
+    let projections = Memo::new(move |_| training.shown_projections_at(tau()));
     let tokens = Memo::new(move |_| training.shown_tokens());
     // The chosen head, kept in range when a new run has fewer heads.
     let chosen = move || {
@@ -90,6 +95,38 @@ pub(super) fn CloserLook() -> impl IntoView {
             })
         })
     };
+    let trace = move || {
+        let (l, h) = chosen();
+        let i = chosen_row();
+        let row = projections.with(|p| {
+            let proj = p.as_ref()?.get(l)?.get(h)?;
+            weights.with(|w| {
+                (w.nrows() == proj.scores.nrows()).then(|| RowTrace::new(proj, w, i, tau()))
+            })
+        })?;
+        let rotary = training
+            .settings
+            .with(|s| s.positions == PositionKind::Rotary);
+        let (keys, token) = tokens.with(|t| {
+            let keys: Vec<String> = (0..t.len()).map(|j| key_label(t, j)).collect();
+            (keys, t.get(i).cloned().unwrap_or_default())
+        });
+        Some(view! {
+            <p class="hint">
+                {format!(
+                    "Row {} of layer {}, head {}, stage by stage: its query against every key (q·k), divided by √d and by τ, the future masked, then softmax. The check adds up the value vectors weighted by that row and compares the sum with row {} of A·V.{}",
+                    i + 1,
+                    l + 1,
+                    h + 1,
+                    i + 1,
+                    if rotary { " With rotary positions, q and k are the rotated vectors the scores compare." } else { "" },
+                )}
+            </p>
+            <div data-testid="closer-trace">
+                <TraceTable trace=row keys=keys token=token head=h />
+            </div>
+        })
+    };
     view! {
         <h3 class="sub">"Look closer at one head"</h3>
         <div class="row">
@@ -146,6 +183,7 @@ pub(super) fn CloserLook() -> impl IntoView {
             />
         </div>
         {row_table}
+        {trace}
         <div class="downloads" role="group" aria-label="Downloads of the chosen head">
             <button type="button" on:click=csv>"Download this head (CSV)"</button>
             <button type="button" on:click=png>"Download this head (PNG)"</button>

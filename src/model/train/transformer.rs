@@ -467,6 +467,40 @@ impl Transformer {
         cache.layers.into_iter().map(|l| l.attn).collect()
     }
 
+    /// Each head's queries, keys and values on `tokens` and its raw scores `q_i · k_j` for every
+    /// pair (the future's too), `[layer][head]`, with every layer's scores divided by `tau` as in
+    /// [`Self::forward_at`] (layer 2's inputs are layer 1's outputs at that τ). With rotary
+    /// positions the queries and keys are the rotated ones, the ones the scores compare. What the
+    /// explorer's step-3 trace ([`crate::model::trace::RowTrace`]) reads: each score on or below
+    /// the diagonal is the same sum, bit for bit, as the one [`Self::attention_at`]'s softmax got.
+    pub fn projections_at(&self, tokens: &[usize], tau: f64) -> Vec<Vec<HeadProjections>> {
+        let mut cache = ForwardCache::default();
+        self.forward_at(tokens, &mut cache, tau);
+        let (t, d, hs) = (tokens.len(), self.config.d_model, self.config.head_size());
+        cache
+            .layers
+            .iter()
+            .map(|lc| {
+                (0..self.config.heads)
+                    .map(|head| {
+                        let block =
+                            |m: &[f64]| DMatrix::from_fn(t, hs, |i, c| m[i * d + head * hs + c]);
+                        let start = |i: usize| i * d + head * hs;
+                        let scores = DMatrix::from_fn(t, t, |i, j| {
+                            dot(&lc.q[start(i)..][..hs], &lc.k[start(j)..][..hs])
+                        });
+                        HeadProjections {
+                            q: block(&lc.q),
+                            k: block(&lc.k),
+                            v: block(&lc.v),
+                            scores,
+                        }
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
     /// Next-token probabilities, T × vocab (row t predicts token t + 1).
     pub fn next_token_probs(&self, tokens: &[usize]) -> DMatrix<f64> {
         let mut cache = ForwardCache::default();
@@ -639,6 +673,55 @@ pub(crate) mod tests {
     /// The closer look's temperature: at τ = 1 exactly the training arithmetic; at another τ, layer 1
     /// is `softmax(Q_h K_hᵀ / (√d · τ))` computed here with `nalgebra` from the matrices, and the layers
     /// after it see layer 1's changed output.
+    /// The trace's view of every head: softmax of its raw scores at τ is the head's weights, bit
+    /// for bit, and in layer 1 its q, k and v are X · W (rotated for rotary positions).
+    #[test]
+    fn projections_give_the_weights_the_model_used() {
+        for positions in PositionKind::ALL {
+            let config = small(positions, 2, 2);
+            let model = Transformer::new(config, 5).unwrap();
+            let tokens: Vec<usize> = (0..config.max_len)
+                .map(|i| (3 * i + 1) % config.vocab)
+                .collect();
+            let hs = config.head_size();
+            for tau in [1.0, 0.5, 2.0] {
+                let projections = model.projections_at(&tokens, tau);
+                let attention = model.attention_at(&tokens, tau);
+                for (layer, heads) in projections.iter().enumerate() {
+                    for (head, proj) in heads.iter().enumerate() {
+                        let weights = causal_softmax(&proj.scores, logit_scale(hs, tau));
+                        assert_eq!(
+                            weights, attention[layer][head],
+                            "{positions:?} layer {layer} head {head} τ {tau}"
+                        );
+                        let row = crate::model::trace::RowTrace::new(proj, &weights, 3, tau);
+                        assert!(row.blend_matches());
+                        assert!((row.weight_sum - 1.0).abs() < 1e-12);
+                    }
+                }
+            }
+            // Layer 1's values are X · W_v's head columns (no rotation for values).
+            let m = |g| model.matrix(g).unwrap();
+            let embedding = m(ParamGroup::TokenEmbedding);
+            let t = tokens.len();
+            let mut x = DMatrix::from_fn(t, config.d_model, |i, c| embedding[(tokens[i], c)]);
+            match positions {
+                PositionKind::Sinusoidal => x += sinusoidal_positions(t, config.d_model),
+                PositionKind::Learned => x += m(ParamGroup::Positions).rows(0, t),
+                PositionKind::Rotary => {}
+            }
+            let v = &x * m(ParamGroup::Value(0));
+            let projections = model.projections_at(&tokens, 1.0);
+            for (head, proj) in projections[0].iter().enumerate() {
+                assert!((&proj.v - v.columns(head * hs, hs)).abs().max() < 1e-12);
+                if positions != PositionKind::Rotary {
+                    let q = &x * m(ParamGroup::Query(0));
+                    assert!((&proj.q - q.columns(head * hs, hs)).abs().max() < 1e-12);
+                }
+            }
+        }
+    }
+
     #[test]
     fn attention_at_a_temperature_divides_every_layer_s_scores() {
         let config = ModelConfig {
