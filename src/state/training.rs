@@ -13,11 +13,11 @@
 //! detector table.
 
 use super::AppState;
-use crate::model::attention::HeadProjections;
 use crate::model::train::checkpoint_file::{encode, CheckpointTask};
 use crate::model::train::export::run_json;
 use crate::model::train::settings::TrainSettings;
 use crate::model::train::trainer::{EvalPoint, Snapshot, Trainer, Work};
+use crate::model::train::transformer::HeadOnTokens;
 use crate::web::next_task::next_task;
 use leptos::prelude::*;
 use nalgebra::DMatrix;
@@ -169,30 +169,17 @@ impl Training {
         })
     }
 
-    /// Every head's weights on held-out sequence 1 at temperature `tau`, `[layer][head]`, for the
-    /// model the head grid shows (tracks the evaluations and the replay slider).
-    pub fn shown_attention_at(self, tau: f64) -> Option<Vec<Vec<DMatrix<f64>>>> {
+    /// Every head on held-out sequence 1 at temperature `tau`, `[layer][head]`: its weights and,
+    /// for the closer look's trace, its queries, keys, values and raw scores
+    /// ([`crate::model::train::transformer::Transformer::heads_at`]), for the model the head grid
+    /// shows (tracks the evaluations and the replay slider).
+    pub fn shown_heads_at(self, tau: f64) -> Option<Vec<Vec<HeadOnTokens>>> {
         self.evals.track();
         self.with_shown(self.replay.get(), |t, snapshot| {
             Some(
                 snapshot
                     .model(t.config().model)
-                    .attention_at(&t.held_out().first()?.tokens, tau),
-            )
-        })
-    }
-
-    /// Every head's queries, keys, values and raw scores on held-out sequence 1 at temperature
-    /// `tau`, `[layer][head]`
-    /// ([`crate::model::train::transformer::Transformer::projections_at`]), for the model the head grid shows:
-    /// what the closer look's trace reads (tracks the evaluations and the replay slider).
-    pub fn shown_projections_at(self, tau: f64) -> Option<Vec<Vec<HeadProjections>>> {
-        self.evals.track();
-        self.with_shown(self.replay.get(), |t, snapshot| {
-            Some(
-                snapshot
-                    .model(t.config().model)
-                    .projections_at(&t.held_out().first()?.tokens, tau),
+                    .heads_at(&t.held_out().first()?.tokens, tau),
             )
         })
     }

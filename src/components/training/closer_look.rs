@@ -33,8 +33,7 @@ pub(super) fn CloserLook() -> impl IntoView {
     let problem = RwSignal::new(None::<String>);
     let tau = move || log_tau.get().exp2();
     let shape = move || training.settings.with(|s| (s.layers, s.heads));
-    let attention = Memo::new(move |_| training.shown_attention_at(tau()));
-    let projections = Memo::new(move |_| training.shown_projections_at(tau()));
+    let shown = Memo::new(move |_| training.shown_heads_at(tau()));
     let tokens = Memo::new(move |_| training.shown_tokens());
     // The chosen head, kept in range when a new run has fewer heads.
     let chosen = move || {
@@ -44,7 +43,10 @@ pub(super) fn CloserLook() -> impl IntoView {
     };
     let weights = Signal::derive(move || {
         let (l, h) = chosen();
-        let w = attention.with(|a| a.as_ref().and_then(|a| a.get(l)?.get(h).cloned()));
+        let w = shown.with(|a| {
+            a.as_ref()
+                .and_then(|a| Some(a.get(l)?.get(h)?.weights.clone()))
+        });
         Shared(Arc::new(w.unwrap_or_else(|| DMatrix::zeros(1, 1))))
     });
     let chosen_row = move || row.get().min(weights.with(|w| w.nrows()) - 1);
@@ -98,11 +100,9 @@ pub(super) fn CloserLook() -> impl IntoView {
     let trace = move || {
         let (l, h) = chosen();
         let i = chosen_row();
-        let row = projections.with(|p| {
-            let proj = p.as_ref()?.get(l)?.get(h)?;
-            weights.with(|w| {
-                (w.nrows() == proj.scores.nrows()).then(|| RowTrace::new(proj, w, i, tau()))
-            })
+        let row = shown.with(|a| {
+            let head = a.as_ref()?.get(l)?.get(h)?;
+            Some(RowTrace::new(&head.projections, &head.weights, i, tau()))
         })?;
         let rotary = training
             .settings

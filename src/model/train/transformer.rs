@@ -467,21 +467,22 @@ impl Transformer {
         cache.layers.into_iter().map(|l| l.attn).collect()
     }
 
-    /// Each head's queries, keys and values on `tokens` and its raw scores `q_i · k_j` for every
-    /// pair (the future's too), `[layer][head]`, with every layer's scores divided by `tau` as in
-    /// [`Self::forward_at`] (layer 2's inputs are layer 1's outputs at that τ). With rotary
-    /// positions the queries and keys are the rotated ones, the ones the scores compare. What the
-    /// explorer's step-3 trace ([`crate::model::trace::RowTrace`]) reads: each score on or below
-    /// the diagonal is the same sum, bit for bit, as the one [`Self::attention_at`]'s softmax got.
-    pub fn projections_at(&self, tokens: &[usize], tau: f64) -> Vec<Vec<HeadProjections>> {
+    /// Every head on `tokens`, `[layer][head]`, with every layer's scores divided by `tau` as in
+    /// [`Self::forward_at`] (layer 2's inputs are layer 1's outputs at that τ), from one forward
+    /// pass: its weights (as [`Self::attention_at`] gives them) and what the explorer's step-3
+    /// trace ([`crate::model::trace::RowTrace`]) reads beside them, the head's queries, keys and
+    /// values and its raw scores `q_i · k_j` for every pair (the future's too). With rotary
+    /// positions the queries and keys are the rotated ones, the ones the scores compare; each score
+    /// on or below the diagonal is the same sum, bit for bit, as the one the softmax got.
+    pub fn heads_at(&self, tokens: &[usize], tau: f64) -> Vec<Vec<HeadOnTokens>> {
         let mut cache = ForwardCache::default();
         self.forward_at(tokens, &mut cache, tau);
         let (t, d, hs) = (tokens.len(), self.config.d_model, self.config.head_size());
         cache
             .layers
-            .iter()
+            .into_iter()
             .map(|lc| {
-                (0..self.config.heads)
+                let projections: Vec<HeadProjections> = (0..self.config.heads)
                     .map(|head| {
                         let block =
                             |m: &[f64]| DMatrix::from_fn(t, hs, |i, c| m[i * d + head * hs + c]);
@@ -495,6 +496,14 @@ impl Transformer {
                             v: block(&lc.v),
                             scores,
                         }
+                    })
+                    .collect();
+                projections
+                    .into_iter()
+                    .zip(lc.attn)
+                    .map(|(projections, weights)| HeadOnTokens {
+                        projections,
+                        weights,
                     })
                     .collect()
             })
@@ -609,6 +618,15 @@ fn add_assign(a: &mut [f64], b: &[f64]) {
     }
 }
 
+/// One head of a model on one sequence ([`Transformer::heads_at`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct HeadOnTokens {
+    /// Its queries, keys, values and raw scores.
+    pub projections: HeadProjections,
+    /// Its attention weights, T × T.
+    pub weights: DMatrix<f64>,
+}
+
 /// One layer's intermediates for one sequence (row-major, T × `d_model` unless noted).
 #[derive(Debug, Clone, Default)]
 pub struct LayerCache {
@@ -685,15 +703,17 @@ pub(crate) mod tests {
                 .collect();
             let hs = config.head_size();
             for tau in [1.0, 0.5, 2.0] {
-                let projections = model.projections_at(&tokens, tau);
+                let heads_at = model.heads_at(&tokens, tau);
                 let attention = model.attention_at(&tokens, tau);
-                for (layer, heads) in projections.iter().enumerate() {
-                    for (head, proj) in heads.iter().enumerate() {
+                for (layer, heads) in heads_at.iter().enumerate() {
+                    for (head, on_tokens) in heads.iter().enumerate() {
+                        let proj = &on_tokens.projections;
                         let weights = causal_softmax(&proj.scores, logit_scale(hs, tau));
                         assert_eq!(
                             weights, attention[layer][head],
                             "{positions:?} layer {layer} head {head} τ {tau}"
                         );
+                        assert_eq!(on_tokens.weights, weights);
                         let row = crate::model::trace::RowTrace::new(proj, &weights, 3, tau);
                         assert!(row.blend_matches());
                         assert!((row.weight_sum - 1.0).abs() < 1e-12);
@@ -711,8 +731,8 @@ pub(crate) mod tests {
                 PositionKind::Rotary => {}
             }
             let v = &x * m(ParamGroup::Value(0));
-            let projections = model.projections_at(&tokens, 1.0);
-            for (head, proj) in projections[0].iter().enumerate() {
+            let heads_at = model.heads_at(&tokens, 1.0);
+            for (head, proj) in heads_at[0].iter().map(|h| &h.projections).enumerate() {
                 assert!((&proj.v - v.columns(head * hs, hs)).abs().max() < 1e-12);
                 if positions != PositionKind::Rotary {
                     let q = &x * m(ParamGroup::Query(0));
