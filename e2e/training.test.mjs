@@ -133,7 +133,7 @@ test('train the repeat task on the training page, replay a checkpoint, pause, an
     );
 
     // The speed readout.
-    assert.match(await page.locator('[data-testid=train-steps]').textContent(), /[\d.]+ steps\/s, \d+ tokens\/s/);
+    assert.match(await page.locator('[data-testid=train-steps]').textContent(), /[\d.]+ steps\/s, \d{1,3}(,\d{3})* tokens\/s/);
     // The sentence says what is shown.
     assert.equal(
       await page.locator('[data-testid=training-status]').textContent(),

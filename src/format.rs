@@ -77,6 +77,19 @@ pub fn scientific(x: f64, decimals: u32) -> String {
     }
 }
 
+/// A whole number with its thousands grouped by commas ("44,885"), as the page writes counts.
+pub fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, digit) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(digit);
+    }
+    out
+}
+
 /// A weight as a percentage with one decimal ("31.4%").
 pub fn percent(weight: f64) -> String {
     let mut s = fixed(weight * 100.0, 1);
@@ -88,6 +101,20 @@ pub fn percent(weight: f64) -> String {
 mod tests {
     use super::*;
     use crate::model::rng::SeededRng;
+
+    #[test]
+    fn grouped_puts_a_comma_every_three_digits() {
+        for (n, text) in [
+            (0, "0"),
+            (999, "999"),
+            (1_000, "1,000"),
+            (44_885, "44,885"),
+            (123_456, "123,456"),
+            (1_234_567, "1,234,567"),
+        ] {
+            assert_eq!(grouped(n), text);
+        }
+    }
 
     #[test]
     fn matches_core_formatting_away_from_ties() {

@@ -4,7 +4,7 @@
 //! The numbers themselves come from [`crate::model`] and their digits from [`crate::format`];
 //! this file decides only how they read.
 
-use crate::format::{fixed, percent, scientific};
+use crate::format::{fixed, grouped, percent, scientific};
 use crate::model::broken::{sees_future, Damage, Mistake, Mistakes};
 use crate::model::claims::{top_keys, HeadShape, NEARLY_ONE_HOT};
 use crate::model::compare::{Change, RowChange};
@@ -1002,7 +1002,7 @@ pub fn training_rate(steps_per_second: f64, tokens_per_step: usize) -> String {
     format!(
         "{} steps/s, {} tokens/s",
         fixed(steps_per_second, 1),
-        (steps_per_second * tokens_per_step as f64).round()
+        grouped((steps_per_second * tokens_per_step as f64).round() as u64)
     )
 }
 
@@ -1060,14 +1060,21 @@ pub fn checkpoints_note(kept: usize, interval: usize, capacity: usize) -> String
 /// (first of equals), and the row's entropy; `row` holds the weights on keys 1 … i + 1.
 pub fn closer_row_summary(tokens: &[String], row: &[f64]) -> String {
     let stats = row_stats(row);
+    let spread = if row.len() == 1 {
+        "the first row sees only its own key".to_string()
+    } else {
+        format!(
+            "0 = one key, {} = evenly over all {}",
+            fixed((row.len() as f64).log2(), 2),
+            row.len()
+        )
+    };
     format!(
-        "Largest weight {} on key {} {}; entropy {} bits (0 = one key, {} = evenly over all {}).",
+        "Largest weight {} on key {} {}; entropy {} bits ({spread}).",
         percent(stats.max_weight),
         stats.argmax + 1,
         quote(tokens.get(stats.argmax).map_or("", String::as_str)),
         fixed(stats.entropy_bits, 2),
-        fixed((row.len() as f64).log2(), 2),
-        row.len()
     )
 }
 
@@ -1727,7 +1734,7 @@ mod tests {
         assert!(
             training_status(250, "repeat").starts_with("Trained for 250 steps on the repeat task")
         );
-        assert_eq!(training_rate(12.34, 256), "12.3 steps/s, 3159 tokens/s");
+        assert_eq!(training_rate(12.34, 256), "12.3 steps/s, 3,159 tokens/s");
         assert_eq!(
             retrain_progress(50, 200),
             "Retraining to the link's step 200: 50 of 200 steps done."
@@ -2167,7 +2174,9 @@ mod figure_tests {
             closer_row_summary(&tokens, &[0.25, 0.5, 0.25]),
             "Largest weight 50.0% on key 2 “key”; entropy 1.50 bits (0 = one key, 1.58 = evenly over all 3)."
         );
-        assert!(closer_row_summary(&tokens, &[1.0])
-            .starts_with("Largest weight 100.0% on key 1 “my”; entropy 0.00 bits"));
+        assert_eq!(
+            closer_row_summary(&tokens, &[1.0]),
+            "Largest weight 100.0% on key 1 “my”; entropy 0.00 bits (the first row sees only its own key)."
+        );
     }
 }

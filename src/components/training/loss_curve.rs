@@ -58,10 +58,19 @@ pub(super) fn LossCurve() -> impl IntoView {
     view! {
         <h3 class="sub">"Loss on held-out sequences"</h3>
         <p class="legend-line">
-            <span class="swatch" style=format!("background:{}", HELD_OUT.css())></span> "all predicted tokens "
+            <span class="legend-item">
+                <span class="swatch" style=format!("background:{}", HELD_OUT.css())></span>
+                "all predicted tokens"
+            </span>
             <Show when=repeat>
-                <span class="swatch" style=format!("background:{}", FIRST_COPY.css())></span> "first copy "
-                <span class="swatch" style=format!("background:{}", REPEATED.css())></span> "repeated part"
+                <span class="legend-item">
+                    <span class="swatch" style=format!("background:{}", FIRST_COPY.css())></span>
+                    "first copy"
+                </span>
+                <span class="legend-item">
+                    <span class="swatch" style=format!("background:{}", REPEATED.css())></span>
+                    "repeated part"
+                </span>
             </Show>
         </p>
         <div class="train-chart" node_ref=wrap_ref>
