@@ -5,8 +5,10 @@
 // reference default, seed 1), presses Train and lets it run to --steps steps, then pauses. It
 // reports the steps per second from the click to the pause (wall clock), the main-thread tasks
 // over 50 ms while it trained (Long Tasks API: how many and the longest), the first evaluated step
-// whose repeated-part loss is at most 30 % of the first copy's (from the page's loss table), and
-// the detector table at the end. It also times every training slice (each is a MessageChannel
+// whose repeated-part loss is at most 30 % of the first copy's (from the page's loss table) or, for
+// the tiny grammar (--query train=grammar&tseed=1), the first whose held-out loss is within 10 % of
+// the achievable minimum the page prints, with the seconds from Train to that step (the step
+// counter's changes are logged with their times), and the detector table at the end. It also times every training slice (each is a MessageChannel
 // message, src/web/next_task.rs: the handler is wrapped), counts the frames the page draws while
 // it trains (a requestAnimationFrame loop: frames per second and the longest gap between two), and
 // notes when the detector table was redrawn (a MutationObserver, whose callback runs in the task
@@ -54,10 +56,14 @@ try {
       requestAnimationFrame(tick);
     };
     requestAnimationFrame(tick);
+    window.__stepTimes = [];
     addEventListener('DOMContentLoaded', () =>
       new MutationObserver((records) => {
         const inTable = (n) => (n.nodeType === 1 ? n : n.parentElement)?.closest('[data-testid=detector-table]');
         if (records.some((r) => inTable(r.target))) window.__redraws.push(performance.now());
+        const counter = document.querySelector('[data-testid=train-steps] output');
+        const steps = counter ? Number(counter.textContent) : NaN;
+        if (steps !== window.__stepTimes.at(-1)?.[1]) window.__stepTimes.push([performance.now(), steps]);
       }).observe(document.body, { subtree: true, childList: true, characterData: true }),
     );
     window.__longTasks = [];
@@ -80,7 +86,17 @@ try {
   const rows = await page.locator('[data-testid=loss-table] tbody tr').evaluateAll((trs) =>
     trs.map((tr) => [...tr.querySelectorAll('td')].map((c) => Number(c.dataset.value ?? c.textContent))),
   );
-  const formed = rows.reverse().find(([, , first, repeated]) => repeated <= 0.3 * first);
+  rows.reverse();
+  const formed = rows.find(([, , first, repeated]) => repeated <= 0.3 * first);
+  const minimumText = await page.getByTestId('grammar-verdict').getAttribute('data-minimum').catch(() => null);
+  const minimum = minimumText === null ? null : Number(minimumText);
+  const near = minimum === null ? undefined : rows.find(([, all]) => all <= 1.1 * minimum);
+  const stepTimes = await page.evaluate(() => window.__stepTimes);
+  /** Seconds from the click on Train to the step counter's first showing `step` or more. */
+  const secondsTo = (step) => {
+    const seen = stepTimes.find(([t, n]) => t >= t0 && n >= step);
+    return seen ? (seen[0] - t0) / 1000 : null;
+  };
   const detectors = await page.locator('[data-testid=detector-table] tbody tr').evaluateAll((trs) =>
     trs.map((tr) => tr.innerText.replace(/\s+/g, ' ')),
   );
@@ -98,7 +114,11 @@ try {
   const gaps = frameTimes.slice(1).map((t, i) => t - frameTimes[i]).sort((a, b) => a - b);
   const g = (p) => gaps[Math.min(gaps.length - 1, Math.floor(gaps.length * p))].toFixed(1);
   console.log(`frames drawn while training: ${((frameTimes.length * 1000) / (t1 - t0)).toFixed(1)} per s; gap between frames ms p50 ${g(0.5)}, p99 ${g(0.99)}, max ${gaps.at(-1).toFixed(1)}`);
-  console.log(formed ? `repeated part ≤ 30 % of the first copy from the evaluation at step ${formed[0]}` : 'repeated part never ≤ 30 % of the first copy');
+  if (minimum === null) {
+    console.log(formed ? `repeated part ≤ 30 % of the first copy from the evaluation at step ${formed[0]}, ${secondsTo(formed[0]).toFixed(1)} s after Train` : 'repeated part never ≤ 30 % of the first copy');
+  } else {
+    console.log(near ? `held-out loss within 10 % of the achievable minimum (${minimum.toFixed(4)} nats) from the evaluation at step ${near[0]}, ${secondsTo(near[0]).toFixed(2)} s after Train` : `held-out loss never within 10 % of the achievable minimum (${minimum.toFixed(4)} nats)`);
+  }
   if (JSON_OUT) {
     const { writeFile } = await import('node:fs/promises');
     const rate = (n * 1000) / (t1 - t0);
@@ -113,6 +133,10 @@ try {
       frames_per_second: (frameTimes.length * 1000) / (t1 - t0),
       longest_frame_gap_ms: gaps.at(-1),
       formed_step: formed ? formed[0] : null,
+      formed_seconds: formed ? secondsTo(formed[0]) : null,
+      achievable_minimum: minimum,
+      within_10_percent_step: near ? near[0] : null,
+      within_10_percent_seconds: near ? secondsTo(near[0]) : null,
     }, null, 1));
   }
   console.log(`detector table at step ${Math.floor(n / 25) * 25} (head, previous, induction, first, self, entropy):`);

@@ -225,6 +225,44 @@ test('train the repeat task on the training page, replay a checkpoint, pause, an
     await page.locator('#train-seed').fill('4');
     await page.locator('#train-seed').press('Tab');
     await eventually(async () => assert.notEqual((await lossRows(page))[0].all, rows.at(-1).all));
+    // The repeat task has no floor to draw: no grammar sentence, no dashed legend entry.
+    assert.equal(await page.getByTestId('grammar-verdict').count(), 0);
+    assert.equal(await page.locator('.legend-item .swatch.dashed').count(), 0);
+    consoleLog.assertClean();
+  } finally {
+    await context.close();
+  }
+});
+
+test('tiny grammar: the exact achievable minimum is drawn, named and compared with the held-out loss', { timeout: 120_000 }, async () => {
+  const { page, context, consoleLog } = await app.newPage();
+  try {
+    // The grammar's default shape, as the task menu sets it: 1 layer of 2 sinusoidal heads.
+    await app.open(page, 'train=grammar&tlayers=1&tpos=sinusoidal&tseed=1&tsteps=200', TRAIN);
+    await eventually(async () => assert.equal(await steps(page), 200), 60_000);
+    const verdict = page.getByTestId('grammar-verdict');
+    await eventually(async () => assert.match(await verdict.textContent(), /At step 200 /), 5_000);
+    const minimum = Number(await verdict.getAttribute('data-minimum'));
+    const text = await verdict.textContent();
+    // Every number in the sentence, from the page's own exact values: the floor (data-minimum)
+    // and the loss table (data-value). tasks.rs checks the floor against the enumeration natively.
+    assert.ok(text.startsWith(`No model can average less than ${minimum.toFixed(3)} nats on the grammar's training sequences`), text);
+    const rows = await lossRows(page);
+    const latest = Number(rows[0].all);
+    assert.equal(rows[0].step, 200);
+    const gap = (latest / minimum - 1) * 100;
+    assert.ok(gap >= 0, 'held-out loss above the floor at step 200');
+    assert.ok(text.includes(`At step 200 the held-out loss is ${latest.toFixed(3)} nats, ${gap.toFixed(1)}% above it.`), text);
+    const within = [...rows].reverse().find((r) => Number(r.all) <= 1.1 * minimum);
+    assert.ok(within, 'seed 1 comes within 10 % of the floor by step 200 (natively at step 100–175)');
+    assert.ok(text.endsWith(`It first came within 10% of it at step ${within.step}.`), text);
+    // Drawn and named: the legend's dashed entry and the chart's accessible name.
+    assert.deepEqual(
+      await page.locator('.legend-line .legend-item').evaluateAll((items) => items.map((i) => i.textContent.trim())),
+      ['all predicted tokens', 'achievable minimum (exact)'],
+    );
+    assert.match(await page.getByTestId('loss-chart').getAttribute('aria-label'), new RegExp(`achievable minimum, ${minimum.toFixed(3).replace('.', '\\.')} nats, as a dashed line`));
+    assert.equal(await page.getByTestId('repeat-verdict').count(), 0);
     consoleLog.assertClean();
   } finally {
     await context.close();

@@ -1006,6 +1006,35 @@ pub fn training_rate(steps_per_second: f64, tokens_per_step: usize) -> String {
     )
 }
 
+/// The tiny grammar's line under its loss curve: the exact floor (drawn dashed), how far the latest
+/// held-out loss is from it, and the first evaluated step within 10% of it (`first_within`).
+pub fn grammar_verdict(
+    step: usize,
+    loss: f64,
+    minimum: f64,
+    first_within: Option<usize>,
+) -> String {
+    let gap = loss / minimum - 1.0;
+    let relation = if gap >= 0.0 {
+        format!("{} above it", percent(gap))
+    } else {
+        // Held-out sentences are not the training sentences the floor averages over.
+        format!(
+            "{} below it (held-out sentences are not the training ones)",
+            percent(-gap)
+        )
+    };
+    let within = match first_within {
+        Some(first) => format!("It first came within 10% of it at step {first}."),
+        None => "It has not come within 10% of it yet.".to_string(),
+    };
+    format!(
+        "No model can average less than {} nats on the grammar's training sequences: its achievable minimum, computed exactly from the grammar's sentence probabilities (the dashed line). At step {step} the held-out loss is {} nats, {relation}. {within}",
+        fixed(minimum, 3),
+        fixed(loss, 3),
+    )
+}
+
 /// Progress while a link's training is replayed.
 pub fn retrain_progress(done: usize, target: usize) -> String {
     format!("Retraining to the link's step {target}: {done} of {target} steps done.")
@@ -1735,6 +1764,14 @@ mod tests {
             training_status(250, "repeat").starts_with("Trained for 250 steps on the repeat task")
         );
         assert_eq!(training_rate(12.34, 256), "12.3 steps/s, 3,159 tokens/s");
+        assert_eq!(
+            grammar_verdict(200, 1.35, 1.290_759_4, Some(175)),
+            "No model can average less than 1.291 nats on the grammar's training sequences: its achievable minimum, computed exactly from the grammar's sentence probabilities (the dashed line). At step 200 the held-out loss is 1.350 nats, 4.6% above it. It first came within 10% of it at step 175."
+        );
+        assert!(grammar_verdict(0, 3.0, 1.29, None)
+            .ends_with("132.6% above it. It has not come within 10% of it yet."));
+        assert!(grammar_verdict(900, 1.2, 1.25, Some(150))
+            .contains("1.200 nats, 4.0% below it (held-out"));
         assert_eq!(
             retrain_progress(50, 200),
             "Retraining to the link's step 200: 50 of 200 steps done."

@@ -1,6 +1,7 @@
 //! The training view's loss curve: the held-out loss at every evaluation and, for the repeat
 //! task, its two halves (the first copy, which cannot be predicted, and the repeated part, which
-//! can once the model copies).
+//! can once the model copies); for the tiny grammar, its exact achievable minimum as a dashed
+//! line.
 
 use super::canvas::{color, drawing_area};
 use super::colors::{Rgb, Theme};
@@ -19,9 +20,12 @@ pub const REPEATED: Rgb = Rgb(0x00, 0x72, 0xb2);
 /// Which loss of an evaluation a line shows.
 type Pick = fn(&EvalPoint) -> Option<f64>;
 
+/// Draws the curves of `evals`, and `minimum` (a loss no model can go below) as a dashed line in
+/// the text colour.
 pub fn draw_loss_chart(
     canvas: &HtmlCanvasElement,
     evals: &[EvalPoint],
+    minimum: Option<f64>,
     theme: Theme,
     dpr: f64,
 ) -> Result<()> {
@@ -36,6 +40,7 @@ pub fn draw_loss_chart(
         .iter()
         .flat_map(|e| [Some(e.loss), e.first_copy_loss, e.repeated_loss])
         .flatten()
+        .chain(minimum)
         .fold(0.5_f64, f64::max)
         * 1.05;
     let mut chart = ChartBuilder::on(&root)
@@ -60,6 +65,14 @@ pub fn draw_loss_chart(
         .x_label_formatter(&|x| fixed(*x, 0))
         .y_label_formatter(&|y| fixed(*y, 1))
         .draw()?;
+    if let Some(minimum) = minimum {
+        chart.draw_series(DashedLineSeries::new(
+            [(0.0, minimum), (x_max, minimum)],
+            px(6.0),
+            px(4.0),
+            color(theme.text).stroke_width(px(1.5)),
+        ))?;
+    }
     let series: [(Pick, Rgb, f64); 3] = [
         (|e| Some(e.loss), HELD_OUT, 1.5),
         (|e| e.first_copy_loss, FIRST_COPY, 2.5),

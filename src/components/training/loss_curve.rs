@@ -1,12 +1,14 @@
-//! The loss curve (held-out loss, and for the repeat task the first copy and the repeated part),
-//! its table, and the repeat task's verdict with "try another seed" when the run is stuck.
+//! The loss curve (held-out loss, and for the repeat task the first copy and the repeated part;
+//! for the tiny grammar its exact achievable minimum), its table, the grammar's distance from that
+//! minimum, and the repeat task's verdict with "try another seed" when the run is stuck.
 
 use super::use_training;
 use crate::charts::loss_chart::{draw_loss_chart, FIRST_COPY, HELD_OUT, REPEATED};
+use crate::format::fixed;
 use crate::hooks::use_canvas;
 use crate::model::train::settings::TrainSettings;
 use crate::state::AppState;
-use crate::text::{loss_cell, repeat_verdict};
+use crate::text::{grammar_verdict, loss_cell, repeat_verdict};
 use leptos::html;
 use leptos::prelude::*;
 
@@ -16,14 +18,16 @@ pub(super) fn LossCurve() -> impl IntoView {
     let training = use_training();
     let canvas_ref = NodeRef::<html::Canvas>::new();
     let wrap_ref = NodeRef::<html::Div>::new();
+    let minimum = Memo::new(move |_| training.settings.with(TrainSettings::achievable_minimum));
     use_canvas("loss chart", canvas_ref, Some(wrap_ref), move |pass| {
         training.evals.track();
+        let minimum = minimum.get();
         let width = pass.width.clamp(260.0, 720.0);
         let height = (width * 0.5).clamp(200.0, 300.0);
         training.with(|t| {
             let evals = t.map_or(&[][..], |t| &t.evals[..]);
             pass.paint_whole((width, height), |canvas| {
-                draw_loss_chart(canvas, evals, pass.theme, pass.dpr)
+                draw_loss_chart(canvas, evals, minimum, pass.theme, pass.dpr)
             });
         });
         // The training page's first drawing: tests wait for it, and the offline service worker
@@ -40,6 +44,30 @@ pub(super) fn LossCurve() -> impl IntoView {
                 e.stuck(),
             ))
         })
+    };
+    let grammar_line = move || {
+        training.evals.track();
+        let minimum = minimum.get()?;
+        training.with(|t| {
+            let t = t?;
+            let latest = t.latest();
+            let first_within = t.first_step_where(|e| e.loss <= 1.1 * minimum);
+            Some(grammar_verdict(
+                latest.step,
+                latest.loss,
+                minimum,
+                first_within,
+            ))
+        })
+    };
+    let chart_label = move || {
+        match minimum.get() {
+        Some(m) => format!(
+            "Line chart of the held-out loss against training step, with the grammar's achievable minimum, {} nats, as a dashed line; the table below gives the values.",
+            fixed(m, 3)
+        ),
+        None => "Line chart of the held-out loss against training step; the table below gives the values.".to_string(),
+    }
     };
     // Every evaluation, newest first: (step, loss, first copy, repeated part).
     let rows = Memo::new(move |_| {
@@ -72,15 +100,24 @@ pub(super) fn LossCurve() -> impl IntoView {
                     "repeated part"
                 </span>
             </Show>
+            <Show when=move || minimum.get().is_some()>
+                <span class="legend-item">
+                    <span class="swatch dashed"></span>
+                    "achievable minimum (exact)"
+                </span>
+            </Show>
         </p>
         <div class="train-chart" node_ref=wrap_ref>
             <canvas
                 node_ref=canvas_ref
                 role="img"
                 data-testid="loss-chart"
-                aria-label="Line chart of the held-out loss against training step; the table below gives the values."
+                aria-label=chart_label
             ></canvas>
         </div>
+        {move || grammar_line().map(|text| view! {
+            <p data-testid="grammar-verdict" data-minimum=minimum.get().map(|m| m.to_string())>{text}</p>
+        })}
         {move || verdict().map(|(text, stuck)| view! {
             <p data-testid="repeat-verdict" class:error=stuck>{text}</p>
             <Show when=move || stuck>

@@ -123,6 +123,15 @@ impl TrainSettings {
         config.batch * config.task.seq_len()
     }
 
+    /// The tiny grammar's achievable minimum loss in nats (`None` for the repeat task, whose
+    /// random first copy has no such floor the page could draw).
+    pub fn achievable_minimum(&self) -> Option<f64> {
+        match self.config().task {
+            Task::Grammar(grammar) => Some(grammar.achievable_minimum()),
+            Task::Repeat(_) => None,
+        }
+    }
+
     /// Whether the task is the repeat task.
     pub fn is_repeat(&self) -> bool {
         matches!(self.config().task, Task::Repeat(_))
