@@ -13,7 +13,7 @@ First, negative controls: a copy of the first dump with one Rust loss, one gradi
 parameter off by 10 × the tolerance must be reported as a mismatch (else exit 1: the check could not fail).
 
 Both ways a NumPy user might write it are checked and timed: the batch as one (B, T, d_model) array,
-and one sequence at a time (T × d_model matrices, as the seed notebook's `self_attention` takes one
+and one sequence at a time (T × d_model matrices, as the seed article's `self_attention` (seed 000) takes one
 sentence), gradients summed.
 
 Then (unless --check-only) it times steps per second, one thread (OPENBLAS_NUM_THREADS=1 is set before
@@ -160,8 +160,8 @@ class Model:
 
 
     def loss_and_grad_per_sequence(self, p, tokens):
-        """The same batch one sequence at a time (T × d_model matrices, as the seed notebook's
-        `self_attention` takes one sentence), the gradients summed."""
+        """The same batch one sequence at a time (T × d_model matrices, as the seed article's
+        `self_attention`, seed 000, takes one sentence), the gradients summed."""
         count = tokens.shape[0] * (tokens.shape[1] - 1)
         loss, grads = 0.0, None
         for row in tokens:

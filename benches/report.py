@@ -93,7 +93,7 @@ def training_section(d, m):
       "a batch of 16 sequences of 16 tokens (`src/model/train/`). `examples/train_dump.rs` writes the seeded initial "
       "weights and the first 5 batches of each default, with the Rust loss, gradients and updated parameters; "
       "`benches/numpy_train.py` redoes the same steps in NumPy (f64, written from the formulas, batched over the 16 "
-      "sequences as one array, and again one sequence at a time as the seed notebook's `self_attention` takes one "
+      "sequences as one array, and again one sequence at a time as the seed article's `self_attention` (seed 000) takes one "
       "sentence), checks every group against the Rust numbers (max relative error: "
       "max |NumPy − Rust| / max |Rust| per group, over gradients, updated parameters and the updates themselves), then "
       "times its step on one thread (`OPENBLAS_NUM_THREADS=1`). Both sides time the same 5 batches in turn, after a "
@@ -166,7 +166,7 @@ def training_section(d, m):
                             if c["name"] == "repeat" and c.get("numpy_per_sequence")), None)
             if per_seq:
                 worst = min(b["steps_per_second"] for b in browser)
-                w(f"Against NumPy one sequence at a time ({per_seq:.0f} steps/s), the way the seed notebook writes attention: "
+                w(f"Against NumPy one sequence at a time ({per_seq:.0f} steps/s), the way the seed article (seed 000) writes attention: "
                   f"the page's slowest run is {worst / per_seq:.2f}× as fast.")
             w("")
     else:
