@@ -1006,6 +1006,17 @@ pub fn training_rate(steps_per_second: f64, tokens_per_step: usize) -> String {
     )
 }
 
+/// The loss chart's accessible name, naming the grammar's achievable minimum when it is drawn.
+pub fn loss_chart_label(minimum: Option<f64>) -> String {
+    match minimum {
+        Some(m) => format!(
+            "Line chart of the held-out loss against training step, with the grammar's achievable minimum, {} nats, as a dashed line; the table below gives the values.",
+            fixed(m, 3)
+        ),
+        None => "Line chart of the held-out loss against training step; the table below gives the values.".to_string(),
+    }
+}
+
 /// The tiny grammar's line under its loss curve: the exact floor (drawn dashed), how far the latest
 /// held-out loss is from it, and the first evaluated step within 10% of it (`first_within`).
 pub fn grammar_verdict(

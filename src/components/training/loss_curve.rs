@@ -4,11 +4,10 @@
 
 use super::use_training;
 use crate::charts::loss_chart::{draw_loss_chart, FIRST_COPY, HELD_OUT, REPEATED};
-use crate::format::fixed;
 use crate::hooks::use_canvas;
 use crate::model::train::settings::TrainSettings;
 use crate::state::AppState;
-use crate::text::{grammar_verdict, loss_cell, repeat_verdict};
+use crate::text::{grammar_verdict, loss_cell, loss_chart_label, repeat_verdict};
 use leptos::html;
 use leptos::prelude::*;
 
@@ -60,15 +59,6 @@ pub(super) fn LossCurve() -> impl IntoView {
             ))
         })
     };
-    let chart_label = move || {
-        match minimum.get() {
-        Some(m) => format!(
-            "Line chart of the held-out loss against training step, with the grammar's achievable minimum, {} nats, as a dashed line; the table below gives the values.",
-            fixed(m, 3)
-        ),
-        None => "Line chart of the held-out loss against training step; the table below gives the values.".to_string(),
-    }
-    };
     // Every evaluation, newest first: (step, loss, first copy, repeated part).
     let rows = Memo::new(move |_| {
         training.evals.track();
@@ -112,7 +102,7 @@ pub(super) fn LossCurve() -> impl IntoView {
                 node_ref=canvas_ref
                 role="img"
                 data-testid="loss-chart"
-                aria-label=chart_label
+                aria-label=move || loss_chart_label(minimum.get())
             ></canvas>
         </div>
         {move || grammar_line().map(|text| view! {

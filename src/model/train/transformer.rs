@@ -481,29 +481,24 @@ impl Transformer {
         cache
             .layers
             .into_iter()
-            .map(|lc| {
-                let projections: Vec<HeadProjections> = (0..self.config.heads)
-                    .map(|head| {
-                        let block =
-                            |m: &[f64]| DMatrix::from_fn(t, hs, |i, c| m[i * d + head * hs + c]);
+            .map(|LayerCache { q, k, v, attn, .. }| {
+                attn.into_iter()
+                    .enumerate()
+                    .map(|(head, weights)| {
                         let start = |i: usize| i * d + head * hs;
+                        let block = |m: &[f64]| DMatrix::from_fn(t, hs, |i, c| m[start(i) + c]);
                         let scores = DMatrix::from_fn(t, t, |i, j| {
-                            dot(&lc.q[start(i)..][..hs], &lc.k[start(j)..][..hs])
+                            dot(&q[start(i)..][..hs], &k[start(j)..][..hs])
                         });
-                        HeadProjections {
-                            q: block(&lc.q),
-                            k: block(&lc.k),
-                            v: block(&lc.v),
-                            scores,
+                        HeadOnTokens {
+                            projections: HeadProjections {
+                                q: block(&q),
+                                k: block(&k),
+                                v: block(&v),
+                                scores,
+                            },
+                            weights,
                         }
-                    })
-                    .collect();
-                projections
-                    .into_iter()
-                    .zip(lc.attn)
-                    .map(|(projections, weights)| HeadOnTokens {
-                        projections,
-                        weights,
                     })
                     .collect()
             })
@@ -688,9 +683,6 @@ impl ForwardCache {
 pub(crate) mod tests {
     use super::*;
 
-    /// The closer look's temperature: at τ = 1 exactly the training arithmetic; at another τ, layer 1
-    /// is `softmax(Q_h K_hᵀ / (√d · τ))` computed here with `nalgebra` from the matrices, and the layers
-    /// after it see layer 1's changed output.
     /// The trace's view of every head: softmax of its raw scores at τ is the head's weights, bit
     /// for bit, and in layer 1 its q, k and v are X · W (rotated for rotary positions).
     #[test]
@@ -742,6 +734,9 @@ pub(crate) mod tests {
         }
     }
 
+    /// The closer look's temperature: at τ = 1 exactly the training arithmetic; at another τ, layer 1
+    /// is `softmax(Q_h K_hᵀ / (√d · τ))` computed here with `nalgebra` from the matrices, and the layers
+    /// after it see layer 1's changed output.
     #[test]
     fn attention_at_a_temperature_divides_every_layer_s_scores() {
         let config = ModelConfig {
