@@ -38,6 +38,51 @@ async function detectorRows(page) {
   );
 }
 
+/** The copying circuit's summary and checklist under the detector table (repeat task). */
+async function circuit(page) {
+  const box = page.getByTestId('circuit');
+  return {
+    summary: await box.getByTestId('circuit-summary').textContent(),
+    items: await box.locator('[data-testid=circuit-check] li').evaluateAll((lis) =>
+      lis.map((li) => ({ met: li.dataset.met === 'true', status: li.querySelector('strong').textContent, text: li.textContent })),
+    ),
+  };
+}
+
+/**
+ * Checks the checklist against the detector table and the loss table at `step`: each item names
+ * the layer's highest-scoring head with the table's score, the repeated part's share is the loss
+ * table's, and "Met" agrees with the threshold.
+ */
+function assertCircuitMatchesTables(check, detectors, lossRow, step) {
+  assert.match(check.summary, new RegExp(`^At step ${step} `));
+  assert.equal(check.items.length, 3);
+  const best = (layer, column) => {
+    const rows = detectors.filter((r) => r[0].startsWith(`Layer ${layer},`));
+    const top = Math.max(...rows.map((r) => Number(r[column])));
+    return { rows, top };
+  };
+  for (const [item, layer, column, limit] of [
+    [check.items[0], 1, 1, 0.7],
+    [check.items[1], 2, 2, 0.5],
+  ]) {
+    const m = item.text.match(new RegExp(` head in layer ${layer}: head (\\d+) scores ([\\d.]+) \\(at least ${limit.toFixed(2)} needed\\)\\.$`));
+    assert.ok(m, item.text);
+    const { rows, top } = best(layer, column);
+    const named = rows.find((r) => r[0] === `Layer ${layer}, head ${m[1]}`);
+    assert.equal(Number(m[2]).toFixed(2), named[column], `${item.text} vs ${named}`);
+    assert.equal(Number(named[column]), top, 'the named head has the layer\'s highest score');
+    assert.equal(item.met, Number(m[2]) >= limit);
+    assert.equal(item.status, item.met ? 'Met' : 'Not yet');
+  }
+  const m = check.items[2].text.match(/the loss on the repeated part is ([\d.]+)% of the first copy's \(at most 30% needed\)\.$/);
+  assert.ok(m, check.items[2].text);
+  assert.equal(lossRow.step, step);
+  const share = (100 * Number(lossRow.repeated)) / Number(lossRow.first);
+  assert.ok(Math.abs(Number(m[1]) - share) <= 0.05 + 1e-9, `${m[1]} vs ${share}`);
+  assert.equal(check.items[2].met, share <= 30);
+}
+
 /** Distinct colours on a canvas (a drawn heatmap has many; a blank one has one). */
 const distinctColours = (canvas) =>
   canvas.evaluate((c) => {
@@ -162,6 +207,10 @@ test('train the repeat task on the training page, replay a checkpoint, pause, an
     const lastEval = Math.floor(n / 25) * 25;
     assert.match(await page.locator('[data-testid=detector-table] caption').textContent(), new RegExp(`at step ${lastEval},`));
     assert.equal(await replayStep(page), `step ${lastEval} (latest evaluation)`);
+    // The copying circuit under the table: the same step's scores and losses, not formed yet.
+    const circuitNow = await circuit(page);
+    assertCircuitMatchesTables(circuitNow, detectors, rows[0], lastEval);
+    assert.match(circuitNow.summary, /the copying circuit has not formed yet: it counts as formed when all three conditions hold/);
     // Every evaluation so far is a checkpoint (fewer than 64).
     assert.equal(Number(await slider.getAttribute('max')), evals - 1);
 
@@ -228,6 +277,62 @@ test('train the repeat task on the training page, replay a checkpoint, pause, an
     // The repeat task has no floor to draw: no grammar sentence, no dashed legend entry.
     assert.equal(await page.getByTestId('grammar-verdict').count(), 0);
     assert.equal(await page.locator('.legend-item .swatch.dashed').count(), 0);
+    consoleLog.assertClean();
+  } finally {
+    await context.close();
+  }
+});
+
+test('the copying circuit: the checklist follows the replay and names the evaluation at which it formed', { timeout: 240_000 }, async () => {
+  const { page, context, consoleLog } = await app.newPage();
+  try {
+    // Seed 1 retrained from a link past its phase change.
+    const target = 1150;
+    await app.open(page, `tseed=1&tsteps=${target}`, TRAIN);
+    await eventually(async () => assert.equal(await steps(page), target), 180_000);
+    await page.getByText('Loss table', { exact: false }).click();
+    const losses = await lossRows(page);
+    const latest = await circuit(page);
+    const formedAt = Number(
+      latest.summary.match(/^At step 1150 the copying circuit has formed: all three conditions hold \(they first did at the evaluation of step (\d+)\)\.$/)?.[1],
+    );
+    assert.ok(formedAt > 0 && formedAt < target, latest.summary);
+    assertCircuitMatchesTables(latest, await detectorRows(page), losses[0], target);
+    assert.ok(latest.items.every((i) => i.met));
+
+    // Walk every checkpoint: the first at which all three are met is the one the summary names,
+    // and each checkpoint's checklist agrees with its detector table and loss row.
+    const slider = page.locator('#train-replay');
+    const last = Number(await slider.getAttribute('max'));
+    assert.equal(last, target / 25, 'every evaluation kept');
+    await slider.focus();
+    await page.keyboard.press('Home');
+    let firstAllMet = null;
+    for (let i = 0; i <= last; i++) {
+      if (i > 0) await page.keyboard.press('ArrowRight');
+      const step = i * 25;
+      await eventually(async () => assert.match(await replayStep(page), new RegExp(`^step ${step} `)), 5_000);
+      const check = await circuit(page);
+      assertCircuitMatchesTables(check, await detectorRows(page), losses.find((r) => r.step === step), step);
+      const allMet = check.items.every((item) => item.met);
+      if (allMet && firstAllMet === null) {
+        firstAllMet = step;
+        assert.match(check.summary, /has formed: all three conditions hold, for the first time in this run\.$/);
+      } else if (firstAllMet === null) {
+        assert.match(check.summary, new RegExp(`has not formed yet; in this run it forms at the evaluation of step ${formedAt} \\(move Replay there\\)\\.$`));
+      }
+    }
+    assert.equal(firstAllMet, formedAt);
+
+    // One layer: the circuit cannot form, and the checklist says why.
+    await app.open(page, 'tseed=1&tlayers=1', TRAIN);
+    const single = await circuit(page);
+    assert.match(single.summary, /^At step 0 the copying circuit cannot form: it takes two layers/);
+    assert.deepEqual(single.items.map((i) => i.status), ['Not yet', 'Not possible', 'Not yet']);
+    // The tiny grammar has no copying circuit to check.
+    await app.open(page, 'train=grammar&tlayers=1&tpos=sinusoidal', TRAIN);
+    await page.getByTestId('grammar-verdict').waitFor();
+    assert.equal(await page.getByTestId('circuit').count(), 0);
     consoleLog.assertClean();
   } finally {
     await context.close();

@@ -15,6 +15,9 @@ use crate::model::stats::{row_stats, ROUNDING_TOLERANCE};
 use crate::model::temperature::Regime;
 use crate::model::trace::RowTrace;
 use crate::model::train::tasks::GRAMMAR_WORDS;
+use crate::model::train::trainer::{
+    BestHead, CircuitCheck, INDUCTION_MIN, PREVIOUS_TOKEN_MIN, REPEAT_RATIO_MAX,
+};
 use crate::model::trained::Weights;
 use crate::model::url_state::{Step, ViewState};
 use nalgebra::DMatrix;
@@ -1046,6 +1049,99 @@ pub fn grammar_verdict(
     )
 }
 
+/// `value` with `decimals` decimals, or with more where those would print it equal to `limit`
+/// although it is not: a checklist must never read "0.70 (at least 0.70 needed)" beside "Not yet".
+fn beside_limit(value: f64, limit: f64, decimals: u32) -> String {
+    (decimals..=15)
+        .map(|d| (fixed(value, d), fixed(limit, d)))
+        .find(|(v, l)| value == limit || v != l)
+        .map_or_else(|| fixed(value, 15), |(v, _)| v)
+}
+
+/// One condition of the copying circuit, as the page lists it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CircuitItem {
+    pub met: bool,
+    /// "Met", "Not yet", or "Not possible" (an induction head in a one-layer model).
+    pub status: &'static str,
+    pub text: String,
+}
+
+/// The repeat task's copying circuit at one evaluation, condition by condition: the head that
+/// comes closest to each and the threshold it is measured against.
+pub fn circuit_items(check: &CircuitCheck) -> [CircuitItem; 3] {
+    let item = |met: bool, text: String| CircuitItem {
+        met,
+        status: if met { "Met" } else { "Not yet" },
+        text,
+    };
+    let head = |role: &str, layer: usize, best: BestHead, min: f64| {
+        format!(
+            "{role} head in layer {layer}: head {} scores {} (at least {} needed).",
+            best.head + 1,
+            beside_limit(best.score, min, 2),
+            fixed(min, 2)
+        )
+    };
+    let induction = match check.induction {
+        Some(best) => item(
+            check.induction_met(),
+            head("induction", 2, best, INDUCTION_MIN),
+        ),
+        None => CircuitItem {
+            met: false,
+            status: "Not possible",
+            text: "induction head in layer 2: this model has one layer.".to_string(),
+        },
+    };
+    [
+        item(
+            check.previous_token_met(),
+            head("previous-token", 1, check.previous_token, PREVIOUS_TOKEN_MIN),
+        ),
+        induction,
+        item(
+            check.copying_met(),
+            format!(
+                "copying pays off: the loss on the repeated part is {}% of the first copy's (at most {}% needed).",
+                beside_limit(check.repeat_ratio * 100.0, REPEAT_RATIO_MAX * 100.0, 1),
+                fixed(REPEAT_RATIO_MAX * 100.0, 0)
+            ),
+        ),
+    ]
+}
+
+/// What the checklist adds up to at the shown `step`, given the first evaluation of the run at
+/// which all three conditions held (`first_formed`, possibly later than a replayed `step`).
+pub fn circuit_summary(step: usize, check: &CircuitCheck, first_formed: Option<usize>) -> String {
+    if check.formed() {
+        return match first_formed {
+            Some(first) if first < step => format!(
+                "At step {step} the copying circuit has formed: all three conditions hold (they first did at the evaluation of step {first})."
+            ),
+            _ => format!(
+                "At step {step} the copying circuit has formed: all three conditions hold, for the first time in this run."
+            ),
+        };
+    }
+    if check.induction.is_none() {
+        return format!(
+            "At step {step} the copying circuit cannot form: it takes two layers, a previous-token head in the first and an induction head in the second that reads its output. Choose 2 layers to watch it form."
+        );
+    }
+    match first_formed {
+        Some(first) if first > step => format!(
+            "At step {step} the copying circuit has not formed yet; in this run it forms at the evaluation of step {first} (move Replay there)."
+        ),
+        Some(first) => format!(
+            "At step {step} not all three conditions hold, though they did at the evaluation of step {first}."
+        ),
+        None => format!(
+            "At step {step} the copying circuit has not formed yet: it counts as formed when all three conditions hold at one evaluation."
+        ),
+    }
+}
+
 /// Progress while a link's training is replayed.
 pub fn retrain_progress(done: usize, target: usize) -> String {
     format!("Retraining to the link's step {target}: {done} of {target} steps done.")
@@ -1126,6 +1222,74 @@ mod tests {
     use crate::model::temperature::unscaled_tau;
     use crate::model::tokenizer::tokenize;
     use crate::model::weights::DEFAULT_HEADS;
+
+    /// The copying circuit's checklist and summary (`CircuitCheck`): head numbers from 1, every
+    /// number beside its threshold, never rounded onto it, and each way a run can stand.
+    #[test]
+    fn circuit_lines_say_which_head_and_how_far() {
+        let check = |prev: f64, ind: Option<f64>, ratio: f64| CircuitCheck {
+            previous_token: BestHead {
+                head: 0,
+                score: prev,
+            },
+            induction: ind.map(|score| BestHead { head: 1, score }),
+            repeat_ratio: ratio,
+        };
+        let formed = check(0.851, Some(0.79), 0.214);
+        let [previous, induction, copying] = circuit_items(&formed);
+        assert_eq!(
+            previous,
+            CircuitItem {
+                met: true,
+                status: "Met",
+                text: "previous-token head in layer 1: head 1 scores 0.85 (at least 0.70 needed)."
+                    .into(),
+            }
+        );
+        assert_eq!(
+            induction.text,
+            "induction head in layer 2: head 2 scores 0.79 (at least 0.50 needed)."
+        );
+        assert_eq!(
+            copying.text,
+            "copying pays off: the loss on the repeated part is 21.4% of the first copy's (at most 30% needed)."
+        );
+        // Just short of a threshold: more digits, so the number never reads as the limit.
+        let close = check(0.6951, Some(0.499_999_9), 0.300_04);
+        let items = circuit_items(&close);
+        assert!(items.iter().all(|i| !i.met && i.status == "Not yet"));
+        assert!(
+            items[0].text.contains("scores 0.695 (at"),
+            "{}",
+            items[0].text
+        );
+        assert!(
+            items[1].text.contains("scores 0.4999999 (at"),
+            "{}",
+            items[1].text
+        );
+        assert!(items[2].text.contains("is 30.004% of"), "{}", items[2].text);
+        // Exactly on a threshold is met, and printed as the threshold.
+        let on = circuit_items(&check(0.7, Some(0.5), 0.3));
+        assert!(on.iter().all(|i| i.met));
+        assert!(on[0].text.contains("scores 0.70 (at least 0.70 needed)"));
+        let one_layer = check(0.9, None, 0.2);
+        let items = circuit_items(&one_layer);
+        assert_eq!((items[1].met, items[1].status), (false, "Not possible"));
+        assert!(circuit_summary(300, &one_layer, None).contains("cannot form: it takes two layers"));
+        assert_eq!(
+            circuit_summary(1_200, &formed, Some(1_100)),
+            "At step 1200 the copying circuit has formed: all three conditions hold (they first did at the evaluation of step 1100)."
+        );
+        assert!(circuit_summary(1_100, &formed, Some(1_100))
+            .ends_with("for the first time in this run."));
+        assert!(circuit_summary(500, &close, Some(1_100))
+            .ends_with("in this run it forms at the evaluation of step 1100 (move Replay there)."));
+        assert!(circuit_summary(1_500, &close, Some(1_100))
+            .ends_with("though they did at the evaluation of step 1100."));
+        assert!(circuit_summary(500, &close, None)
+            .contains("has not formed yet: it counts as formed when"));
+    }
 
     /// The page as it opens: "The cat sat on the mat .", seed 1337, two heads of 16.
     fn default_model() -> Prepared {

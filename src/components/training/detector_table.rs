@@ -1,10 +1,12 @@
 //! The head-detector scores of every head at the latest evaluation (or the replayed checkpoint),
-//! on the held-out sequences (definitions in `model::train::detectors`).
+//! on the held-out sequences (definitions in `model::train::detectors`), and for the repeat task
+//! what they add up to: the copying circuit's three conditions, met or not, at the same step.
 
 use super::use_training;
 use crate::format::fixed;
 use crate::model::train::detectors::HeadScores;
-use crate::text::score_cell;
+use crate::model::train::trainer::EvalPoint;
+use crate::text::{circuit_items, circuit_summary, score_cell};
 use leptos::prelude::*;
 
 /// The columns of a detector table (also the saved checkpoint's, `saved.rs`).
@@ -70,6 +72,43 @@ pub(super) fn DetectorTable() -> impl IntoView {
             .with(|s| s.as_ref().map_or(0, |s| s.eval.step));
         format!("What each head attends to at step {step}, averaged over the held-out sequences")
     };
+    // The repeat task's circuit at the shown step; the first evaluation at which it formed, from
+    // every evaluation of the run (it may lie after a replayed checkpoint).
+    let circuit = move || {
+        let (step, check) = training.shown.with(|s| {
+            s.as_ref()
+                .and_then(|s| Some((s.eval.step, s.eval.circuit_check()?)))
+        })?;
+        training.evals.track();
+        let first = training.with(|t| t?.first_step_where(EvalPoint::circuit_formed));
+        Some((circuit_summary(step, &check, first), circuit_items(&check)))
+    };
+    let circuit_view = move || {
+        circuit().map(|(summary, items)| {
+            view! {
+                <div class="circuit" data-testid="circuit">
+                    <p class="hint">
+                        "Copying takes two heads working together, the induction circuit: a previous-token head in "
+                        "layer 1 writes into each position which token came before it; an induction head in layer 2 "
+                        "uses that to find where the current token appeared earlier and attends to the token that "
+                        "followed it there, the one the repeat predicts. The checklist tests the step shown above."
+                    </p>
+                    <p data-testid="circuit-summary">{summary}</p>
+                    <ul data-testid="circuit-check">
+                        {items
+                            .into_iter()
+                            .map(|item| view! {
+                                <li data-met=item.met.to_string()>
+                                    <strong>{item.status}</strong>
+                                    {format!(" — {}", item.text)}
+                                </li>
+                            })
+                            .collect_view()}
+                    </ul>
+                </div>
+            }
+        })
+    };
     view! {
         <h3 class="sub">"Head detectors"</h3>
         <p class="hint">
@@ -78,11 +117,12 @@ pub(super) fn DetectorTable() -> impl IntoView {
             "and the mean entropy of a row in bits (0 = looks at one token)."
         </p>
         <div class="table-scroll">
-            <table data-testid="detector-table">
+            <table class="detectors" data-testid="detector-table">
                 <caption>{caption}</caption>
                 {detector_header()}
                 <tbody>{rows}</tbody>
             </table>
         </div>
+        {circuit_view}
     }
 }

@@ -78,7 +78,7 @@ pub(super) fn SavedCheckpoint() -> impl IntoView {
                     )}
                 </p>
                 <div class="table-scroll">
-                    <table data-testid="saved-table">
+                    <table class="detectors" data-testid="saved-table">
                         <caption>"Head detectors of the trained checkpoint"</caption>
                         {detector_header()}
                         <tbody>{detector_rows(&saved.scores, true)}</tbody>

@@ -133,6 +133,52 @@ pub struct EvalPoint {
     pub heads: Vec<Vec<HeadScores>>,
 }
 
+/// The copying circuit's thresholds (issue 13): a layer-1 head's previous-token score of at least
+/// [`PREVIOUS_TOKEN_MIN`], a layer-2 head's induction score of at least [`INDUCTION_MIN`], and the
+/// repeated part's loss at most [`REPEAT_RATIO_MAX`] of the first copy's.
+pub const PREVIOUS_TOKEN_MIN: f64 = 0.7;
+pub const INDUCTION_MIN: f64 = 0.5;
+pub const REPEAT_RATIO_MAX: f64 = 0.3;
+
+/// The head of a layer with the highest score on one detector (0-based head number).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct BestHead {
+    pub head: usize,
+    pub score: f64,
+}
+
+/// The repeat task's copying circuit at one evaluation: a previous-token head in layer 1 whose
+/// output lets a layer-2 head find the token after the current token's earlier occurrence
+/// (induction), and the loss that copying saves. The page lists the three conditions, met or not.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CircuitCheck {
+    /// Layer 1's best previous-token head.
+    pub previous_token: BestHead,
+    /// Layer 2's best induction head (`None` for a one-layer model).
+    pub induction: Option<BestHead>,
+    /// The repeated part's loss over the first copy's.
+    pub repeat_ratio: f64,
+}
+
+impl CircuitCheck {
+    pub fn previous_token_met(&self) -> bool {
+        self.previous_token.score >= PREVIOUS_TOKEN_MIN
+    }
+
+    pub fn induction_met(&self) -> bool {
+        self.induction.is_some_and(|b| b.score >= INDUCTION_MIN)
+    }
+
+    pub fn copying_met(&self) -> bool {
+        self.repeat_ratio <= REPEAT_RATIO_MAX
+    }
+
+    /// All three at once: the circuit has formed.
+    pub fn formed(&self) -> bool {
+        self.previous_token_met() && self.induction_met() && self.copying_met()
+    }
+}
+
 /// The step from which a run that has not learned to copy counts as stuck.
 pub const STUCK_CHECK_STEP: usize = 2_500;
 
@@ -156,13 +202,33 @@ impl EvalPoint {
         Some(self.repeated_loss? / self.first_copy_loss?)
     }
 
-    /// Issue 13's "circuit formed": the repeated part's loss at most 30 % of the first copy's,
-    /// some layer-2 head's induction score ≥ 0.5 and some layer-1 head's previous-token score
-    /// ≥ 0.7.
+    /// Issue 13's "circuit formed" (see [`CircuitCheck`]).
     pub fn circuit_formed(&self) -> bool {
-        self.repeat_ratio().is_some_and(|r| r <= 0.3)
-            && self.best_induction(1) >= 0.5
-            && self.best_previous_token(0) >= 0.7
+        self.circuit_check().is_some_and(|c| c.formed())
+    }
+
+    /// The three conditions of the copying circuit at this evaluation, with the heads that come
+    /// closest (`None` for the tiny grammar, which has no repeated part).
+    pub fn circuit_check(&self) -> Option<CircuitCheck> {
+        let best_head = |layer: usize, score: fn(&HeadScores) -> Option<f64>| {
+            let heads = self.heads.get(layer)?;
+            // The first head with the highest score, so a tie names the lower head number.
+            heads
+                .iter()
+                .enumerate()
+                .filter_map(|(head, s)| {
+                    Some(BestHead {
+                        head,
+                        score: score(s)?,
+                    })
+                })
+                .reduce(|best, h| if h.score > best.score { h } else { best })
+        };
+        Some(CircuitCheck {
+            repeat_ratio: self.repeat_ratio()?,
+            previous_token: best_head(0, |s| Some(s.previous_token))?,
+            induction: best_head(1, |s| s.induction),
+        })
     }
 
     /// Issue 13's stuck test: at or after step 2,500, the repeated part's loss is still above half
@@ -640,12 +706,81 @@ mod tests {
             heads: vec![vec![head(prev, 0.0), head(0.1, 0.0)], vec![head(0.0, ind)]],
         };
         assert!(point(900, 3.4, 1.0, 0.7, 0.5).circuit_formed());
+        let check = point(900, 3.4, 1.0, 0.7, 0.5).circuit_check().unwrap();
+        assert_eq!(
+            check.previous_token,
+            BestHead {
+                head: 0,
+                score: 0.7
+            }
+        );
+        assert_eq!(
+            check.induction,
+            Some(BestHead {
+                head: 0,
+                score: 0.5
+            })
+        );
+        assert_eq!(check.repeat_ratio, 1.0 / 3.4);
         assert!(!point(900, 3.4, 1.1, 0.7, 0.5).circuit_formed());
         assert!(!point(900, 3.4, 1.0, 0.69, 0.5).circuit_formed());
         assert!(!point(900, 3.4, 1.0, 0.7, 0.49).circuit_formed());
         assert!(point(2_500, 3.4, 1.8, 0.7, 0.5).stuck());
         assert!(!point(2_499, 3.4, 1.8, 0.7, 0.5).stuck());
         assert!(!point(2_500, 3.4, 1.6, 0.7, 0.5).stuck());
+    }
+
+    /// The page's checklist names the head with the highest score of its layer (the lower number
+    /// on a tie), says when a model has no layer 2, and is absent for the tiny grammar.
+    #[test]
+    fn the_circuit_check_names_each_layer_s_best_head() {
+        let head = |prev: f64, ind: Option<f64>| HeadScores {
+            previous_token: prev,
+            induction: ind,
+            first_token: 0.0,
+            self_token: 0.0,
+            entropy_bits: 0.0,
+        };
+        let mut e = EvalPoint {
+            step: 50,
+            loss: 3.0,
+            first_copy_loss: Some(3.0),
+            repeated_loss: Some(2.4),
+            heads: vec![
+                vec![
+                    head(0.2, Some(0.9)),
+                    head(0.8, Some(0.0)),
+                    head(0.8, Some(0.0)),
+                ],
+                vec![head(0.9, Some(0.3)), head(0.0, Some(0.6))],
+            ],
+        };
+        let check = e.circuit_check().unwrap();
+        assert_eq!(
+            check.previous_token,
+            BestHead {
+                head: 1,
+                score: 0.8
+            }
+        );
+        assert_eq!(
+            check.induction,
+            Some(BestHead {
+                head: 1,
+                score: 0.6
+            })
+        );
+        assert!(check.previous_token_met() && check.induction_met() && !check.copying_met());
+        assert!(!check.formed() && !e.circuit_formed());
+        e.repeated_loss = Some(0.9);
+        assert!(e.circuit_check().unwrap().formed() && e.circuit_formed());
+        e.heads.truncate(1);
+        let one_layer = e.circuit_check().unwrap();
+        assert_eq!(one_layer.induction, None);
+        assert!(!one_layer.induction_met() && !one_layer.formed());
+        e.first_copy_loss = None;
+        e.repeated_loss = None;
+        assert_eq!(e.circuit_check(), None);
     }
 
     #[test]
