@@ -22,9 +22,12 @@ async function readCheckpoint() {
   const bytes = await readFile(path.join(REPO_ROOT, 'assets/checkpoints/grammar.bin'));
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   assert.equal(bytes.subarray(0, 4).toString(), 'AECK');
+  // Version 2: after the parameter count, the shape (layers, heads per layer, positions 0 = sinusoidal).
+  assert.equal(bytes[4], 2);
   const steps = view.getUint32(14, true);
   const count = view.getUint32(18, true);
-  const params = Array.from({ length: count }, (_, k) => view.getFloat32(22 + 4 * k, true));
+  assert.deepEqual([...bytes.subarray(22, 25)], [1, 2, 0]);
+  const params = Array.from({ length: count }, (_, k) => view.getFloat32(25 + 4 * k, true));
   const d = 32;
   const vocab = GRAMMAR_WORDS.length;
   let at = 0;

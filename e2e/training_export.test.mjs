@@ -204,10 +204,10 @@ test('a tiny-grammar model trained on the training page opens in the explorer, w
   try {
     // The repeat task's default (2 rotary layers) cannot be shown there, and the page says why.
     await page.goto(`${app.url}/train.html?tseed=3`, { waitUntil: 'load' });
-    assert.match(await page.getByTestId('explorer-unavailable').textContent(), /default shape \(1 layer, 2 heads, sinusoidal positions/);
+    assert.match(await page.getByTestId('explorer-unavailable').textContent(), /a tiny-grammar model of 1 layer with 2 or 4 heads and sinusoidal positions \(any seed and learning rate\)/);
     assert.equal(await page.getByTestId('open-in-explorer').count(), 0);
 
-    await page.goto(`${app.url}/train.html?train=grammar&tlayers=1&tpos=sinusoidal&tseed=2&tlr=0.03&tsteps=50`, { waitUntil: 'load' });
+    await page.goto(`${app.url}/train.html?train=grammar&tlayers=1&theads=4&tpos=sinusoidal&tseed=2&tlr=0.03&tsteps=50`, { waitUntil: 'load' });
     await eventually(async () => {
       assert.equal(await page.locator('[data-testid=train-steps] output').textContent(), '50');
       assert.equal(await page.getByTestId('train-toggle').textContent(), 'Train');
@@ -221,8 +221,11 @@ test('a tiny-grammar model trained on the training page opens in the explorer, w
     await Promise.all([page.waitForURL(/w=yours/), link.click()]);
     await page.locator('canvas[data-ready="true"]').first().waitFor();
     assert.equal(await page.locator('#weights').inputValue(), 'yours');
-    assert.match(await page.getByTestId('weights-note').textContent(), /^Trained weights: .* 1-layer, 2-head attention model that this app's own code trained for 50 steps \(seed 2\)/);
+    assert.match(await page.getByTestId('weights-note').textContent(), /^Trained weights: .* 1-layer, 4-head attention model that this app's own code trained for 50 steps \(seed 2\)/);
     assert.match(await page.getByTestId('yours-note').textContent(), /You trained this model on the training page/);
+    // The explorer's head count follows the model's (the Heads menu is fixed while trained weights are shown).
+    assert.equal(await page.locator('#heads').inputValue(), '4');
+    assert.ok(await page.locator('#heads').isDisabled());
 
     // The explorer's download: NumPy recomputes it (1e-9), and it is the trained model's layer 1 (f32).
     const json = await saveDownload(page, () => page.getByRole('button', { name: 'Download JSON', exact: true }).click());
@@ -231,7 +234,7 @@ test('a tiny-grammar model trained on the training page opens in the explorer, w
     const { stdout: own } = await run('python3', [path.join(E2E_DIR, 'check_json.py'), json.path], { timeout: 60_000 });
     assert.match(own, /head 1 weights/);
     const { stdout: same } = await run('python3', [path.join(E2E_DIR, 'check_train_json.py'), trained.path, '--explorer', json.path], { timeout: 60_000 });
-    assert.match(same, /^OK \(explorer, 7 tokens, 2 heads/m);
+    assert.match(same, /^OK \(explorer, 7 tokens, 4 heads/m);
     console.log(same.trim());
     consoleLog.assertClean();
   } finally {

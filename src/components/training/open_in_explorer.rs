@@ -1,7 +1,8 @@
 //! "Show this model in the explorer": hands the model the head grid shows (a tiny-grammar run of
-//! the default shape) to the explorer page, which draws it with every tool it has: the heatmap,
-//! the inspector, the lesson's trace, the temperature slider and the downloads. The weights go
-//! through this browser's storage (`web::saved_model`); the link only says `w=yours`.
+//! one layer of 2 or 4 heads with sinusoidal positions) to the explorer page, which draws it with
+//! every tool it has: the heatmap, the inspector, the lesson's trace, the temperature slider and
+//! the downloads. The weights go through this browser's storage (`web::saved_model`); the link
+//! only says `w=yours`.
 
 use super::use_training;
 use crate::model::embed::full_link;

@@ -93,14 +93,17 @@ impl Default for TrainSettings {
 
 impl TrainSettings {
     /// Why the explorer cannot show this run's model, if it cannot. The explorer reads the tiny
-    /// grammar's words and draws one layer with sinusoidal position codes, and a checkpoint file
-    /// holds a task's default shape only (`checkpoint_file`): so a tiny-grammar run of the default
-    /// shape, with any seed and learning rate.
+    /// grammar's words and draws one layer with sinusoidal position codes (its own), and its lesson
+    /// compares heads while trained weights fix the head count: so a tiny-grammar run of one layer
+    /// of 2 or 4 heads with sinusoidal positions, any seed and learning rate
+    /// ([`crate::model::trained::checkpoint_ids`] reads exactly these).
     pub fn explorer_problem(&self) -> Option<&'static str> {
         let fits = self.task == TaskKind::Grammar
-            && self.config().model == TrainConfig::grammar_default(self.seed).model;
+            && self.layers == 1
+            && self.heads >= 2
+            && self.positions == PositionKind::Sinusoidal;
         (!fits).then_some(
-            "The explorer can show a tiny-grammar model of the default shape (1 layer, 2 heads, sinusoidal positions; any seed and learning rate): choose those to open your model there.",
+            "The explorer can show a tiny-grammar model of 1 layer with 2 or 4 heads and sinusoidal positions (any seed and learning rate): choose those to open your model there.",
         )
     }
 
