@@ -35,7 +35,19 @@ for (const [task, query, label] of [['Repeat', '', 'repeat'], ['Grammar', 'train
       assert.ok(requests.some((p) => p.endsWith(`/checkpoints/${task.toLowerCase()}.bin`)), requests.join(' '));
       assert.match(await page.getByTestId('saved-note').textContent(), new RegExp(`the ${label} task's default run, seed 1`));
       const rows = await page.getByTestId('saved-table').locator('tbody tr').evaluateAll((trs) =>
-        trs.map((tr) => ({ head: tr.querySelector('th').textContent, scores: tr.dataset.scores.split(' ').map(Number) })));
+        trs.map((tr) => ({
+          head: tr.querySelector('th').textContent,
+          scores: tr.dataset.scores.split(' ').map(Number),
+          agreement: [...tr.querySelectorAll('td')].slice(-2).map((td) => [td.dataset.value, td.textContent]),
+        })));
+      // The agreement columns: the grammar checkpoint's weights (from the same Rust report as the
+      // training page's), none for the repeat task.
+      for (const { agreement } of rows) {
+        for (const [value, text] of agreement) {
+          if (task === 'Repeat') assert.deepEqual([value, text], [undefined, '–']);
+          else assert.ok(Number(value) >= 0 && Number(value) <= 1 && Number(value).toFixed(2) === text, `${value} ${text}`);
+        }
+      }
       assert.equal(rows.length, native.length);
       rows.forEach((row, k) => {
         const [layer, head, ...want] = native[k];

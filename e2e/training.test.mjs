@@ -274,8 +274,11 @@ test('train the repeat task on the training page, replay a checkpoint, pause, an
     await page.locator('#train-seed').fill('4');
     await page.locator('#train-seed').press('Tab');
     await eventually(async () => assert.notEqual((await lossRows(page))[0].all, rows.at(-1).all));
-    // The repeat task has no floor to draw: no grammar sentence, no dashed legend entry.
+    // The repeat task has no floor to draw: no grammar sentence, no dashed legend entry; and no
+    // subject–verb agreement.
     assert.equal(await page.getByTestId('grammar-verdict').count(), 0);
+    assert.equal(await page.getByTestId('agreement').count(), 0);
+    for (const row of await detectorRows(page)) assert.deepEqual(row.slice(-2), ['–', '–'], 'no agreement columns to fill');
     assert.equal(await page.locator('.legend-item .swatch.dashed').count(), 0);
     consoleLog.assertClean();
   } finally {
@@ -368,6 +371,55 @@ test('tiny grammar: the exact achievable minimum is drawn, named and compared wi
     );
     assert.match(await page.getByTestId('loss-chart').getAttribute('aria-label'), new RegExp(`achievable minimum, ${minimum.toFixed(3).replace('.', '\\.')} nats, as a dashed line`));
     assert.equal(await page.getByTestId('repeat-verdict').count(), 0);
+
+    // Subject–verb agreement at the shown step: counts and shares agree, and the head the sentence
+    // names is the one the table gives the most weight on the subject, with the table's numbers.
+    const agreementAt = async (step) => {
+      const text = await page.getByTestId('agreement').textContent();
+      const m = text.match(
+        new RegExp(
+          `^At step ${step} the right verb is more probable than the wrong one in (\\d+) of (\\d+) held-out sentences \\(([\\d.]+)%\\), and in (\\d+) of the (\\d+) whose nearer noun has the other number \\(([\\d.]+)%\\)\\. ` +
+            `From the nearer noun's row, (layer \\d+, head \\d+) looks at the subject most: ([\\d.]+) of its weight on average, against ([\\d.]+) on the nearer noun itself\\.$`,
+        ),
+      );
+      assert.ok(m, text);
+      const [correct, total, share, mismatchedCorrect, mismatched, mismatchedShare] = m.slice(1, 7).map(Number);
+      assert.equal(total, 64);
+      assert.equal(mismatched, 32, 'half of the sentences have a nearer noun of the other number');
+      assert.ok(correct <= total && mismatchedCorrect <= mismatched);
+      assert.equal(share.toFixed(1), ((100 * correct) / total).toFixed(1));
+      assert.equal(mismatchedShare.toFixed(1), ((100 * mismatchedCorrect) / mismatched).toFixed(1));
+      // Every head's two weights: the detector table's last two columns.
+      const table = await page.locator('[data-testid=detector-table] tbody tr').evaluateAll((trs) =>
+        trs.map((tr) => {
+          const [subject, noun] = [...tr.querySelectorAll('td')].slice(-2);
+          return {
+            head: tr.querySelector('th').textContent,
+            subject: Number(subject.dataset.value),
+            noun: Number(noun.dataset.value),
+            shown: [subject.textContent, noun.textContent],
+          };
+        }),
+      );
+      assert.deepEqual(table.map((r) => r.head), ['Layer 1, head 1', 'Layer 1, head 2']);
+      for (const r of table) {
+        for (const w of [r.subject, r.noun]) assert.ok(w >= 0 && w <= 1, JSON.stringify(r));
+        assert.deepEqual(r.shown, [r.subject.toFixed(2), r.noun.toFixed(2)]);
+      }
+      // The head named is the one with the most weight on the subject, with the table's numbers.
+      const best = table.reduce((b, r) => (r.subject > b.subject ? r : b));
+      assert.deepEqual(m.slice(7), [best.head.replace('Layer', 'layer'), ...best.shown]);
+      return { correct, table };
+    };
+    const trained = await agreementAt(200);
+    // Replay to step 0: the random starting weights' report, which 200 steps of training beat.
+    await page.locator('#train-replay').focus();
+    await page.keyboard.press('Home');
+    await eventually(async () => assert.equal(await replayStep(page), 'step 0 (checkpoint)'), 5_000);
+    const untrained = await agreementAt(0);
+    assert.notDeepEqual(untrained.table, trained.table);
+    console.log(`agreement, seed 1: ${untrained.correct} of 64 at step 0, ${trained.correct} at step 200`);
+    assert.ok(trained.correct > untrained.correct, `${untrained.correct} → ${trained.correct} of 64`);
     consoleLog.assertClean();
   } finally {
     await context.close();

@@ -96,7 +96,9 @@ async function compareViews(page, doc) {
   cells.forEach((row, k) => {
     const s = scores[k];
     const expected = [s.previous_token, s.induction, s.first_token, s.self, s.entropy_bits];
-    row.forEach((text, c) => assert.ok(Math.abs(Number(text) - expected[c]) <= 0.005 + 1e-12, `row ${k + 1}: ${row} vs ${expected}`));
+    row.slice(0, 5).forEach((text, c) => assert.ok(Math.abs(Number(text) - expected[c]) <= 0.005 + 1e-12, `row ${k + 1}: ${row} vs ${expected}`));
+    // The last two columns are the tiny grammar's agreement weights (not in the file).
+    if (doc.task === 'repeat') assert.deepEqual(row.slice(5), ['–', '–']);
   });
 }
 

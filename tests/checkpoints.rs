@@ -106,3 +106,23 @@ fn the_grammar_checkpoint_is_near_the_grammar_s_minimum_loss() {
         "held-out loss {loss} vs minimum {minimum}"
     );
 }
+
+/// The grammar checkpoint has learned subject–verb agreement (the page's agreement columns and
+/// sentence for it): the right verb is the more probable one in nearly every held-out agreement
+/// sentence, also where the nearer noun has the other number, and some head weights the subject
+/// above the nearer noun from the row that predicts the verb.
+#[test]
+fn the_grammar_checkpoint_gets_agreement_right() {
+    let (checkpoint, trainer) = load(CheckpointTask::Grammar);
+    let report = trainer.agreement_of(&checkpoint.model).unwrap();
+    assert_eq!((report.sentences, report.mismatched), (64, 32));
+    assert!(report.accuracy() >= 0.95, "{report:?}");
+    assert!(report.mismatched_accuracy() >= 0.95, "{report:?}");
+    assert!(
+        report.subject_weight[0]
+            .iter()
+            .zip(&report.attractor_weight[0])
+            .any(|(subject, nearer)| subject > nearer),
+        "{report:?}"
+    );
+}

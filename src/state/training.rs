@@ -14,6 +14,7 @@
 
 use super::AppState;
 use crate::model::train::checkpoint_file::{encode, CheckpointTask};
+use crate::model::train::detectors::AgreementReport;
 use crate::model::train::export::run_json;
 use crate::model::train::settings::TrainSettings;
 use crate::model::train::trainer::{EvalPoint, Snapshot, Trainer, Work};
@@ -64,6 +65,8 @@ pub struct Shown {
     pub attention: Vec<Vec<DMatrix<f64>>>,
     /// Whether this is the latest evaluation (not an earlier checkpoint).
     pub latest: bool,
+    /// Tiny grammar: subject–verb agreement on the run's agreement sentences then.
+    pub agreement: Option<AgreementReport>,
 }
 
 fn now_ms() -> f64 {
@@ -340,9 +343,11 @@ fn shown_snapshot(t: &Trainer, replay: Option<usize>) -> (&Snapshot, bool) {
 fn shown(t: &Trainer, replay: Option<usize>) -> Option<Shown> {
     let tokens = &t.held_out().first()?.tokens;
     let (snapshot, latest) = shown_snapshot(t, replay);
+    let model = snapshot.model(t.config().model);
     Some(Shown {
         eval: snapshot.eval.clone(),
-        attention: snapshot.model(t.config().model).attention(tokens),
+        attention: model.attention(tokens),
         latest,
+        agreement: t.agreement_of(&model),
     })
 }

@@ -1,76 +1,105 @@
 //! The head-detector scores of every head at the latest evaluation (or the replayed checkpoint),
-//! on the held-out sequences (definitions in `model::train::detectors`), and for the repeat task
-//! what they add up to: the copying circuit's three conditions, met or not, at the same step.
+//! on the held-out sequences (definitions in `model::train::detectors`), with the tiny grammar's
+//! agreement weights beside them, and for the repeat task what they add up to: the copying
+//! circuit's three conditions, met or not, at the same step.
 
 use super::use_training;
 use crate::format::fixed;
-use crate::model::train::detectors::HeadScores;
+use crate::model::train::detectors::{AgreementReport, HeadScores};
 use crate::model::train::trainer::EvalPoint;
-use crate::text::{circuit_items, circuit_summary, score_cell};
+use crate::text::{agreement_summary, circuit_items, circuit_summary, score_cell};
 use leptos::prelude::*;
 
-/// The columns of a detector table (also the saved checkpoint's, `saved.rs`).
-pub(super) fn detector_header() -> impl IntoView {
+/// A detector table (the live one and the saved checkpoint's): one row per head, layers counted
+/// from 1, with the tiny grammar's `agreement` weights beside the detector scores (from the row
+/// that predicts the verb, on the subject and on the nearer noun; "–" without a report). `exact`
+/// adds every detector score at full precision as the row's `data-scores` (for the tests that
+/// compare them with native code); the agreement cells always carry theirs as `data-value`.
+pub(super) fn detector_table(
+    test_id: &'static str,
+    caption: String,
+    heads: &[Vec<HeadScores>],
+    agreement: Option<&AgreementReport>,
+    exact: bool,
+) -> impl IntoView {
     view! {
-        <thead>
-            <tr>
-                <th scope="col">"head"</th>
-                <th scope="col">"previous token"</th>
-                <th scope="col">"induction"</th>
-                <th scope="col">"first token"</th>
-                <th scope="col">"self"</th>
-                <th scope="col">"entropy (bits)"</th>
-            </tr>
-        </thead>
+        <div class="table-scroll">
+            <table class="detectors" data-testid=test_id>
+                <caption>{caption}</caption>
+                <thead>
+                    <tr>
+                        <th scope="col">"head"</th>
+                        <th scope="col">"previous token"</th>
+                        <th scope="col">"induction"</th>
+                        <th scope="col">"first token"</th>
+                        <th scope="col">"self"</th>
+                        <th scope="col">"entropy (bits)"</th>
+                        <th scope="col">"agreement: on subject"</th>
+                        <th scope="col">"agreement: on nearer noun"</th>
+                    </tr>
+                </thead>
+                <tbody>{detector_rows(heads, agreement, exact)}</tbody>
+            </table>
+        </div>
     }
 }
 
-/// One row per head, layers counted from 1; `exact` adds every score at full precision as the
-/// row's `data-scores` (for the tests that compare them with native code).
-pub(super) fn detector_rows(heads: &[Vec<HeadScores>], exact: bool) -> impl IntoView {
-    heads
-        .iter()
-        .enumerate()
-        .flat_map(|(l, layer)| {
-            layer.iter().enumerate().map(move |(h, s)| {
-                let scores = exact.then(|| {
-                    format!(
-                        "{} {} {} {} {}",
-                        s.previous_token,
-                        s.induction.unwrap_or(f64::NAN),
-                        s.first_token,
-                        s.self_token,
-                        s.entropy_bits
-                    )
-                });
-                view! {
-                    <tr data-scores=scores>
-                        <th scope="row">{format!("Layer {}, head {}", l + 1, h + 1)}</th>
-                        <td class="num">{score_cell(Some(s.previous_token))}</td>
-                        <td class="num">{score_cell(s.induction)}</td>
-                        <td class="num">{score_cell(Some(s.first_token))}</td>
-                        <td class="num">{score_cell(Some(s.self_token))}</td>
-                        <td class="num">{fixed(s.entropy_bits, 2)}</td>
-                    </tr>
-                }
-            })
-        })
-        .collect_view()
+/// The rows of [`detector_table`].
+fn detector_rows(
+    heads: &[Vec<HeadScores>],
+    agreement: Option<&AgreementReport>,
+    exact: bool,
+) -> impl IntoView {
+    let mut rows = Vec::new();
+    for (l, layer) in heads.iter().enumerate() {
+        for (h, s) in layer.iter().enumerate() {
+            let subject = agreement.map(|r| r.subject_weight[l][h]);
+            let nearer = agreement.map(|r| r.attractor_weight[l][h]);
+            let scores = exact.then(|| {
+                format!(
+                    "{} {} {} {} {}",
+                    s.previous_token,
+                    s.induction.unwrap_or(f64::NAN),
+                    s.first_token,
+                    s.self_token,
+                    s.entropy_bits
+                )
+            });
+            rows.push(view! {
+                <tr data-scores=scores>
+                    <th scope="row">{format!("Layer {}, head {}", l + 1, h + 1)}</th>
+                    <td class="num">{score_cell(Some(s.previous_token))}</td>
+                    <td class="num">{score_cell(s.induction)}</td>
+                    <td class="num">{score_cell(Some(s.first_token))}</td>
+                    <td class="num">{score_cell(Some(s.self_token))}</td>
+                    <td class="num">{fixed(s.entropy_bits, 2)}</td>
+                    <td class="num" data-value=subject.map(|w| w.to_string())>{score_cell(subject)}</td>
+                    <td class="num" data-value=nearer.map(|w| w.to_string())>{score_cell(nearer)}</td>
+                </tr>
+            });
+        }
+    }
+    rows
 }
 
 #[component]
 pub(super) fn DetectorTable() -> impl IntoView {
     let training = use_training();
-    let rows = move || {
-        training
-            .shown
-            .with(|shown| Some(detector_rows(&shown.as_ref()?.eval.heads, false)))
-    };
-    let caption = move || {
-        let step = training
-            .shown
-            .with(|s| s.as_ref().map_or(0, |s| s.eval.step));
-        format!("What each head attends to at step {step}, averaged over the held-out sequences")
+    // The whole table at once: it changes with every evaluation and every replayed checkpoint.
+    let table = move || {
+        training.shown.with(|shown| {
+            let shown = shown.as_ref()?;
+            Some(detector_table(
+                "detector-table",
+                format!(
+                    "What each head attends to at step {}, averaged over the held-out sequences",
+                    shown.eval.step
+                ),
+                &shown.eval.heads,
+                shown.agreement.as_ref(),
+                false,
+            ))
+        })
     };
     // The repeat task's circuit at the shown step; the first evaluation at which it formed, from
     // every evaluation of the run (it may lie after a replayed checkpoint).
@@ -88,10 +117,9 @@ pub(super) fn DetectorTable() -> impl IntoView {
             view! {
                 <div class="circuit" data-testid="circuit">
                     <p class="hint">
-                        "Copying takes two heads working together, the induction circuit: a previous-token head in "
-                        "layer 1 writes into each position which token came before it; an induction head in layer 2 "
-                        "uses that to find where the current token appeared earlier and attends to the token that "
-                        "followed it there, the one the repeat predicts. The checklist tests the step shown above."
+                        "Copying takes two heads, the induction circuit: a previous-token head in layer 1 writes into "
+                        "each position the token before it; an induction head in layer 2 uses that to attend to the "
+                        "token after the current token's earlier occurrence, the one the repeat predicts."
                     </p>
                     <p data-testid="circuit-summary">{summary}</p>
                     <ul data-testid="circuit-check">
@@ -109,20 +137,26 @@ pub(super) fn DetectorTable() -> impl IntoView {
             }
         })
     };
+    // The tiny grammar's agreement at the shown step, in words (each head's weights are the last
+    // two columns).
+    let agreement = move || {
+        training.shown.with(|shown| {
+            let shown = shown.as_ref()?;
+            let text = agreement_summary(shown.eval.step, shown.agreement.as_ref()?);
+            Some(view! { <p data-testid="agreement">{text}</p> })
+        })
+    };
     view! {
         <h3 class="sub">"Head detectors"</h3>
         <p class="hint">
             "Mean weight on the previous token, on the token after the current token's earlier occurrence "
             "(induction; repeat task only), on the first token and on the token itself, each from 0 to 1; "
-            "and the mean entropy of a row in bits (0 = looks at one token)."
+            "the mean entropy of a row in bits (0 = looks at one token); and for the tiny grammar, in held-out "
+            "sentences like “the key to the cabinets is”, the weight from the nearer noun's row (which predicts "
+            "the verb) on the subject and on the nearer noun."
         </p>
-        <div class="table-scroll">
-            <table class="detectors" data-testid="detector-table">
-                <caption>{caption}</caption>
-                {detector_header()}
-                <tbody>{rows}</tbody>
-            </table>
-        </div>
+        {table}
+        {agreement}
         {circuit_view}
     }
 }

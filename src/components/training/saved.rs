@@ -3,12 +3,12 @@
 //! its head-detector scores measured here on the run's held-out set — the numbers
 //! `tests/checkpoints.rs` pins natively, so the page and native code agree.
 
-use super::detector_table::{detector_header, detector_rows};
+use super::detector_table::detector_table;
 use super::use_training;
 use crate::model::train::checkpoint_file::{decode, CheckpointTask};
-use crate::model::train::detectors::{score_heads, HeadScores};
+use crate::model::train::detectors::{agreement_report, score_heads, AgreementReport, HeadScores};
 use crate::model::train::settings::TaskKind;
-use crate::model::train::trainer::held_out_set;
+use crate::model::train::trainer::{agreement_set, held_out_set};
 use crate::web::fetch::fetch_bytes;
 use leptos::prelude::*;
 
@@ -23,13 +23,17 @@ struct Saved {
     held_out: usize,
     /// `[layer][head]`, on the held-out set of the checkpoint's run.
     scores: Vec<Vec<HeadScores>>,
+    /// Tiny grammar: subject–verb agreement on that run's agreement sentences.
+    agreement: Option<AgreementReport>,
 }
 
 async fn load(task: CheckpointTask) -> Result<Saved, String> {
     let bytes = fetch_bytes(&format!("checkpoints/{}", task.file_name())).await?;
     let checkpoint =
         decode(&bytes).map_err(|e| format!("The checkpoint could not be read: {e}."))?;
-    let held_out = held_out_set(&checkpoint.config());
+    let config = checkpoint.config();
+    let held_out = held_out_set(&config);
+    let agreement = agreement_set(&config);
     Ok(Saved {
         task,
         seed: checkpoint.seed,
@@ -37,6 +41,7 @@ async fn load(task: CheckpointTask) -> Result<Saved, String> {
         bytes: bytes.len(),
         held_out: held_out.len(),
         scores: score_heads(&checkpoint.model, &held_out),
+        agreement: (!agreement.is_empty()).then(|| agreement_report(&checkpoint.model, &agreement)),
     })
 }
 
@@ -77,13 +82,13 @@ pub(super) fn SavedCheckpoint() -> impl IntoView {
                         saved.held_out
                     )}
                 </p>
-                <div class="table-scroll">
-                    <table class="detectors" data-testid="saved-table">
-                        <caption>"Head detectors of the trained checkpoint"</caption>
-                        {detector_header()}
-                        <tbody>{detector_rows(&saved.scores, true)}</tbody>
-                    </table>
-                </div>
+                {detector_table(
+                    "saved-table",
+                    "Head detectors of the trained checkpoint".to_string(),
+                    &saved.scores,
+                    saved.agreement.as_ref(),
+                    true,
+                )}
             }.into_any()),
             Some(Err(e)) => Some(view! { <p class="error" role="alert">{e.clone()}</p> }.into_any()),
             _ => None,

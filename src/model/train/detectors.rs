@@ -161,8 +161,8 @@ impl AgreementReport {
 pub fn agreement_report(model: &Transformer, sentences: &[Sequence]) -> AgreementReport {
     let cfg = model.config();
     let (is, are) = (
-        Grammar::encode::<crate::model::host::CoreText>("is").expect("in the vocabulary")[0],
-        Grammar::encode::<crate::model::host::CoreText>("are").expect("in the vocabulary")[0],
+        Grammar::word_id("is").expect("in the vocabulary"),
+        Grammar::word_id("are").expect("in the vocabulary"),
     );
     let mut report = AgreementReport {
         sentences: 0,
@@ -172,24 +172,28 @@ pub fn agreement_report(model: &Transformer, sentences: &[Sequence]) -> Agreemen
         subject_weight: vec![vec![0.0; cfg.heads]; cfg.layers],
         attractor_weight: vec![vec![0.0; cfg.heads]; cfg.layers],
     };
+    // One forward pass per sentence gives both the verb's probabilities and the weights (the
+    // page computes this report once per evaluation it shows).
+    let mut cache = ForwardCache::default();
     for s in sentences {
         let Some(a) = s.agreement else { continue };
         let row = a.attractor;
-        let probs = model.next_token_probs(&s.tokens);
+        model.forward(&s.tokens, &mut cache);
+        let prob = |token: usize| cache.probs[row * cfg.vocab + token];
         let (right, wrong) = if a.subject_plural {
             (are, is)
         } else {
             (is, are)
         };
-        let ok = probs[(row, right)] > probs[(row, wrong)];
+        let ok = prob(right) > prob(wrong);
         report.sentences += 1;
         report.correct += usize::from(ok);
         if a.subject_plural != a.attractor_plural {
             report.mismatched += 1;
             report.mismatched_correct += usize::from(ok);
         }
-        for (l, layer) in model.attention(&s.tokens).iter().enumerate() {
-            for (h, w) in layer.iter().enumerate() {
+        for (l, layer) in cache.layers.iter().enumerate() {
+            for (h, w) in layer.attn.iter().enumerate() {
                 report.subject_weight[l][h] += w[(row, a.subject)];
                 report.attractor_weight[l][h] += w[(row, a.attractor)];
             }
@@ -211,6 +215,62 @@ mod tests {
     use crate::model::rng::SeededRng;
     use crate::model::train::tasks::Repeat;
     use crate::model::train::transformer::{ModelConfig, ParamGroup, PositionKind};
+
+    /// The one-pass report equals the plain computation bit for bit: the probabilities from
+    /// `next_token_probs` and the weights from `attention`, two forward passes per sentence.
+    #[test]
+    fn agreement_report_equals_the_two_pass_computation() {
+        use crate::model::train::trainer::{TrainConfig, Trainer};
+        let mut config = TrainConfig::grammar_default(3);
+        config.model.layers = 2;
+        config.batch = 4;
+        let mut t = Trainer::new(config).unwrap();
+        t.run_to(40);
+        let sentences =
+            Grammar::agreement_sentences(&mut SeededRng::stream(3, "agreement-check"), 12);
+        let model = t.model();
+        let (is, are) = (
+            Grammar::encode::<crate::model::host::CoreText>("is").unwrap()[0],
+            Grammar::encode::<crate::model::host::CoreText>("are").unwrap()[0],
+        );
+        let (mut correct, mut mismatched, mut mismatched_correct) = (0, 0, 0);
+        let mut subject = vec![vec![0.0; 2]; 2];
+        let mut attractor = vec![vec![0.0; 2]; 2];
+        for s in &sentences {
+            let a = s.agreement.unwrap();
+            let probs = model.next_token_probs(&s.tokens);
+            let (right, wrong) = if a.subject_plural {
+                (are, is)
+            } else {
+                (is, are)
+            };
+            let ok = probs[(a.attractor, right)] > probs[(a.attractor, wrong)];
+            correct += usize::from(ok);
+            if a.subject_plural != a.attractor_plural {
+                mismatched += 1;
+                mismatched_correct += usize::from(ok);
+            }
+            for (l, layer) in model.attention(&s.tokens).iter().enumerate() {
+                for (h, w) in layer.iter().enumerate() {
+                    subject[l][h] += w[(a.attractor, a.subject)];
+                    attractor[l][h] += w[(a.attractor, a.attractor)];
+                }
+            }
+        }
+        for x in subject.iter_mut().chain(attractor.iter_mut()).flatten() {
+            *x /= 12.0;
+        }
+        let expected = AgreementReport {
+            sentences: 12,
+            correct,
+            mismatched,
+            mismatched_correct,
+            subject_weight: subject,
+            attractor_weight: attractor,
+        };
+        assert_eq!(agreement_report(model, &sentences), expected);
+        assert_eq!(t.agreement_of(model), t.agreement());
+    }
 
     #[test]
     fn agreement_report_of_a_model_that_always_says_is() {

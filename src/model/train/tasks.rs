@@ -157,11 +157,15 @@ impl Grammar {
     pub fn encode<H: TextHost>(text: &str) -> Option<Vec<usize>> {
         tokenize(text)
             .iter()
-            .map(|w| {
-                let w = H::lowercase(w);
-                GRAMMAR_WORDS.iter().position(|&g| g == w)
-            })
+            .map(|w| Self::word_id(&H::lowercase(w)))
             .collect()
+    }
+
+    /// The id of a vocabulary word, as [`GRAMMAR_WORDS`] spells it (lower case). Code that
+    /// names a known word uses this rather than [`Self::encode`], whose lower-casing through the
+    /// host would bring Unicode case tables into a page that does not need them.
+    pub fn word_id(word: &str) -> Option<usize> {
+        GRAMMAR_WORDS.iter().position(|&g| g == word)
     }
 
     pub fn decode(tokens: &[usize]) -> String {

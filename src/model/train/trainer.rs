@@ -364,6 +364,18 @@ pub fn held_out_set(config: &TrainConfig) -> Vec<Sequence> {
         .collect()
 }
 
+/// The run's held-out agreement sentences (tiny grammar; none for the repeat task): as many as
+/// the held-out set, from their own stream.
+pub fn agreement_set(config: &TrainConfig) -> Vec<Sequence> {
+    match config.task {
+        Task::Grammar(_) => Grammar::agreement_sentences(
+            &mut SeededRng::stream(config.seed, "train:agreement"),
+            config.eval_sequences,
+        ),
+        Task::Repeat(_) => Vec::new(),
+    }
+}
+
 impl Trainer {
     pub fn new(config: TrainConfig) -> Result<Self, String> {
         let task = config.task;
@@ -375,13 +387,7 @@ impl Trainer {
         }
         let model = Transformer::new(config.model, config.seed)?;
         let held_out = held_out_set(&config);
-        let agreement = match task {
-            Task::Grammar(_) => Grammar::agreement_sentences(
-                &mut SeededRng::stream(config.seed, "train:agreement"),
-                config.eval_sequences,
-            ),
-            Task::Repeat(_) => Vec::new(),
-        };
+        let agreement = agreement_set(&config);
         let parameters = model.params().len();
         let mut trainer = Self {
             adam: Adam::new(parameters, config.lr),
@@ -523,7 +529,12 @@ impl Trainer {
 
     /// Grammar task: agreement accuracy and attention on the held-out agreement sentences now.
     pub fn agreement(&self) -> Option<AgreementReport> {
-        (!self.agreement.is_empty()).then(|| agreement_report(&self.model, &self.agreement))
+        self.agreement_of(&self.model)
+    }
+
+    /// Grammar task: the same report for `model`, e.g. a checkpoint's (`None` for the repeat task).
+    pub fn agreement_of(&self, model: &Transformer) -> Option<AgreementReport> {
+        (!self.agreement.is_empty()).then(|| agreement_report(model, &self.agreement))
     }
 
     pub fn latest(&self) -> &EvalPoint {
