@@ -1127,16 +1127,7 @@ pub fn agreement_summary(step: usize, r: &AgreementReport) -> String {
         r.mismatched,
         percent(r.mismatched_accuracy())
     );
-    // The first head with the highest weight on the subject.
-    let mut best: Option<(usize, usize)> = None;
-    for (l, layer) in r.subject_weight.iter().enumerate() {
-        for (h, &w) in layer.iter().enumerate() {
-            if best.is_none_or(|(bl, bh)| w > r.subject_weight[bl][bh]) {
-                best = Some((l, h));
-            }
-        }
-    }
-    match best {
+    match r.subject_head() {
         Some((l, h)) => format!(
             "{counts} From the nearer noun's row, layer {}, head {} looks at the subject most: {} of its weight on average, against {} on the nearer noun itself.",
             l + 1,

@@ -154,6 +154,20 @@ impl AgreementReport {
     pub fn mismatched_accuracy(&self) -> f64 {
         self.mismatched_correct as f64 / self.mismatched.max(1) as f64
     }
+
+    /// The (layer, head) with the most weight on the subject, the first of equals (`None` for a
+    /// report without heads).
+    pub fn subject_head(&self) -> Option<(usize, usize)> {
+        let mut best: Option<(usize, usize)> = None;
+        for (l, layer) in self.subject_weight.iter().enumerate() {
+            for (h, &w) in layer.iter().enumerate() {
+                if best.is_none_or(|(bl, bh)| w > self.subject_weight[bl][bh]) {
+                    best = Some((l, h));
+                }
+            }
+        }
+        best
+    }
 }
 
 /// Agreement accuracy and attention on `sentences` (those without agreement landmarks are

@@ -183,18 +183,36 @@ impl CircuitCheck {
 pub const STUCK_CHECK_STEP: usize = 2_500;
 
 impl EvalPoint {
-    /// The largest previous-token score among the heads of `layer` (0-based).
-    pub fn best_previous_token(&self, layer: usize) -> f64 {
-        self.heads.get(layer).map_or(0.0, |l| {
-            l.iter().map(|h| h.previous_token).fold(0.0, f64::max)
-        })
+    /// The head of `layer` (0-based) with the highest `score`, the first of equals, so a tie names
+    /// the lower head number (`None` without such a layer or score).
+    pub fn best_head(
+        &self,
+        layer: usize,
+        score: fn(&HeadScores) -> Option<f64>,
+    ) -> Option<BestHead> {
+        self.heads
+            .get(layer)?
+            .iter()
+            .enumerate()
+            .filter_map(|(head, s)| {
+                Some(BestHead {
+                    head,
+                    score: score(s)?,
+                })
+            })
+            .reduce(|best, h| if h.score > best.score { h } else { best })
     }
 
-    /// The largest induction score among the heads of `layer` (0-based).
+    /// The largest previous-token score among the heads of `layer` (0-based; 0 without it).
+    pub fn best_previous_token(&self, layer: usize) -> f64 {
+        self.best_head(layer, |s| Some(s.previous_token))
+            .map_or(0.0, |b| b.score)
+    }
+
+    /// The largest induction score among the heads of `layer` (0-based; 0 without it).
     pub fn best_induction(&self, layer: usize) -> f64 {
-        self.heads.get(layer).map_or(0.0, |l| {
-            l.iter().filter_map(|h| h.induction).fold(0.0, f64::max)
-        })
+        self.best_head(layer, |s| s.induction)
+            .map_or(0.0, |b| b.score)
     }
 
     /// Repeated-part loss over first-copy loss (repeat task).
@@ -210,24 +228,10 @@ impl EvalPoint {
     /// The three conditions of the copying circuit at this evaluation, with the heads that come
     /// closest (`None` for the tiny grammar, which has no repeated part).
     pub fn circuit_check(&self) -> Option<CircuitCheck> {
-        let best_head = |layer: usize, score: fn(&HeadScores) -> Option<f64>| {
-            let heads = self.heads.get(layer)?;
-            // The first head with the highest score, so a tie names the lower head number.
-            heads
-                .iter()
-                .enumerate()
-                .filter_map(|(head, s)| {
-                    Some(BestHead {
-                        head,
-                        score: score(s)?,
-                    })
-                })
-                .reduce(|best, h| if h.score > best.score { h } else { best })
-        };
         Some(CircuitCheck {
             repeat_ratio: self.repeat_ratio()?,
-            previous_token: best_head(0, |s| Some(s.previous_token))?,
-            induction: best_head(1, |s| s.induction),
+            previous_token: self.best_head(0, |s| Some(s.previous_token))?,
+            induction: self.best_head(1, |s| s.induction),
         })
     }
 
