@@ -332,9 +332,13 @@ test('the copying circuit: the checklist follows the replay and names the evalua
     const single = await circuit(page);
     assert.match(single.summary, /^At step 0 the copying circuit cannot form: it takes two layers/);
     assert.deepEqual(single.items.map((i) => i.status), ['Not yet', 'Not possible', 'Not yet']);
-    // The tiny grammar has no copying circuit to check.
-    await app.open(page, 'train=grammar&tlayers=1&tpos=sinusoidal', TRAIN);
+    // The tiny grammar has no copying circuit to check. A bare task link is the grammar's own
+    // run, as the task menu sets it up: 1 layer, sinusoidal positions.
+    await app.open(page, 'train=grammar', TRAIN);
     await page.getByTestId('grammar-verdict').waitFor();
+    const selected = (id) => page.locator(`#${id} option:checked`).textContent();
+    assert.equal(await selected('train-layers'), '1');
+    assert.equal(await selected('train-positions'), 'sinusoidal');
     assert.equal(await page.getByTestId('circuit').count(), 0);
     consoleLog.assertClean();
   } finally {

@@ -23,7 +23,7 @@ use crate::components::{
 };
 use crate::model::trained::WeightsChoice;
 use crate::model::url_state::ViewState;
-use crate::state::{load_trained_weights, provide_theme, sync_url, AppState};
+use crate::state::{load_trained_weights, provide_theme, sync_url, AppState, PageState};
 use crate::text::{glossary, weights_note, weights_note_short};
 use crate::web::location::location_search;
 use crate::web::BrowserText;
@@ -31,20 +31,13 @@ use leptos::either::Either;
 use leptos::prelude::*;
 use std::time::Duration;
 
-/// Reads the view from the link, provides the state and keeps the link in sync: the start of
-/// every page (`offers_trained`: whether the page can show the trained weights).
-fn provide_app_state(offers_trained: bool) -> AppState {
+/// Reads the view from the link and keeps the link in sync: the start of every page. (Not a
+/// context of its own: the explorer's components reach it through [`AppState`], the training
+/// page provides it, and the components every page has take it as a prop.)
+fn provide_page_state() -> PageState {
     let (initial, notices) = ViewState::from_query_with::<BrowserText>(&location_search());
-    let state = AppState::new(
-        initial,
-        notices.into_iter().map(|n| n.0).collect(),
-        offers_trained,
-    );
-    if offers_trained {
-        load_trained_weights(state);
-    }
-    provide_context(state);
-    sync_url(state);
+    let page = PageState::new(initial, notices.into_iter().map(|n| n.0).collect());
+    sync_url(page);
     provide_theme();
 
     if location_search().contains("debug_panic=1") {
@@ -54,6 +47,17 @@ fn provide_app_state(offers_trained: bool) -> AppState {
             Duration::ZERO,
         );
     }
+    page
+}
+
+/// [`provide_page_state`] and the explorer's model on it (`offers_trained`: whether the page can
+/// show the trained weights).
+fn provide_app_state(offers_trained: bool) -> AppState {
+    let state = AppState::new(provide_page_state(), offers_trained);
+    if offers_trained {
+        load_trained_weights(state);
+    }
+    provide_context(state);
     state
 }
 
@@ -79,9 +83,9 @@ pub fn PracticeApp() -> impl IntoView {
             <p class="tagline">
                 "Predict, then reveal; compare two settings. The same exact model as the explorer, for the view in the link."
             </p>
-            <ToExplorer />
+            <ToExplorer page=state.page />
         </header>
-        <Notices />
+        <Notices page=state.page />
         <UpdateNotice />
         <main class="layout">
             {inputs_panel()}
@@ -109,17 +113,18 @@ pub fn PracticeApp() -> impl IntoView {
 /// form. The training settings are in the link (`train`, `tseed`, … `tsteps`).
 #[component]
 pub fn TrainApp() -> impl IntoView {
-    // The training page trains its own model; it never shows the explorer's trained weights.
-    provide_app_state(false);
+    // The training page trains its own model: it has the link's state, not the explorer's model.
+    let page = provide_page_state();
+    provide_context(page);
     view! {
         <header class="site-header">
             <h1>"Attention Explorer: train a model"</h1>
             <p class="tagline">
                 "A tiny attention-only transformer, trained exactly in your browser: watch its heads form."
             </p>
-            <ToExplorer />
+            <ToExplorer page=page />
         </header>
-        <Notices />
+        <Notices page=page />
         <UpdateNotice />
         <TrainingPanel />
         <footer class="site-footer">
@@ -223,7 +228,7 @@ fn symbols_used_here(state: AppState) -> impl IntoView {
 /// and a link to the full app; no lesson. The CSS class `embed` lays it out for 640 × 400.
 fn embed_layout(state: AppState) -> impl IntoView {
     view! {
-        <Notices />
+        <Notices page=state.page />
         <main class="embed">
             <div class="embed-bar">
                 <p class="note" data-testid="weights-note">{move || state.prepared.with(|p| weights_note_short(&p.weights, p.config.seed))}</p>
@@ -254,7 +259,7 @@ fn full_layout(state: AppState) -> impl IntoView {
                 <code>"softmax(QKᵀ / (√d · τ)) · V"</code>
             </p>
         </header>
-        <Notices />
+        <Notices page=state.page />
         <UpdateNotice />
         <main class="layout">
             {inputs_panel()}
@@ -286,8 +291,8 @@ fn full_layout(state: AppState) -> impl IntoView {
         </main>
         <Lesson />
         <BreakIt />
-        <ToPractice />
-        <ToTrain />
+        <ToPractice page=state.page />
+        <ToTrain page=state.page />
         <Explanation />
         {footer(Some(", except the notebook's printed values that step 4 quotes (marked as quoted)"))}
     }

@@ -92,6 +92,9 @@ const COLS: usize = 4;
 
 /// `c (m × n) += a (m × k) · b (k × n)`, `b` and `c` row-major, in `ROWS × COLS` tiles of `c`.
 fn product(a: View, b: &[f64], c: &mut [f64], [m, k, n]: [usize; 3], sum: Sum) {
+    // The SIMD tile walks `b` by rows (`chunks_exact`), which would stop early, not fail, on a
+    // short `b`.
+    assert!(b.len() >= k * n, "b: {} entries for {k} × {n}", b.len());
     let (full_rows, full_cols) = (m - m % ROWS, n - n % COLS);
     for i in (0..full_rows).step_by(ROWS) {
         for j in (0..full_cols).step_by(COLS) {
@@ -164,12 +167,24 @@ fn tile<const R: usize, const C: usize>(
 #[cfg(target_arch = "wasm32")]
 mod simd {
     use super::{Sum, View, COLS, ROWS};
-    use core::arch::wasm32::{f64x2, f64x2_add, f64x2_extract_lane, f64x2_mul, f64x2_splat, v128};
+    use core::arch::wasm32::{f64x2_add, f64x2_mul, f64x2_splat, v128};
 
     const _: () = assert!(
         ROWS == 4 && COLS == 4,
         "tile_4x4 is written for 4 × 4 tiles"
     );
+
+    /// Four neighbouring `f64` as two vectors, and back. `bytemuck` does the reinterpretation
+    /// (this workspace forbids `unsafe`), which compiles to whole 128-bit loads and stores where
+    /// `f64x2(x[0], x[1])` compiled to two 64-bit lane loads per vector.
+    fn vectors(x: &[f64]) -> [v128; 2] {
+        let x: [f64; 4] = x[..4].try_into().expect("four entries");
+        bytemuck::cast(x)
+    }
+
+    fn numbers(v: [v128; 2]) -> [f64; 4] {
+        bytemuck::cast(v)
+    }
 
     #[target_feature(enable = "simd128")]
     pub(super) fn tile_4x4(
@@ -180,36 +195,53 @@ mod simd {
         [k, n]: [usize; 2],
         sum: Sum,
     ) {
-        let pair = |x: &[f64]| f64x2(x[0], x[1]);
         let mut acc: [[v128; 2]; 4] = std::array::from_fn(|r| match sum {
-            Sum::OntoC => {
-                let c_row = &c[(i + r) * n + j..][..4];
-                [pair(&c_row[..2]), pair(&c_row[2..])]
-            }
+            Sum::OntoC => vectors(&c[(i + r) * n + j..]),
             Sum::ThenAddToC => [f64x2_splat(0.0); 2],
         });
-        for p in 0..k {
-            let b_row = &b[p * n + j..][..4];
-            let (b_left, b_right) = (pair(&b_row[..2]), pair(&b_row[2..]));
-            for (r, acc_row) in acc.iter_mut().enumerate() {
-                let a_rp = f64x2_splat(a.at(i + r, p));
-                acc_row[0] = f64x2_add(acc_row[0], f64x2_mul(a_rp, b_left));
-                acc_row[1] = f64x2_add(acc_row[1], f64x2_mul(a_rp, b_right));
-            }
+        // The tile's four entries of `a` in column `p`, read so that the bounds are checked once
+        // per tile (a row-major `a`: four rows of `k`) or once per `p` (a transposed one: the four
+        // entries are neighbours).
+        if a.col_stride == 1 {
+            let rows: [&[f64]; 4] = std::array::from_fn(|r| &a.data[(i + r) * a.row_stride..][..k]);
+            accumulate(&mut acc, b, [j, k, n], |p| {
+                std::array::from_fn(|r| rows[r][p])
+            });
+        } else {
+            debug_assert_eq!(a.row_stride, 1);
+            accumulate(&mut acc, b, [j, k, n], |p| {
+                a.data[p * a.col_stride + i..][..4]
+                    .try_into()
+                    .expect("four entries")
+            });
         }
-        for (r, acc_row) in acc.iter().enumerate() {
-            let sums = [
-                f64x2_extract_lane::<0>(acc_row[0]),
-                f64x2_extract_lane::<1>(acc_row[0]),
-                f64x2_extract_lane::<0>(acc_row[1]),
-                f64x2_extract_lane::<1>(acc_row[1]),
-            ];
+        for (r, acc_row) in acc.into_iter().enumerate() {
             let c_row = &mut c[(i + r) * n + j..][..4];
-            for (c_rs, s) in c_row.iter_mut().zip(sums) {
+            for (c_rs, s) in c_row.iter_mut().zip(numbers(acc_row)) {
                 match sum {
                     Sum::OntoC => *c_rs = s,
                     Sum::ThenAddToC => *c_rs += s,
                 }
+            }
+        }
+    }
+
+    /// For each `p`: the tile's column of `a` (`a_col(p)`) times columns `j..j + 4` of `b`'s
+    /// row `p`, added into the sums, one multiply and one add per entry in the order of `p`.
+    #[inline]
+    #[target_feature(enable = "simd128")]
+    fn accumulate(
+        acc: &mut [[v128; 2]; 4],
+        b: &[f64],
+        [j, k, n]: [usize; 3],
+        a_col: impl Fn(usize) -> [f64; 4],
+    ) {
+        for (p, b_row) in b.chunks_exact(n).take(k).enumerate() {
+            let [b_left, b_right] = vectors(&b_row[j..]);
+            for (acc_row, a_rp) in acc.iter_mut().zip(a_col(p)) {
+                let a_rp = f64x2_splat(a_rp);
+                acc_row[0] = f64x2_add(acc_row[0], f64x2_mul(a_rp, b_left));
+                acc_row[1] = f64x2_add(acc_row[1], f64x2_mul(a_rp, b_right));
             }
         }
     }

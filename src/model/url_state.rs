@@ -36,7 +36,7 @@ const DEFAULT_ROW: usize = 5;
 
 /// The table of view parameters: every parameter a link may carry is declared here, once.
 ///
-/// An entry reads `field: Type { key, default, read, write, then }`:
+/// An entry reads `field: Type { key, default, read, write, implied, then }`:
 /// - `field: Type`: the [`ViewState`] field (and, in `src/state`, the signal) holding it.
 /// - `key`: its name in the link. Entries are in link order, the order `to_query` writes them.
 /// - `default`: its value when the link has none, or one that cannot be used.
@@ -44,6 +44,8 @@ const DEFAULT_ROW: usize = 5;
 ///   a bad value is written there. It may look at the parameters read before it
 ///   (`ReadContext::so_far`): they are read in table order, except [`READ_FIRST`], read before all.
 /// - `write`: a `fn(&Type) -> Option<String>`, the text in the link (`None` leaves it out).
+/// - `implied` (optional): a `fn(&ViewState) -> bool`, true when the value is the one a link
+///   without it would get (a default that depends on other parameters); it is then left out.
 /// - `then` (optional): a `fn(&mut ViewState) -> Option<String>` run right after this parameter
 ///   is read, whether or not the link has it, for a rule between parameters; it returns the
 ///   notice when it corrects something.
@@ -150,12 +152,14 @@ macro_rules! view_params {
                 read: read_compare,
                 write: |change| change.as_ref().map(Change::key),
             }
-            /// Training view: the task trained on.
+            /// Training view: the task trained on. Layers and positions start from its defaults
+            /// (`tlayers` and `tpos`, read after it, change them).
             train_task: TaskKind {
                 key: "train",
                 default: TaskKind::Repeat,
                 read: read_train_task,
                 write: |&task| (task != TaskKind::Repeat).then(|| task.key().to_string()),
+                then: start_from_task_defaults,
             }
             /// Training view: the seed of the initial weights and the data.
             train_seed: u64 {
@@ -169,7 +173,8 @@ macro_rules! view_params {
                 key: "tlayers",
                 default: TrainSettings::default().layers,
                 read: read_train_layers,
-                write: |&n| (n != TrainSettings::default().layers).then(|| n.to_string()),
+                write: display,
+                implied: |state| state.train_layers == state.train_task.default_layers(),
             }
             /// Training view: heads per layer (1, 2 or 4).
             train_heads: usize {
@@ -181,9 +186,10 @@ macro_rules! view_params {
             /// Training view: the position code.
             train_positions: PositionKind {
                 key: "tpos",
-                default: PositionKind::Rotary,
+                default: TrainSettings::default().positions,
                 read: read_train_positions,
-                write: |&p| (p != PositionKind::Rotary).then(|| p.name().to_string()),
+                write: |&p| Some(p.name().to_string()),
+                implied: |state| state.train_positions == state.train_task.default_positions(),
             }
             /// Training view: Adam's learning rate.
             train_lr: f64 {
@@ -236,6 +242,7 @@ macro_rules! view_state_from_table {
             default: $default:expr,
             read: $read:expr,
             write: $write:expr,
+            $(implied: $implied:expr,)?
             $(then: $then:expr,)?
         }
     )*) => {
@@ -268,6 +275,12 @@ macro_rules! view_state_from_table {
                 then: some_or_none!($($then)?),
                 write: |state| {
                     let write: fn(&$ty) -> Option<String> = $write;
+                    $(
+                        let implied: fn(&ViewState) -> bool = $implied;
+                        if implied(state) {
+                            return None;
+                        }
+                    )?
                     write(&state.$field)
                 },
             },
@@ -432,6 +445,15 @@ fn read_sentence(value: &str, cx: &ReadContext) -> Reading<String> {
         Ok(_) => Reading::Valid(value.to_string()),
         Err(e) => Reading::Ignored(format!("The link's sentence was not used. {}", e.message())),
     }
+}
+
+/// Once the task is read: layers and positions start from its defaults (the parameters after it
+/// override them), so `?train=grammar` alone is the grammar's own run, as the task menu makes it.
+#[allow(clippy::unnecessary_wraps)]
+fn start_from_task_defaults(state: &mut ViewState) -> Option<String> {
+    state.train_layers = state.train_task.default_layers();
+    state.train_positions = state.train_task.default_positions();
+    None
 }
 
 /// Once the sentence is settled (the link's, or the default): the token limit must hold it, and
@@ -912,6 +934,70 @@ mod tests {
             assert_eq!(notices.len(), 1, "{key}={bad}: {notices:?}");
             assert!(notices[0].0.contains(word), "{key}={bad}: {notices:?}");
         }
+    }
+
+    #[test]
+    fn a_task_brings_its_own_layers_and_positions() {
+        // A bare task link is that task's own run, as the task menu sets it up.
+        let (state, notices) = ViewState::from_query("train=grammar");
+        assert!(notices.is_empty());
+        assert_eq!(
+            (state.train_layers, state.train_positions),
+            (1, PositionKind::Sinusoidal)
+        );
+        let training_part = |state: &ViewState| {
+            let link = state.to_query();
+            let pairs: Vec<String> = link
+                .split('&')
+                .filter(|pair| pair.starts_with('t') && !pair.starts_with("tau="))
+                .map(String::from)
+                .collect();
+            pairs.join("&")
+        };
+        assert_eq!(training_part(&state), "train=grammar");
+        let (state, _) = ViewState::from_query("");
+        assert_eq!(
+            (state.train_layers, state.train_positions),
+            (2, PositionKind::Rotary)
+        );
+        // Choices away from the task's defaults are written, whichever task they belong to,
+        // and come back; the order of the parameters in a link does not matter.
+        for (query, layers, positions) in [
+            (
+                "train=grammar&tlayers=2&tpos=rotary",
+                2,
+                PositionKind::Rotary,
+            ),
+            (
+                "tpos=rotary&tlayers=2&train=grammar",
+                2,
+                PositionKind::Rotary,
+            ),
+            ("tlayers=1&tpos=sinusoidal", 1, PositionKind::Sinusoidal),
+            ("train=grammar&tpos=learned", 1, PositionKind::Learned),
+        ] {
+            let (state, notices) = ViewState::from_query(query);
+            assert!(notices.is_empty(), "{query}");
+            assert_eq!(
+                (state.train_layers, state.train_positions),
+                (layers, positions),
+                "{query}"
+            );
+            let link = state.to_query();
+            assert_eq!(ViewState::from_query(&link), (state, vec![]), "{link}");
+        }
+        let grammar_default = ViewState {
+            train_task: TaskKind::Grammar,
+            train_layers: 1,
+            train_positions: PositionKind::Sinusoidal,
+            ..ViewState::default()
+        };
+        assert_eq!(training_part(&grammar_default), "train=grammar");
+        let two_layers = ViewState {
+            train_layers: 2,
+            ..grammar_default
+        };
+        assert_eq!(training_part(&two_layers), "train=grammar&tlayers=2");
     }
 
     #[test]

@@ -1,58 +1,27 @@
-//! [`AppState`]: the signals the learner controls and the model results memoised from them.
+//! [`AppState`]: the explorer's model, memoised from the view's signals ([`PageState`]): the
+//! tokens, the weights in use and every head's attention. The explorer and practice pages have
+//! it; the training page, which trains a model of its own, has only the [`PageState`].
 
-use super::Shared;
-// `Mistakes` is also a type in the parameter table.
-use crate::model::broken::{broken_weights_all, Mistakes};
-// `Change` is the compare view's type in the parameter table.
-use crate::model::compare::Change;
+use super::{PageState, Shared, ViewSignals};
+use crate::model::broken::broken_weights_all;
 use crate::model::explorer::{ModelConfig, Prepared};
 use crate::model::tokenizer::{checked_tokens, tokenize};
 use crate::model::trained::{checkpoint_ids, Weights, WeightsChoice};
-// `Step`, `TaskKind` and `PositionKind` are types in the parameter table, which expands here.
-use crate::model::train::{settings::TaskKind, transformer::PositionKind};
-use crate::model::url_state::{view_params, Step, ViewState, DEFAULT_SENTENCE};
+use crate::model::url_state::DEFAULT_SENTENCE;
 use crate::web::BrowserText;
 use leptos::prelude::*;
 use nalgebra::DMatrix;
 use std::ops::Deref;
 use std::sync::Arc;
 
-/// Declares [`ViewSignals`] from the parameter table in `model::url_state` (`view_params!`): only
-/// each entry's field and type matter here; the link text and its checks are the model's.
-macro_rules! view_signals_from_table {
-    ($( $(#[$doc:meta])* $field:ident: $ty:ty { $($link:tt)* } )*) => {
-        /// What a link carries, one signal per parameter.
-        #[derive(Clone, Copy)]
-        pub struct ViewSignals {
-            $($(#[$doc])* pub $field: RwSignal<$ty>,)*
-        }
-
-        impl ViewSignals {
-            fn new(initial: ViewState) -> Self {
-                Self {
-                    $($field: RwSignal::new(initial.$field),)*
-                }
-            }
-
-            /// The view now (tracked: an effect that calls this reruns on every change).
-            fn snapshot(&self) -> ViewState {
-                ViewState {
-                    $($field: self.$field.get(),)*
-                }
-            }
-        }
-    };
-}
-view_params!(view_signals_from_table);
-
 /// Everything the learner controls, plus the model results derived from it.
 #[derive(Clone, Copy)]
 pub struct AppState {
-    /// The view parameters; `state.tau`, `state.row`, … reach them directly (see `Deref` below).
-    pub view: ViewSignals,
+    /// The view parameters and notices; `state.tau`, `state.notices`, … reach them directly (see
+    /// `Deref` below).
+    pub page: PageState,
     /// The keyboard-selected key column, when the heatmap is in cell mode.
     pub col: RwSignal<Option<usize>>,
-    pub notices: RwSignal<Vec<String>>,
     /// The trained checkpoint, once fetched (`state::load_trained_weights`).
     pub trained: RwSignal<super::trained_weights::Loaded>,
     /// The model the learner trained and handed over from the training page, once read.
@@ -74,12 +43,13 @@ pub struct AppState {
     pub shown_weights: Memo<Shared<DMatrix<f64>>>,
 }
 
-/// The view's signals read as the app state's own fields (`state.tau`), as components use them.
+/// The page's signals read as the app state's own fields (`state.tau`, `state.notices`), as
+/// components use them.
 impl Deref for AppState {
-    type Target = ViewSignals;
+    type Target = PageState;
 
-    fn deref(&self) -> &ViewSignals {
-        &self.view
+    fn deref(&self) -> &PageState {
+        &self.page
     }
 }
 
@@ -91,10 +61,10 @@ impl AppState {
         use_context::<AppState>().expect("AppState is provided by App")
     }
 
-    /// The state for a view; `offers_trained`: whether this page can show trained weights (the
-    /// explorer can; the practice page's quiz and compare are written for the random model).
-    pub fn new(initial: ViewState, notices: Vec<String>, offers_trained: bool) -> Self {
-        let view = ViewSignals::new(initial);
+    /// The model for the page's view; `offers_trained`: whether this page can show trained
+    /// weights (the explorer can; the practice page's quiz and compare are written for the random
+    /// model).
+    pub fn new(page: PageState, offers_trained: bool) -> Self {
         let ViewSignals {
             sentence,
             max_tokens,
@@ -106,7 +76,7 @@ impl AppState {
             broken,
             weights,
             ..
-        } = view;
+        } = page.view;
         let trained: RwSignal<super::trained_weights::Loaded> = RwSignal::new(None);
         let yours: RwSignal<super::trained_weights::Loaded> = RwSignal::new(None);
         // Where the chosen trained weights are loaded into (`None`: random weights chosen).
@@ -186,9 +156,8 @@ impl AppState {
         });
         let shown_weights = pick(shown_head_weights);
         Self {
-            view,
+            page,
             col: RwSignal::new(None),
-            notices: RwSignal::new(notices),
             trained,
             yours,
             weights_problem,
@@ -199,11 +168,6 @@ impl AppState {
             shown_head_weights,
             shown_weights,
         }
-    }
-
-    /// The link for the current view.
-    pub fn view_state(&self) -> ViewState {
-        self.view.snapshot()
     }
 
     /// Whether the model on screen has the trained weights (tracked).

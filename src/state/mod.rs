@@ -2,13 +2,15 @@
 //! the address bar kept in step with both. Components read it; nothing here draws.
 
 mod app_state;
+mod page_state;
 mod shared;
 mod theme;
 mod trained_weights;
 mod training;
 mod url_sync;
 
-pub use app_state::{AppState, ViewSignals};
+pub use app_state::AppState;
+pub use page_state::{PageState, ViewSignals};
 pub use shared::Shared;
 pub use theme::{provide_theme, use_theme};
 pub use trained_weights::load_trained_weights;

@@ -12,7 +12,7 @@
 //! `eval_every` steps) change; `replay` chooses a kept checkpoint for the head grid and the
 //! detector table.
 
-use super::AppState;
+use super::PageState;
 use crate::model::train::checkpoint_file::{encode, CheckpointTask};
 use crate::model::train::detectors::AgreementReport;
 use crate::model::train::export::run_json;
@@ -25,6 +25,8 @@ use nalgebra::DMatrix;
 
 /// Milliseconds of work per slice (issue 13: slices of ≤ 8 ms between frames).
 pub const SLICE_BUDGET_MS: f64 = 8.0;
+/// How often, at most, the step readout is refreshed while training, in milliseconds.
+const READOUT_INTERVAL_MS: f64 = 100.0;
 /// How often the speed readout is refreshed, in milliseconds.
 const RATE_WINDOW_MS: f64 = 500.0;
 
@@ -51,10 +53,12 @@ pub struct Training {
     pub shown: Memo<Option<Shown>>,
     /// Where the current speed measurement began: (time in ms, steps then).
     rate_start: StoredValue<Option<(f64, usize)>>,
+    /// When the step readout was last refreshed while training (ms).
+    published_at: StoredValue<f64>,
     /// Which run of slices is current: a slice of an earlier Train (paused and started again
     /// before it ran) stops instead of running beside the new one.
     loop_id: StoredValue<u64>,
-    state: AppState,
+    state: PageState,
 }
 
 /// An evaluated step as the page shows it.
@@ -76,7 +80,7 @@ fn now_ms() -> f64 {
 impl Training {
     /// The run for the view's settings; if the link names a step count, retraining to it starts
     /// at once.
-    pub fn new(state: AppState) -> Self {
+    pub fn new(state: PageState) -> Self {
         let settings = Memo::new(move |_| TrainSettings {
             task: state.train_task.get(),
             seed: state.train_seed.get(),
@@ -106,6 +110,7 @@ impl Training {
             replay,
             shown,
             rate_start: StoredValue::new(None),
+            published_at: StoredValue::new(0.0),
             loop_id: StoredValue::new(0),
             state,
         };
@@ -323,7 +328,10 @@ impl Training {
             self.pause();
             return;
         }
-        self.publish(evaluated);
+        if evaluated || end - self.published_at.get_value() >= READOUT_INTERVAL_MS {
+            self.published_at.set_value(end);
+            self.publish(evaluated);
+        }
         next_task(move || self.slice(id));
     }
 }

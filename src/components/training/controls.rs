@@ -6,7 +6,7 @@ use crate::model::train::settings::{
 };
 use crate::model::train::transformer::PositionKind;
 use crate::model::url_state::MAX_SEED;
-use crate::state::AppState;
+use crate::state::PageState;
 use crate::text::{retrain_progress, training_rate};
 use leptos::prelude::*;
 
@@ -45,7 +45,7 @@ fn choice<T: Copy + PartialEq + Send + Sync + 'static>(
 
 #[component]
 pub(super) fn TrainingControls() -> impl IntoView {
-    let state = AppState::from_context();
+    let state = PageState::from_context();
     let training = use_training();
     let task = RwSignal::new(state.train_task.get_untracked());
     // A new task starts from its own defaults for layers and positions.
@@ -53,9 +53,7 @@ pub(super) fn TrainingControls() -> impl IntoView {
         let t = task.get();
         if first.is_some() && t != state.train_task.get_untracked() {
             state.train_task.set(t);
-            state
-                .train_layers
-                .set(if t == TaskKind::Repeat { 2 } else { 1 });
+            state.train_layers.set(t.default_layers());
             state.train_positions.set(t.default_positions());
         }
     });

@@ -6,14 +6,14 @@ use super::use_training;
 use crate::charts::loss_chart::{draw_loss_chart, FIRST_COPY, HELD_OUT, REPEATED};
 use crate::hooks::use_canvas;
 use crate::model::train::settings::TrainSettings;
-use crate::state::AppState;
+use crate::state::PageState;
 use crate::text::{grammar_verdict, loss_cell, loss_chart_label, repeat_verdict};
 use leptos::html;
 use leptos::prelude::*;
 
 #[component]
 pub(super) fn LossCurve() -> impl IntoView {
-    let state = AppState::from_context();
+    let state = PageState::from_context();
     let training = use_training();
     let canvas_ref = NodeRef::<html::Canvas>::new();
     let wrap_ref = NodeRef::<html::Div>::new();

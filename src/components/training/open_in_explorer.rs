@@ -8,13 +8,13 @@ use super::use_training;
 use crate::model::embed::full_link;
 use crate::model::train::settings::TrainSettings;
 use crate::model::trained::WeightsChoice;
-use crate::state::AppState;
+use crate::state::PageState;
 use crate::web::saved_model::save_your_model;
 use leptos::prelude::*;
 
 #[component]
 pub(super) fn OpenInExplorer() -> impl IntoView {
-    let state = AppState::from_context();
+    let state = PageState::from_context();
     let training = use_training();
     let problem = RwSignal::new(None::<String>);
     let unavailable = move || training.settings.with(TrainSettings::explorer_problem);

@@ -47,6 +47,15 @@ impl TaskKind {
         }
     }
 
+    /// The layer count each task starts with: two for the repeat task (the copying circuit needs
+    /// a layer to look back and one to copy), one for the grammar (what the explorer can show).
+    pub fn default_layers(self) -> usize {
+        match self {
+            Self::Repeat => 2,
+            Self::Grammar => 1,
+        }
+    }
+
     /// The position code each task starts with: rotary for the repeat task (the circuit forms
     /// there in hundreds of steps, not thousands), sinusoidal for the grammar (as the explorer).
     pub fn default_positions(self) -> PositionKind {
@@ -83,9 +92,9 @@ impl Default for TrainSettings {
         Self {
             task: TaskKind::Repeat,
             seed: 1,
-            layers: 2,
+            layers: TaskKind::Repeat.default_layers(),
             heads: 2,
-            positions: PositionKind::Rotary,
+            positions: TaskKind::Repeat.default_positions(),
             lr: 0.01,
         }
     }
@@ -154,7 +163,7 @@ mod tests {
         assert!(settings.is_repeat());
         let grammar = TrainSettings {
             task: TaskKind::Grammar,
-            layers: 1,
+            layers: TaskKind::Grammar.default_layers(),
             positions: TaskKind::Grammar.default_positions(),
             ..settings
         };
