@@ -125,6 +125,13 @@ test('train the repeat task on the training page, replay a checkpoint, pause, an
     const trainStart = await page.evaluate(() => performance.now());
     await page.keyboard.press('Enter');
     await eventually(async () => assert.equal(await toggle.textContent(), 'Pause'), 5_000);
+    // The status line (a live region) says it is training, not every step; the counter beside
+    // the buttons is not a live region.
+    assert.equal(
+      await page.locator('[data-testid=training-status]').textContent(),
+      'Training on the repeat task in your browser…',
+    );
+    assert.equal(await page.locator('[data-testid=train-steps] output').getAttribute('aria-live'), 'off');
 
     // While it trains, the Replay slider answers a key: Home shows the checkpoint at step 0,
     // with exactly the detector scores and thumbnails the page showed before training.

@@ -990,8 +990,14 @@ pub fn broken_row_summary(tokens: &[String], weights: &DMatrix<f64>, i: usize) -
 // The training view (issue 13)
 // ---------------------------------------------------------------------------------------------
 
-/// What the training view shows: how many steps of which task made these weights.
-pub fn training_status(steps: usize, task: &str) -> String {
+/// What the training view shows: how many steps of which task made these weights, or, while it
+/// trains, that it is training.
+pub fn training_status(steps: usize, task: &str, running: bool) -> String {
+    if running {
+        // A live region: it changes when training starts and stops, not at every step (the
+        // step counter is beside the buttons).
+        return format!("Training on the {task} task in your browser…");
+    }
     match steps {
         0 => format!(
             "Not trained yet: these are the seeded random starting weights for the {task} task. Press Train."
@@ -1984,14 +1990,17 @@ mod tests {
 
     #[test]
     fn training_sentences_say_what_is_shown() {
-        assert!(training_status(0, "tiny grammar").starts_with("Not trained yet"));
+        assert!(training_status(0, "tiny grammar", false).starts_with("Not trained yet"));
         assert_eq!(
-            training_status(1, "tiny grammar"),
+            training_status(40, "repeat", true),
+            "Training on the repeat task in your browser…"
+        );
+        assert_eq!(
+            training_status(1, "tiny grammar", false),
             "Trained for 1 step on the tiny grammar task; these weights were learned in your browser."
         );
-        assert!(
-            training_status(250, "repeat").starts_with("Trained for 250 steps on the repeat task")
-        );
+        assert!(training_status(250, "repeat", false)
+            .starts_with("Trained for 250 steps on the repeat task"));
         assert_eq!(training_rate(12.34, 256), "12.3 steps/s, 3,159 tokens/s");
         assert_eq!(
             grammar_verdict(200, 1.35, 1.290_759_4, Some(175)),

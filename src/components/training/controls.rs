@@ -116,7 +116,9 @@ pub(super) fn TrainingControls() -> impl IntoView {
             </div>
             <p class="error" role="alert">{move || training.error.get()}</p>
             <p data-testid="train-steps">
-                "Steps: " <output>{move || training.steps.get()}</output>
+                // Not a live region (an `<output>` is one by default): it changes ten times a
+                // second while training; the status line announces Train and Pause.
+                "Steps: " <output aria-live="off">{move || training.steps.get()}</output>
                 {move || rate().map(|r| format!(" · {r}"))}
             </p>
             <p data-testid="train-progress">{progress}</p>

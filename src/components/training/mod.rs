@@ -32,6 +32,7 @@ pub fn TrainingPanel() -> impl IntoView {
         training_status(
             training.steps.get(),
             training.settings.with(|s| s.task.name()),
+            training.running.get(),
         )
     };
     view! {
