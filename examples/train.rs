@@ -173,13 +173,14 @@ fn main() {
             let mut within_seconds = None;
             while trainer.steps() < args.max_steps {
                 trainer.step();
-                if within_seconds.is_none() && trainer.latest().loss <= 1.1 * minimum {
+                if within_seconds.is_none() && Grammar::near_minimum(trainer.latest().loss, minimum)
+                {
                     within_seconds = Some(start.elapsed().as_secs_f64());
                 }
             }
             let seconds = start.elapsed().as_secs_f64();
             let agreement = trainer.agreement().expect("grammar task");
-            let within = trainer.first_step_where(|e| e.loss <= 1.1 * minimum);
+            let within = trainer.first_step_where(|e| Grammar::near_minimum(e.loss, minimum));
             println!(
                 "grammar seed {seed}: held-out loss {:.4} after {} steps (achievable minimum {minimum:.4}; within 10 % from step {}, {} s), {seconds:.1} s",
                 trainer.latest().loss,

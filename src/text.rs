@@ -15,7 +15,7 @@ use crate::model::stats::{row_stats, ROUNDING_TOLERANCE};
 use crate::model::temperature::Regime;
 use crate::model::trace::RowTrace;
 use crate::model::train::detectors::AgreementReport;
-use crate::model::train::tasks::GRAMMAR_WORDS;
+use crate::model::train::tasks::{GRAMMAR_WORDS, NEAR_MINIMUM_PERCENT};
 use crate::model::train::trainer::{
     BestHead, CircuitCheck, INDUCTION_MIN, PREVIOUS_TOKEN_MIN, REPEAT_RATIO_MAX,
 };
@@ -1028,7 +1028,8 @@ pub fn loss_chart_label(minimum: Option<f64>) -> String {
 }
 
 /// The tiny grammar's line under its loss curve: the exact floor (drawn dashed), how far the latest
-/// held-out loss is from it, and the first evaluated step within 10% of it (`first_within`).
+/// held-out loss is from it, and the first evaluated step within [`NEAR_MINIMUM_PERCENT`] of it
+/// (`first_within`, by [`crate::model::train::tasks::Grammar::near_minimum`]).
 pub fn grammar_verdict(
     step: usize,
     loss: f64,
@@ -1046,8 +1047,10 @@ pub fn grammar_verdict(
         )
     };
     let within = match first_within {
-        Some(first) => format!("It first came within 10% of it at step {first}."),
-        None => "It has not come within 10% of it yet.".to_string(),
+        Some(first) => {
+            format!("It first came within {NEAR_MINIMUM_PERCENT}% of it at step {first}.")
+        }
+        None => format!("It has not come within {NEAR_MINIMUM_PERCENT}% of it yet."),
     };
     format!(
         "No model can average less than {} nats on the grammar's training sequences: its achievable minimum, computed exactly from the grammar's sentence probabilities (the dashed line). At step {step} the held-out loss is {} nats, {relation}. {within}",

@@ -6,6 +6,7 @@ use super::use_training;
 use crate::charts::loss_chart::{draw_loss_chart, FIRST_COPY, HELD_OUT, REPEATED};
 use crate::hooks::use_canvas;
 use crate::model::train::settings::TrainSettings;
+use crate::model::train::tasks::Grammar;
 use crate::state::PageState;
 use crate::text::{grammar_verdict, loss_cell, loss_chart_label, repeat_verdict};
 use leptos::html;
@@ -50,7 +51,7 @@ pub(super) fn LossCurve() -> impl IntoView {
         training.with(|t| {
             let t = t?;
             let latest = t.latest();
-            let first_within = t.first_step_where(|e| e.loss <= 1.1 * minimum);
+            let first_within = t.first_step_where(|e| Grammar::near_minimum(e.loss, minimum));
             Some(grammar_verdict(
                 latest.step,
                 latest.loss,
