@@ -218,6 +218,9 @@ test('train the repeat task on the training page, replay a checkpoint, pause, an
     const circuitNow = await circuit(page);
     assertCircuitMatchesTables(circuitNow, detectors, rows[0], lastEval);
     assert.match(circuitNow.summary, /the copying circuit has not formed yet: it counts as formed when all three conditions hold/);
+    // Not formed: no vertical line on the loss chart, nor its legend entry.
+    assert.equal(await page.getByTestId('circuit-marker').count(), 0);
+    assert.doesNotMatch(await page.getByTestId('loss-chart').getAttribute('aria-label'), /vertical line/);
     // Every evaluation so far is a checkpoint (fewer than 64).
     assert.equal(Number(await slider.getAttribute('max')), evals - 1);
 
@@ -309,6 +312,32 @@ test('the copying circuit: the checklist follows the replay and names the evalua
     assert.ok(formedAt > 0 && formedAt < target, latest.summary);
     assertCircuitMatchesTables(latest, await detectorRows(page), losses[0], target);
     assert.ok(latest.items.every((i) => i.met));
+    // The loss chart marks that evaluation: its legend, its accessible name, and a dashed vertical
+    // line in the text colour where the step axis puts it.
+    assert.equal(await page.getByTestId('circuit-marker').textContent(), `copying circuit first formed (step ${formedAt})`);
+    assert.match(
+      await page.getByTestId('loss-chart').getAttribute('aria-label'),
+      new RegExp(`a dashed vertical line at step ${formedAt}, where the copying circuit first formed;`),
+    );
+    const dark = await page.getByTestId('loss-chart').evaluate((canvas) => {
+      // Columns of the plot where most pixels are dark (the text colour of the light theme).
+      const { width, height } = canvas;
+      const data = canvas.getContext('2d').getImageData(0, 0, width, height).data;
+      const columns = [];
+      for (let x = 0; x < width; x++) {
+        let n = 0;
+        for (let y = 0; y < height; y++) {
+          const i = (y * width + x) * 4;
+          if (data[i] + data[i + 1] + data[i + 2] < 200) n++;
+        }
+        if (n > height / 3) columns.push(x / width);
+      }
+      return columns;
+    });
+    // Left of 20 % is the step axis itself; the marker stands at formedAt / target of the plot.
+    const markerColumns = dark.filter((x) => x > 0.2);
+    assert.ok(markerColumns.length >= 1 && markerColumns.length <= 4, `dark columns ${dark}`);
+    assert.ok(markerColumns.every((x) => Math.abs(x - formedAt / target) < 0.06), `dark columns ${dark}`);
 
     // Walk every checkpoint: the first at which all three are met is the one the summary names,
     // and each checkpoint's checklist agrees with its detector table and loss row.

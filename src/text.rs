@@ -1017,14 +1017,28 @@ pub fn training_rate(steps_per_second: f64, tokens_per_step: usize) -> String {
 }
 
 /// The loss chart's accessible name, naming the grammar's achievable minimum when it is drawn.
-pub fn loss_chart_label(minimum: Option<f64>) -> String {
-    match minimum {
-        Some(m) => format!(
+/// `minimum`: the grammar's (`None` for the repeat task, whose chart has the loss's two halves);
+/// `circuit_formed_at`: the repeat task's first evaluation with the copying circuit formed.
+pub fn loss_chart_label(minimum: Option<f64>, circuit_formed_at: Option<usize>) -> String {
+    if let Some(m) = minimum {
+        return format!(
             "Line chart of the held-out loss against training step, with the grammar's achievable minimum, {} nats, as a dashed line; the table below gives the values.",
             fixed(m, 3)
-        ),
-        None => "Line chart of the held-out loss against training step; the table below gives the values.".to_string(),
+        );
     }
+    let marker = circuit_formed_at.map_or(String::new(), |step| {
+        format!(
+            ", and a dashed vertical line at step {step}, where the copying circuit first formed"
+        )
+    });
+    format!(
+        "Line chart of the held-out loss against training step, on all predicted tokens, on the first copy and on the repeated part{marker}; the table below gives the values."
+    )
+}
+
+/// The loss chart's legend entry for its vertical line.
+pub fn circuit_marker(step: usize) -> String {
+    format!("copying circuit first formed (step {step})")
 }
 
 /// The tiny grammar's line under its loss curve: the exact floor (drawn dashed), how far the latest
@@ -2005,6 +2019,16 @@ mod tests {
         assert!(training_status(250, "repeat", false)
             .starts_with("Trained for 250 steps on the repeat task"));
         assert_eq!(training_rate(12.34, 256), "12.3 steps/s, 3,159 tokens/s");
+        assert!(loss_chart_label(None, None)
+            .ends_with("and on the repeated part; the table below gives the values."));
+        assert!(loss_chart_label(None, Some(1100)).contains(
+            "on the repeated part, and a dashed vertical line at step 1100, where the copying circuit first formed;"
+        ));
+        assert!(loss_chart_label(Some(1.2907), None).contains("achievable minimum, 1.291 nats"));
+        assert_eq!(
+            circuit_marker(825),
+            "copying circuit first formed (step 825)"
+        );
         assert_eq!(
             grammar_verdict(200, 1.35, 1.290_759_4, Some(175)),
             "No model can average less than 1.291 nats on the grammar's training sequences: its achievable minimum, computed exactly from the grammar's sentence probabilities (the dashed line). At step 200 the held-out loss is 1.350 nats, 4.6% above it. It first came within 10% of it at step 175."

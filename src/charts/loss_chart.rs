@@ -1,6 +1,7 @@
 //! The training view's loss curve: the held-out loss at every evaluation and, for the repeat
 //! task, its two halves (the first copy, which cannot be predicted, and the repeated part, which
-//! can once the model copies); for the tiny grammar, its exact achievable minimum as a dashed
+//! can once the model copies) with a dashed vertical line at the step where the copying circuit
+//! first formed (the phase change); for the tiny grammar, its exact achievable minimum as a dashed
 //! line.
 
 use super::canvas::{color, drawing_area};
@@ -20,12 +21,13 @@ pub const REPEATED: Rgb = Rgb(0x00, 0x72, 0xb2);
 /// Which loss of an evaluation a line shows.
 type Pick = fn(&EvalPoint) -> Option<f64>;
 
-/// Draws the curves of `evals`, and `minimum` (a loss no model can go below) as a dashed line in
-/// the text colour.
+/// Draws the curves of `evals`, `minimum` (a loss no model can go below) as a dashed horizontal
+/// line and `circuit_formed_at` (a step) as a dashed vertical one, both in the text colour.
 pub fn draw_loss_chart(
     canvas: &HtmlCanvasElement,
     evals: &[EvalPoint],
     minimum: Option<f64>,
+    circuit_formed_at: Option<usize>,
     theme: Theme,
     dpr: f64,
 ) -> Result<()> {
@@ -65,13 +67,20 @@ pub fn draw_loss_chart(
         .x_label_formatter(&|x| fixed(*x, 0))
         .y_label_formatter(&|y| fixed(*y, 1))
         .draw()?;
-    if let Some(minimum) = minimum {
-        chart.draw_series(DashedLineSeries::new(
-            [(0.0, minimum), (x_max, minimum)],
+    let dashed = |from: (f64, f64), to: (f64, f64)| {
+        DashedLineSeries::new(
+            [from, to],
             px(6.0),
             px(4.0),
             color(theme.text).stroke_width(px(1.5)),
-        ))?;
+        )
+    };
+    if let Some(minimum) = minimum {
+        chart.draw_series(dashed((0.0, minimum), (x_max, minimum)))?;
+    }
+    if let Some(step) = circuit_formed_at {
+        let x = step as f64;
+        chart.draw_series(dashed((x, 0.0), (x, y_max)))?;
     }
     let series: [(Pick, Rgb, f64); 3] = [
         (|e| Some(e.loss), HELD_OUT, 1.5),

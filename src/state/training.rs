@@ -51,6 +51,9 @@ pub struct Training {
     /// What the head grid and the detector table show: the evaluation (of the latest step or of
     /// the replayed checkpoint) and every head's weights on held-out sequence 1 then.
     pub shown: Memo<Option<Shown>>,
+    /// Repeat task: the first evaluation at which the copying circuit had formed (issue 13's
+    /// three conditions, `EvalPoint::circuit_formed`), if it has.
+    pub circuit_formed_at: Memo<Option<usize>>,
     /// Where the current speed measurement began: (time in ms, steps then).
     rate_start: StoredValue<Option<(f64, usize)>>,
     /// When the step readout was last refreshed while training (ms).
@@ -98,6 +101,10 @@ impl Training {
             let replay = replay.get();
             trainer.with_value(|t| shown(t.as_ref()?, replay))
         });
+        let circuit_formed_at = Memo::new(move |_| {
+            evals.track();
+            trainer.with_value(|t| t.as_ref()?.first_step_where(EvalPoint::circuit_formed))
+        });
         let training = Self {
             settings,
             trainer,
@@ -109,6 +116,7 @@ impl Training {
             error: RwSignal::new(None),
             replay,
             shown,
+            circuit_formed_at,
             rate_start: StoredValue::new(None),
             published_at: StoredValue::new(0.0),
             loop_id: StoredValue::new(0),

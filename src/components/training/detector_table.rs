@@ -6,7 +6,6 @@
 use super::use_training;
 use crate::format::fixed;
 use crate::model::train::detectors::{AgreementReport, HeadScores};
-use crate::model::train::trainer::EvalPoint;
 use crate::text::{agreement_summary, circuit_items, circuit_summary, score_cell};
 use leptos::prelude::*;
 
@@ -108,8 +107,7 @@ pub(super) fn DetectorTable() -> impl IntoView {
             s.as_ref()
                 .and_then(|s| Some((s.eval.step, s.eval.circuit_check()?)))
         })?;
-        training.evals.track();
-        let first = training.with(|t| t?.first_step_where(EvalPoint::circuit_formed));
+        let first = training.circuit_formed_at.get();
         Some((circuit_summary(step, &check, first), circuit_items(&check)))
     };
     let circuit_view = move || {

@@ -8,7 +8,7 @@ use crate::hooks::use_canvas;
 use crate::model::train::settings::TrainSettings;
 use crate::model::train::tasks::Grammar;
 use crate::state::PageState;
-use crate::text::{grammar_verdict, loss_cell, loss_chart_label, repeat_verdict};
+use crate::text::{circuit_marker, grammar_verdict, loss_cell, loss_chart_label, repeat_verdict};
 use leptos::html;
 use leptos::prelude::*;
 
@@ -22,12 +22,13 @@ pub(super) fn LossCurve() -> impl IntoView {
     use_canvas("loss chart", canvas_ref, Some(wrap_ref), move |pass| {
         training.evals.track();
         let minimum = minimum.get();
+        let formed_at = training.circuit_formed_at.get();
         let width = pass.width.clamp(260.0, 720.0);
         let height = (width * 0.5).clamp(200.0, 300.0);
         training.with(|t| {
             let evals = t.map_or(&[][..], |t| &t.evals[..]);
             pass.paint_whole((width, height), |canvas| {
-                draw_loss_chart(canvas, evals, minimum, pass.theme, pass.dpr)
+                draw_loss_chart(canvas, evals, minimum, formed_at, pass.theme, pass.dpr)
             });
         });
         // The training page's first drawing: tests wait for it, and the offline service worker
@@ -97,13 +98,19 @@ pub(super) fn LossCurve() -> impl IntoView {
                     "achievable minimum (exact)"
                 </span>
             </Show>
+            {move || training.circuit_formed_at.get().map(|step| view! {
+                <span class="legend-item" data-testid="circuit-marker">
+                    <span class="swatch vline"></span>
+                    {circuit_marker(step)}
+                </span>
+            })}
         </p>
         <div class="train-chart" node_ref=wrap_ref>
             <canvas
                 node_ref=canvas_ref
                 role="img"
                 data-testid="loss-chart"
-                aria-label=move || loss_chart_label(minimum.get())
+                aria-label=move || loss_chart_label(minimum.get(), training.circuit_formed_at.get())
             ></canvas>
         </div>
         {move || grammar_line().map(|text| view! {
