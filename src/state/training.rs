@@ -8,9 +8,9 @@
 //! plus the slice's longest piece so far stays within [`SLICE_BUDGET_MS`], then yields to the
 //! browser, which runs the next slice as soon as it has handled what was waiting. A slice that
 //! finishes an evaluation stops there, so the redraw it causes is not added to a full slice.
-//! Components re-read the trainer when `steps` (every slice) or `evals` (every evaluation, each
-//! `eval_every` steps) change; `replay` chooses a kept checkpoint for the head grid and the
-//! detector table.
+//! Components re-read the trainer when `steps` (every 100 ms at most while it trains, and at
+//! every evaluation, pause and step) or `evals` (every evaluation, each `eval_every` steps)
+//! change; `replay` chooses a kept checkpoint for the head grid and the detector table.
 
 use super::PageState;
 use crate::model::train::checkpoint_file::{encode, CheckpointTask};
@@ -35,7 +35,9 @@ const RATE_WINDOW_MS: f64 = 500.0;
 pub struct Training {
     pub settings: Memo<TrainSettings>,
     trainer: StoredValue<Option<Trainer>>,
-    /// Steps taken (set after every slice).
+    /// Steps taken: refreshed every `READOUT_INTERVAL_MS` at most while training (redrawing the
+    /// counter after every slice was half of the browser's share of the main thread), and at
+    /// every evaluation, pause and step.
     pub steps: RwSignal<usize>,
     /// Evaluations kept (set when a new one arrives; notified when a new run starts).
     pub evals: RwSignal<usize>,

@@ -1,6 +1,7 @@
-//! The loss curve (held-out loss, and for the repeat task the first copy and the repeated part;
-//! for the tiny grammar its exact achievable minimum), its table, the grammar's distance from that
-//! minimum, and the repeat task's verdict with "try another seed" when the run is stuck.
+//! The loss curve (held-out loss, and for the repeat task the first copy and the repeated part,
+//! with a line where the copying circuit first formed; for the tiny grammar its exact achievable
+//! minimum), its table, the grammar's distance from that minimum, and the repeat task's verdict
+//! with "try another seed" when the run is stuck.
 
 use super::use_training;
 use crate::charts::loss_chart::{draw_loss_chart, FIRST_COPY, HELD_OUT, REPEATED};
