@@ -38,6 +38,31 @@ async function detectorRows(page) {
   );
 }
 
+/**
+ * The loss chart (light theme) has one dashed vertical line in the text colour, at `share` of the
+ * way along the step axis: the columns where a third or more of the pixels are dark, right of the
+ * y axis (the first 20 %), are within 6 % of it.
+ */
+async function assertVerticalLineAt(page, share) {
+  const dark = await page.getByTestId('loss-chart').evaluate((canvas) => {
+    const { width, height } = canvas;
+    const data = canvas.getContext('2d').getImageData(0, 0, width, height).data;
+    const columns = [];
+    for (let x = 0; x < width; x++) {
+      let n = 0;
+      for (let y = 0; y < height; y++) {
+        const i = (y * width + x) * 4;
+        if (data[i] + data[i + 1] + data[i + 2] < 200) n++;
+      }
+      if (n > height / 3) columns.push(x / width);
+    }
+    return columns;
+  });
+  const line = dark.filter((x) => x > 0.2);
+  assert.ok(line.length >= 1 && line.length <= 4, `dark columns ${dark}`);
+  assert.ok(line.every((x) => Math.abs(x - share) < 0.06), `dark columns ${dark}, expected near ${share}`);
+}
+
 /** The copying circuit's summary and checklist under the detector table (repeat task). */
 async function circuit(page) {
   const box = page.getByTestId('circuit');
@@ -219,7 +244,7 @@ test('train the repeat task on the training page, replay a checkpoint, pause, an
     assertCircuitMatchesTables(circuitNow, detectors, rows[0], lastEval);
     assert.match(circuitNow.summary, /the copying circuit has not formed yet: it counts as formed when all three conditions hold/);
     // Not formed: no vertical line on the loss chart, nor its legend entry.
-    assert.equal(await page.getByTestId('circuit-marker').count(), 0);
+    assert.equal(await page.getByTestId('milestone').count(), 0);
     assert.doesNotMatch(await page.getByTestId('loss-chart').getAttribute('aria-label'), /vertical line/);
     // Every evaluation so far is a checkpoint (fewer than 64).
     assert.equal(Number(await slider.getAttribute('max')), evals - 1);
@@ -314,30 +339,12 @@ test('the copying circuit: the checklist follows the replay and names the evalua
     assert.ok(latest.items.every((i) => i.met));
     // The loss chart marks that evaluation: its legend, its accessible name, and a dashed vertical
     // line in the text colour where the step axis puts it.
-    assert.equal(await page.getByTestId('circuit-marker').textContent(), `copying circuit first formed (step ${formedAt})`);
+    assert.equal(await page.getByTestId('milestone').textContent(), `copying circuit first formed (step ${formedAt})`);
     assert.match(
       await page.getByTestId('loss-chart').getAttribute('aria-label'),
       new RegExp(`a dashed vertical line at step ${formedAt}, where the copying circuit first formed;`),
     );
-    const dark = await page.getByTestId('loss-chart').evaluate((canvas) => {
-      // Columns of the plot where most pixels are dark (the text colour of the light theme).
-      const { width, height } = canvas;
-      const data = canvas.getContext('2d').getImageData(0, 0, width, height).data;
-      const columns = [];
-      for (let x = 0; x < width; x++) {
-        let n = 0;
-        for (let y = 0; y < height; y++) {
-          const i = (y * width + x) * 4;
-          if (data[i] + data[i + 1] + data[i + 2] < 200) n++;
-        }
-        if (n > height / 3) columns.push(x / width);
-      }
-      return columns;
-    });
-    // Left of 20 % is the step axis itself; the marker stands at formedAt / target of the plot.
-    const markerColumns = dark.filter((x) => x > 0.2);
-    assert.ok(markerColumns.length >= 1 && markerColumns.length <= 4, `dark columns ${dark}`);
-    assert.ok(markerColumns.every((x) => Math.abs(x - formedAt / target) < 0.06), `dark columns ${dark}`);
+    await assertVerticalLineAt(page, formedAt / target);
 
     // Walk every checkpoint: the first at which all three are met is the one the summary names,
     // and each checkpoint's checklist agrees with its detector table and loss row.
@@ -404,12 +411,20 @@ test('tiny grammar: the exact achievable minimum is drawn, named and compared wi
     const within = [...rows].reverse().find((r) => Number(r.all) <= 1.1 * minimum);
     assert.ok(within, 'seed 1 comes within 10 % of the floor by step 200 (natively at step 100–175)');
     assert.ok(text.endsWith(`It first came within 10% of it at step ${within.step}.`), text);
-    // Drawn and named: the legend's dashed entry and the chart's accessible name.
+    // Drawn and named: the legend's dashed entries and the chart's accessible name; the vertical
+    // line stands at that first step within 10 %.
     assert.deepEqual(
       await page.locator('.legend-line .legend-item').evaluateAll((items) => items.map((i) => i.textContent.trim())),
-      ['all predicted tokens', 'achievable minimum (exact)'],
+      ['all predicted tokens', 'achievable minimum (exact)', `first within 10% of the minimum (step ${within.step})`],
     );
-    assert.match(await page.getByTestId('loss-chart').getAttribute('aria-label'), new RegExp(`achievable minimum, ${minimum.toFixed(3).replace('.', '\\.')} nats, as a dashed line`));
+    assert.match(
+      await page.getByTestId('loss-chart').getAttribute('aria-label'),
+      new RegExp(
+        `achievable minimum, ${minimum.toFixed(3).replace('.', '\\.')} nats, as a dashed line, ` +
+          `and a dashed vertical line at step ${within.step}, where the loss first came within 10% of the minimum;`,
+      ),
+    );
+    await assertVerticalLineAt(page, within.step / 200);
     assert.equal(await page.getByTestId('repeat-verdict').count(), 0);
 
     // Subject–verb agreement at the shown step: counts and shares agree, and the head the sentence

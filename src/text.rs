@@ -1018,27 +1018,60 @@ pub fn training_rate(steps_per_second: f64, tokens_per_step: usize) -> String {
 
 /// The loss chart's accessible name, naming the grammar's achievable minimum when it is drawn.
 /// `minimum`: the grammar's (`None` for the repeat task, whose chart has the loss's two halves);
-/// `circuit_formed_at`: the repeat task's first evaluation with the copying circuit formed.
-pub fn loss_chart_label(minimum: Option<f64>, circuit_formed_at: Option<usize>) -> String {
-    if let Some(m) = minimum {
-        return format!(
-            "Line chart of the held-out loss against training step, with the grammar's achievable minimum, {} nats, as a dashed line; the table below gives the values.",
-            fixed(m, 3)
-        );
-    }
-    let marker = circuit_formed_at.map_or(String::new(), |step| {
+/// `milestone`: the step the chart marks with a vertical line, if any.
+pub fn loss_chart_label(minimum: Option<f64>, milestone: Option<Milestone>) -> String {
+    let marker = milestone.map_or(String::new(), |m| {
         format!(
-            ", and a dashed vertical line at step {step}, where the copying circuit first formed"
+            ", and a dashed vertical line at step {}, where {}",
+            m.step(),
+            m.event()
         )
     });
-    format!(
-        "Line chart of the held-out loss against training step, on all predicted tokens, on the first copy and on the repeated part{marker}; the table below gives the values."
-    )
+    match minimum {
+        Some(m) => format!(
+            "Line chart of the held-out loss against training step, with the grammar's achievable minimum, {} nats, as a dashed line{marker}; the table below gives the values.",
+            fixed(m, 3)
+        ),
+        None => format!(
+            "Line chart of the held-out loss against training step, on all predicted tokens, on the first copy and on the repeated part{marker}; the table below gives the values."
+        ),
+    }
 }
 
-/// The loss chart's legend entry for its vertical line.
-pub fn circuit_marker(step: usize) -> String {
-    format!("copying circuit first formed (step {step})")
+/// The step the loss chart marks with a vertical line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Milestone {
+    /// The repeat task: the first evaluation at which the copying circuit had formed.
+    CircuitFormed(usize),
+    /// The tiny grammar: the first evaluation within `NEAR_MINIMUM_PERCENT` of the minimum.
+    NearMinimum(usize),
+}
+
+impl Milestone {
+    pub fn step(self) -> usize {
+        match self {
+            Self::CircuitFormed(step) | Self::NearMinimum(step) => step,
+        }
+    }
+
+    fn event(self) -> String {
+        match self {
+            Self::CircuitFormed(_) => "the copying circuit first formed".to_string(),
+            Self::NearMinimum(_) => {
+                format!("the loss first came within {NEAR_MINIMUM_PERCENT}% of the minimum")
+            }
+        }
+    }
+
+    /// Its legend entry.
+    pub fn legend(self) -> String {
+        match self {
+            Self::CircuitFormed(step) => format!("copying circuit first formed (step {step})"),
+            Self::NearMinimum(step) => {
+                format!("first within {NEAR_MINIMUM_PERCENT}% of the minimum (step {step})")
+            }
+        }
+    }
 }
 
 /// The tiny grammar's line under its loss curve: the exact floor (drawn dashed), how far the latest
@@ -2021,13 +2054,21 @@ mod tests {
         assert_eq!(training_rate(12.34, 256), "12.3 steps/s, 3,159 tokens/s");
         assert!(loss_chart_label(None, None)
             .ends_with("and on the repeated part; the table below gives the values."));
-        assert!(loss_chart_label(None, Some(1100)).contains(
+        assert!(loss_chart_label(None, Some(Milestone::CircuitFormed(1100))).contains(
             "on the repeated part, and a dashed vertical line at step 1100, where the copying circuit first formed;"
         ));
-        assert!(loss_chart_label(Some(1.2907), None).contains("achievable minimum, 1.291 nats"));
+        assert!(loss_chart_label(Some(1.2907), None)
+            .ends_with("1.291 nats, as a dashed line; the table below gives the values."));
+        assert!(loss_chart_label(Some(1.2907), Some(Milestone::NearMinimum(125))).contains(
+            "1.291 nats, as a dashed line, and a dashed vertical line at step 125, where the loss first came within 10% of the minimum;"
+        ));
         assert_eq!(
-            circuit_marker(825),
+            Milestone::CircuitFormed(825).legend(),
             "copying circuit first formed (step 825)"
+        );
+        assert_eq!(
+            Milestone::NearMinimum(125).legend(),
+            "first within 10% of the minimum (step 125)"
         );
         assert_eq!(
             grammar_verdict(200, 1.35, 1.290_759_4, Some(175)),

@@ -1,8 +1,8 @@
 //! The training view's loss curve: the held-out loss at every evaluation and, for the repeat
 //! task, its two halves (the first copy, which cannot be predicted, and the repeated part, which
-//! can once the model copies) with a dashed vertical line at the step where the copying circuit
-//! first formed (the phase change); for the tiny grammar, its exact achievable minimum as a dashed
-//! line.
+//! can once the model copies); for the tiny grammar, its exact achievable minimum as a dashed
+//! line; and a dashed vertical line at a milestone step (the repeat task: where the copying circuit
+//! first formed, the phase change; the grammar: where the loss first came near its minimum).
 
 use super::canvas::{color, drawing_area};
 use super::colors::{Rgb, Theme};
@@ -22,12 +22,12 @@ pub const REPEATED: Rgb = Rgb(0x00, 0x72, 0xb2);
 type Pick = fn(&EvalPoint) -> Option<f64>;
 
 /// Draws the curves of `evals`, `minimum` (a loss no model can go below) as a dashed horizontal
-/// line and `circuit_formed_at` (a step) as a dashed vertical one, both in the text colour.
+/// line and `milestone` (a step) as a dashed vertical one, both in the text colour.
 pub fn draw_loss_chart(
     canvas: &HtmlCanvasElement,
     evals: &[EvalPoint],
     minimum: Option<f64>,
-    circuit_formed_at: Option<usize>,
+    milestone: Option<usize>,
     theme: Theme,
     dpr: f64,
 ) -> Result<()> {
@@ -78,7 +78,7 @@ pub fn draw_loss_chart(
     if let Some(minimum) = minimum {
         chart.draw_series(dashed((0.0, minimum), (x_max, minimum)))?;
     }
-    if let Some(step) = circuit_formed_at {
+    if let Some(step) = milestone {
         let x = step as f64;
         chart.draw_series(dashed((x, 0.0), (x, y_max)))?;
     }

@@ -1,7 +1,8 @@
-//! The loss curve (held-out loss, and for the repeat task the first copy and the repeated part,
-//! with a line where the copying circuit first formed; for the tiny grammar its exact achievable
-//! minimum), its table, the grammar's distance from that minimum, and the repeat task's verdict
-//! with "try another seed" when the run is stuck.
+//! The loss curve (held-out loss, and for the repeat task the first copy and the repeated part;
+//! for the tiny grammar its exact achievable minimum; a line at the step where the copying circuit
+//! first formed, or where the grammar's loss first came near its minimum), its table, the grammar's
+//! distance from that minimum, and the repeat task's verdict with "try another seed" when the run
+//! is stuck.
 
 use super::use_training;
 use crate::charts::loss_chart::{draw_loss_chart, FIRST_COPY, HELD_OUT, REPEATED};
@@ -9,7 +10,7 @@ use crate::hooks::use_canvas;
 use crate::model::train::settings::TrainSettings;
 use crate::model::train::tasks::Grammar;
 use crate::state::PageState;
-use crate::text::{circuit_marker, grammar_verdict, loss_cell, loss_chart_label, repeat_verdict};
+use crate::text::{grammar_verdict, loss_cell, loss_chart_label, repeat_verdict, Milestone};
 use leptos::html;
 use leptos::prelude::*;
 
@@ -20,16 +21,30 @@ pub(super) fn LossCurve() -> impl IntoView {
     let canvas_ref = NodeRef::<html::Canvas>::new();
     let wrap_ref = NodeRef::<html::Div>::new();
     let minimum = Memo::new(move |_| training.settings.with(TrainSettings::achievable_minimum));
+    // The tiny grammar: the first evaluation near the achievable minimum.
+    let near_minimum_at = Memo::new(move |_| {
+        training.evals.track();
+        let minimum = minimum.get()?;
+        training.with(|t| t?.first_step_where(|e| Grammar::near_minimum(e.loss, minimum)))
+    });
+    // The step the chart marks: one of the two (each task has one of them).
+    let milestone = Memo::new(move |_| {
+        let formed_at = training.circuit_formed_at.get();
+        match formed_at {
+            Some(step) => Some(Milestone::CircuitFormed(step)),
+            None => near_minimum_at.get().map(Milestone::NearMinimum),
+        }
+    });
     use_canvas("loss chart", canvas_ref, Some(wrap_ref), move |pass| {
         training.evals.track();
         let minimum = minimum.get();
-        let formed_at = training.circuit_formed_at.get();
+        let marked = milestone.get().map(Milestone::step);
         let width = pass.width.clamp(260.0, 720.0);
         let height = (width * 0.5).clamp(200.0, 300.0);
         training.with(|t| {
             let evals = t.map_or(&[][..], |t| &t.evals[..]);
             pass.paint_whole((width, height), |canvas| {
-                draw_loss_chart(canvas, evals, minimum, formed_at, pass.theme, pass.dpr)
+                draw_loss_chart(canvas, evals, minimum, marked, pass.theme, pass.dpr)
             });
         });
         // The training page's first drawing: tests wait for it, and the offline service worker
@@ -50,10 +65,9 @@ pub(super) fn LossCurve() -> impl IntoView {
     let grammar_line = move || {
         training.evals.track();
         let minimum = minimum.get()?;
+        let first_within = near_minimum_at.get();
         training.with(|t| {
-            let t = t?;
-            let latest = t.latest();
-            let first_within = t.first_step_where(|e| Grammar::near_minimum(e.loss, minimum));
+            let latest = t?.latest();
             Some(grammar_verdict(
                 latest.step,
                 latest.loss,
@@ -99,10 +113,10 @@ pub(super) fn LossCurve() -> impl IntoView {
                     "achievable minimum (exact)"
                 </span>
             </Show>
-            {move || training.circuit_formed_at.get().map(|step| view! {
-                <span class="legend-item" data-testid="circuit-marker">
+            {move || milestone.get().map(|m| view! {
+                <span class="legend-item" data-testid="milestone">
                     <span class="swatch vline"></span>
-                    {circuit_marker(step)}
+                    {m.legend()}
                 </span>
             })}
         </p>
@@ -111,7 +125,7 @@ pub(super) fn LossCurve() -> impl IntoView {
                 node_ref=canvas_ref
                 role="img"
                 data-testid="loss-chart"
-                aria-label=move || loss_chart_label(minimum.get(), training.circuit_formed_at.get())
+                aria-label=move || loss_chart_label(minimum.get(), milestone.get())
             ></canvas>
         </div>
         {move || grammar_line().map(|text| view! {
