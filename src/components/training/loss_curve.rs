@@ -28,12 +28,9 @@ pub(super) fn LossCurve() -> impl IntoView {
         training.with(|t| t?.first_step_where(|e| Grammar::near_minimum(e.loss, minimum)))
     });
     // The step the chart marks: one of the two (each task has one of them).
-    let milestone = Memo::new(move |_| {
-        let formed_at = training.circuit_formed_at.get();
-        match formed_at {
-            Some(step) => Some(Milestone::CircuitFormed(step)),
-            None => near_minimum_at.get().map(Milestone::NearMinimum),
-        }
+    let milestone = Memo::new(move |_| match training.circuit_formed_at.get() {
+        Some(step) => Some(Milestone::CircuitFormed(step)),
+        None => near_minimum_at.get().map(Milestone::NearMinimum),
     });
     use_canvas("loss chart", canvas_ref, Some(wrap_ref), move |pass| {
         training.evals.track();

@@ -6,7 +6,7 @@
 use super::detector_table::detector_table;
 use super::use_training;
 use crate::model::train::checkpoint_file::{decode, CheckpointTask};
-use crate::model::train::detectors::{agreement_report, score_heads, AgreementReport, HeadScores};
+use crate::model::train::detectors::{agreement_on, score_heads, AgreementReport, HeadScores};
 use crate::model::train::settings::TaskKind;
 use crate::model::train::trainer::{agreement_set, held_out_set};
 use crate::web::fetch::fetch_bytes;
@@ -33,7 +33,6 @@ async fn load(task: CheckpointTask) -> Result<Saved, String> {
         decode(&bytes).map_err(|e| format!("The checkpoint could not be read: {e}."))?;
     let config = checkpoint.config();
     let held_out = held_out_set(&config);
-    let agreement = agreement_set(&config);
     Ok(Saved {
         task,
         seed: checkpoint.seed,
@@ -41,7 +40,7 @@ async fn load(task: CheckpointTask) -> Result<Saved, String> {
         bytes: bytes.len(),
         held_out: held_out.len(),
         scores: score_heads(&checkpoint.model, &held_out),
-        agreement: (!agreement.is_empty()).then(|| agreement_report(&checkpoint.model, &agreement)),
+        agreement: agreement_on(&checkpoint.model, &agreement_set(&config)),
     })
 }
 

@@ -170,6 +170,12 @@ impl AgreementReport {
     }
 }
 
+/// [`agreement_report`] on a run's agreement sentences (`trainer::agreement_set`), if it has any:
+/// the tiny grammar's runs do, the repeat task's have none (`None`).
+pub fn agreement_on(model: &Transformer, sentences: &[Sequence]) -> Option<AgreementReport> {
+    (!sentences.is_empty()).then(|| agreement_report(model, sentences))
+}
+
 /// Agreement accuracy and attention on `sentences` (those without agreement landmarks are
 /// skipped; see [`Grammar::agreement_sentences`]).
 pub fn agreement_report(model: &Transformer, sentences: &[Sequence]) -> AgreementReport {

@@ -20,7 +20,7 @@
 use super::adam::Adam;
 use super::backward::Workspace;
 use super::checkpoints::{Checkpoints, MAX_CHECKPOINTS};
-use super::detectors::{agreement_report, AgreementReport, HeadScores, HeadSums};
+use super::detectors::{agreement_on, AgreementReport, HeadScores, HeadSums};
 use super::tasks::{Grammar, RepeatTask, Sequence, GRAMMAR_WORDS};
 use super::transformer::{ForwardCache, ModelConfig, PositionKind, Transformer};
 use crate::model::rng::SeededRng;
@@ -538,7 +538,7 @@ impl Trainer {
 
     /// Grammar task: the same report for `model`, e.g. a checkpoint's (`None` for the repeat task).
     pub fn agreement_of(&self, model: &Transformer) -> Option<AgreementReport> {
-        (!self.agreement.is_empty()).then(|| agreement_report(model, &self.agreement))
+        agreement_on(model, &self.agreement)
     }
 
     pub fn latest(&self) -> &EvalPoint {
