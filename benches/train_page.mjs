@@ -49,21 +49,24 @@ try {
         }));
       },
     });
-    // Every frame the page draws: a requestAnimationFrame loop of its own.
+    // Every frame the page draws: a requestAnimationFrame loop of its own, which also notes when
+    // the step counter first shows each new count (what a viewer sees, frame by frame).
     window.__frameTimes = [];
+    window.__stepTimes = [];
+    // When the detector table changes (an evaluation redrawn), to tell long tasks apart.
+    window.__redraws = [];
     const tick = (t) => {
       window.__frameTimes.push(t);
+      const counter = document.querySelector('[data-testid=train-steps] output');
+      const steps = counter ? Number(counter.textContent) : NaN;
+      if (counter && steps !== window.__stepTimes.at(-1)?.[1]) window.__stepTimes.push([performance.now(), steps]);
       requestAnimationFrame(tick);
     };
     requestAnimationFrame(tick);
-    window.__stepTimes = [];
     addEventListener('DOMContentLoaded', () =>
       new MutationObserver((records) => {
         const inTable = (n) => (n.nodeType === 1 ? n : n.parentElement)?.closest('[data-testid=detector-table]');
         if (records.some((r) => inTable(r.target))) window.__redraws.push(performance.now());
-        const counter = document.querySelector('[data-testid=train-steps] output');
-        const steps = counter ? Number(counter.textContent) : NaN;
-        if (steps !== window.__stepTimes.at(-1)?.[1]) window.__stepTimes.push([performance.now(), steps]);
       }).observe(document.body, { subtree: true, childList: true, characterData: true }),
     );
     window.__longTasks = [];
@@ -99,6 +102,8 @@ try {
     const seen = stepTimes.find(([t, n]) => t >= t0 && n >= step);
     return seen ? (seen[0] - t0) / 1000 : null;
   };
+  /** `secondsTo(step)` for a log line ("?" if no counter change was recorded at or after it). */
+  const secondsText = (step, digits) => secondsTo(step)?.toFixed(digits) ?? '?';
   const detectors = await page.locator('[data-testid=detector-table] tbody tr').evaluateAll((trs) =>
     trs.map((tr) => tr.innerText.replace(/\s+/g, ' ')),
   );
@@ -117,9 +122,9 @@ try {
   const g = (p) => gaps[Math.min(gaps.length - 1, Math.floor(gaps.length * p))].toFixed(1);
   console.log(`frames drawn while training: ${((frameTimes.length * 1000) / (t1 - t0)).toFixed(1)} per s; gap between frames ms p50 ${g(0.5)}, p99 ${g(0.99)}, max ${gaps.at(-1).toFixed(1)}`);
   if (minimum === null) {
-    console.log(formed ? `repeated part ≤ 30 % of the first copy from the evaluation at step ${formed[0]}, ${secondsTo(formed[0]).toFixed(1)} s after Train` : 'repeated part never ≤ 30 % of the first copy');
+    console.log(formed ? `repeated part ≤ 30 % of the first copy from the evaluation at step ${formed[0]}, ${secondsText(formed[0], 1)} s after Train` : 'repeated part never ≤ 30 % of the first copy');
   } else {
-    console.log(near ? `held-out loss within 10 % of the achievable minimum (${minimum.toFixed(4)} nats) from the evaluation at step ${near[0]}, ${secondsTo(near[0]).toFixed(2)} s after Train` : `held-out loss never within 10 % of the achievable minimum (${minimum.toFixed(4)} nats)`);
+    console.log(near ? `held-out loss within 10 % of the achievable minimum (${minimum.toFixed(4)} nats) from the evaluation at step ${near[0]}, ${secondsText(near[0], 2)} s after Train` : `held-out loss never within 10 % of the achievable minimum (${minimum.toFixed(4)} nats)`);
   }
   if (JSON_OUT) {
     const { writeFile } = await import('node:fs/promises');
