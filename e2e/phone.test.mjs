@@ -205,3 +205,28 @@ test('at 1280 px the pinned slider is hidden and the help speaks of hovering and
     await context.close();
   }
 });
+
+test('on a phone every practice question, wrapped over lines, sits inside its box', { timeout: 60_000 }, async () => {
+  const { page, context, consoleLog } = await app.newPage(PHONE);
+  try {
+    await app.open(page, '', { file: 'practice.html' });
+    // The first three questions of the default set: a typed number, a choice of keys, another number.
+    for (let question = 1; question <= 3; question++) {
+      const legend = page.locator('.quiz fieldset > legend');
+      await eventually(async () => assert.match(await legend.textContent(), new RegExp(`^Question ${question} of`)));
+      const [box, text] = await Promise.all([
+        page.locator('.quiz fieldset').boundingBox(),
+        legend.boundingBox(),
+      ]);
+      assert.ok(text.height > 40, `question ${question} wraps at 390 px (legend ${text.height} px high)`);
+      // A legend straddles its fieldset's top border (the box then starts at the legend's top and
+      // the border runs through its lines) unless it is laid out inside the box, below the border.
+      assert.ok(text.y >= box.y + 1, `question ${question}: legend top ${text.y}, box top ${box.y}: on the border`);
+      assert.ok(text.x >= box.x && text.x + text.width <= box.x + box.width, `question ${question}: legend outside the box sideways`);
+      await page.locator('.quiz-next').click();
+    }
+    consoleLog.assertClean();
+  } finally {
+    await context.close();
+  }
+});
