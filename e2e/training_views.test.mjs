@@ -1,6 +1,7 @@
 // The training page (train.html) on a phone, in dark and in light mode, at device pixel ratio 2:
 // the quality bar's "phone, dark mode and HiDPI for every view". After a short run retrained from a
-// link it checks that nothing is wider than the screen except tables inside their own scroll box;
+// link it checks that nothing is wider than the screen except tables inside their own scroll box
+// (whose captions wrap within the box and stay put while the table scrolls);
 // that every canvas is labelled, has a backing store of its CSS size times the pixel ratio (crisp)
 // and is painted on the panel's own background colour (the charts follow the theme); that the loss
 // legend keeps each swatch beside its label; that the controls are at least 24 × 24 CSS px
@@ -26,10 +27,15 @@ function layout(page) {
         tooWide.push(`${el.tagName}.${el.className} ends at ${Math.round(box.right)}`);
       }
     }
-    const scrollBoxes = [...document.querySelectorAll('.table-scroll')].map((box) => ({
-      overflowX: getComputedStyle(box).overflowX,
-      right: box.getBoundingClientRect().right,
-    }));
+    const scrollBoxes = [...document.querySelectorAll('.table-scroll')].map((box) => {
+      const caption = box.querySelector('caption');
+      const edges = (el) => { const r = el.getBoundingClientRect(); return [r.left, r.right]; };
+      // The caption as shown: where it is with the table scrolled fully left and fully right.
+      const captionAt = (scrollLeft) => { box.scrollLeft = scrollLeft; return caption && caption.getClientRects().length ? edges(caption) : null; };
+      const seen = { overflowX: getComputedStyle(box).overflowX, right: edges(box)[1], box: edges(box), caption: captionAt(0), captionScrolled: captionAt(box.scrollWidth) };
+      box.scrollLeft = 0;
+      return seen;
+    });
     const canvases = [...document.querySelectorAll('canvas')].map((c) => {
       const box = c.getBoundingClientRect();
       const pixels = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
@@ -82,7 +88,12 @@ for (const colorScheme of ['dark', 'light']) {
       for (const box of seen.scrollBoxes) {
         assert.equal(box.overflowX, 'auto');
         assert.ok(box.right <= seen.viewport + 0.5, `a table's scroll box ends at ${box.right}`);
+        // A wide table's caption wraps within the box and stays in view while the table scrolls.
+        for (const caption of [box.caption, box.captionScrolled].filter(Boolean)) {
+          assert.ok(caption[0] >= box.box[0] - 0.5 && caption[1] <= box.box[1] + 0.5, `caption at ${caption} in a box at ${box.box}`);
+        }
       }
+      assert.ok(seen.scrollBoxes.filter((b) => b.caption).length >= 2, 'the detector table and the trace have captions');
 
       const dark = seen.panel.reduce((a, b) => a + b, 0) < 3 * 128;
       assert.equal(dark, colorScheme === 'dark', `panel colour ${seen.panel} in ${colorScheme} mode`);
