@@ -17,6 +17,22 @@ const steps = async (page) => Number(await page.locator('[data-testid=train-step
 const replayStep = (page) => page.locator('[data-testid=replay-step]').textContent();
 
 /** The loss table as { step, all, first, repeated } rows (exact values from data-value). */
+/**
+ * The sentence on what the loss is: an even guess over the task's `vocab` tokens (ln vocab) and
+ * the run's step-0 loss, both as the loss table has them, compared the right way round.
+ */
+async function assertLossExplainer(page, vocab) {
+  const text = await page.getByTestId('loss-explainer').textContent();
+  const start = (await lossRows(page)).at(-1);
+  assert.equal(start.step, 0, 'the oldest evaluation is step 0');
+  const [even, loss] = [Math.log(vocab), Number(start.all)];
+  assert.ok(text.startsWith('The loss of one prediction is −ln p, where p is the probability the model gave the token that really came next'), text);
+  assert.ok(text.includes(` in 64 held-out sequences, `), text);
+  assert.ok(text.includes(`evenly over the task's ${vocab} tokens would score ln\u00a0${vocab}\u00a0≈\u00a0${even.toFixed(3)} nats.`), text);
+  const relation = loss > even ? 'worse than' : 'better than';
+  assert.ok(text.endsWith(`At step 0 the random starting weights score ${loss.toFixed(3)} nats, ${relation} that even guess.`), text);
+}
+
 async function lossRows(page) {
   return page.locator('[data-testid=loss-table] tbody tr').evaluateAll((rows) =>
     rows.map((tr) => {
@@ -139,6 +155,8 @@ test('train the repeat task on the training page, replay a checkpoint, pause, an
     const detectorsAt0 = await detectorRows(page);
     assert.equal(detectorsAt0.length, 4);
     assert.equal((await lossRows(page)).length, 1);
+    // The repeat task's 32 tokens.
+    await assertLossExplainer(page, 32);
     assert.equal(await replayStep(page), 'step 0 (latest evaluation)');
     assert.match(await page.locator('[data-testid=checkpoints-note]').textContent(), /^1 checkpoint kept, one every 25 steps from step 0\. At most 64/);
     const thumbsAt0 = await thumbnails(page);
@@ -426,6 +444,8 @@ test('tiny grammar: the exact achievable minimum is drawn, named and compared wi
     );
     await assertVerticalLineAt(page, within.step / 200);
     assert.equal(await page.getByTestId('repeat-verdict').count(), 0);
+    // The grammar's 29 words.
+    await assertLossExplainer(page, 29);
 
     // Subject–verb agreement at the shown step: counts and shares agree, and the head the sentence
     // names is the one the table gives the most weight on the subject, with the table's numbers.

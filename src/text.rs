@@ -1016,6 +1016,31 @@ pub fn training_rate(steps_per_second: f64, tokens_per_step: usize) -> String {
     )
 }
 
+/// What the loss chart's numbers mean, for a learner who has not met a loss: the loss of one
+/// prediction, the mean the chart shows, and the score of an even guess over the task's `vocab`
+/// tokens beside the run's own `start` (its step-0 evaluation), so the first point of the chart
+/// can be read.
+pub fn loss_explainer(vocab: usize, sequences: usize, start: Option<f64>) -> String {
+    let even = (vocab as f64).ln();
+    let start = start.map_or_else(String::new, |loss| {
+        let relation = if loss > even {
+            "worse than"
+        } else if loss < even {
+            "better than"
+        } else {
+            "the same as"
+        };
+        format!(
+            " At step 0 the random starting weights score {} nats, {relation} that even guess.",
+            fixed(loss, 3)
+        )
+    });
+    format!(
+        "The loss of one prediction is −ln p, where p is the probability the model gave the token that really came next: 0 if it was sure and right, ln\u{a0}2\u{a0}≈\u{a0}0.693 if it gave that token one half, and more the less it expected it. The chart shows its mean over every token predicted in {sequences} held-out sequences, kept apart from the training data, in nats (natural-log units). Spreading every guess evenly over the task's {vocab} tokens would score ln\u{a0}{vocab}\u{a0}≈\u{a0}{} nats.{start}",
+        fixed(even, 3)
+    )
+}
+
 /// The loss chart's accessible name, naming the grammar's achievable minimum when it is drawn.
 /// `minimum`: the grammar's (`None` for the repeat task, whose chart has the loss's two halves);
 /// `milestone`: the step the chart marks with a vertical line, if any.
@@ -2052,6 +2077,13 @@ mod tests {
         assert!(training_status(250, "repeat", false)
             .starts_with("Trained for 250 steps on the repeat task"));
         assert_eq!(training_rate(12.34, 256), "12.3 steps/s, 3,159 tokens/s");
+        assert_eq!(
+            loss_explainer(32, 64, Some(4.4371)),
+            "The loss of one prediction is −ln p, where p is the probability the model gave the token that really came next: 0 if it was sure and right, ln\u{a0}2\u{a0}≈\u{a0}0.693 if it gave that token one half, and more the less it expected it. The chart shows its mean over every token predicted in 64 held-out sequences, kept apart from the training data, in nats (natural-log units). Spreading every guess evenly over the task's 32 tokens would score ln\u{a0}32\u{a0}≈\u{a0}3.466 nats. At step 0 the random starting weights score 4.437 nats, worse than that even guess."
+        );
+        assert!(loss_explainer(29, 64, Some(3.0))
+            .ends_with("29 tokens would score ln\u{a0}29\u{a0}≈\u{a0}3.367 nats. At step 0 the random starting weights score 3.000 nats, better than that even guess."));
+        assert!(loss_explainer(29, 64, None).ends_with("ln\u{a0}29\u{a0}≈\u{a0}3.367 nats."));
         assert!(loss_chart_label(None, None)
             .ends_with("and on the repeated part; the table below gives the values."));
         assert!(loss_chart_label(None, Some(Milestone::CircuitFormed(1100))).contains(

@@ -10,7 +10,9 @@ use crate::hooks::use_canvas;
 use crate::model::train::settings::TrainSettings;
 use crate::model::train::tasks::Grammar;
 use crate::state::PageState;
-use crate::text::{grammar_verdict, loss_cell, loss_chart_label, repeat_verdict, Milestone};
+use crate::text::{
+    grammar_verdict, loss_cell, loss_chart_label, loss_explainer, repeat_verdict, Milestone,
+};
 use leptos::html;
 use leptos::prelude::*;
 
@@ -73,6 +75,13 @@ pub(super) fn LossCurve() -> impl IntoView {
             ))
         })
     };
+    // What the numbers mean, with the run's own starting loss (its step-0 evaluation).
+    let explainer = move || {
+        training.evals.track();
+        let config = training.settings.with(TrainSettings::config);
+        let start = training.with(|t| t?.evals.first().filter(|e| e.step == 0).map(|e| e.loss));
+        loss_explainer(config.model.vocab, config.eval_sequences, start)
+    };
     // Every evaluation, newest first: (step, loss, first copy, repeated part).
     let rows = Memo::new(move |_| {
         training.evals.track();
@@ -89,6 +98,7 @@ pub(super) fn LossCurve() -> impl IntoView {
     });
     view! {
         <h3 class="sub">"Loss on held-out sequences"</h3>
+        <p class="hint" data-testid="loss-explainer">{explainer}</p>
         <p class="legend-line">
             <span class="legend-item">
                 <span class="swatch" style=format!("background:{}", HELD_OUT.css())></span>
