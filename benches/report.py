@@ -27,14 +27,6 @@ def load(d, name, default=None):
         return f.read() if name.endswith(".txt") else json.load(f)
 
 
-def load_text(path):
-    """A small text file's stripped contents, or None."""
-    if not os.path.exists(path):
-        return None
-    with open(path) as f:
-        return f.read().strip()
-
-
 def machine(d):
     out = {}
     for line in (load(d, "machine.txt", "") or "").splitlines():
@@ -186,7 +178,7 @@ def training_section(d, m):
                   "(2 f64 lanes) and has no fused multiply-add, so this native build bounds what the page can reach.")
             page_o3 = [b for b in (load(t, f"browser-o3-{i}.json") for i in (1, 2, 3)) if b]
             if page_o3:
-                sizes = [load_text(os.path.join(t, n)) for n in ("train-o3-wasm-gzip.txt", "train-wasm-gzip.txt")]
+                sizes = [load(t, n) for n in ("train-o3-wasm-gzip.txt", "train-wasm-gzip.txt")]
                 size_note = (f"; its wasm is {int(sizes[0]):,} B gzip against the shipped {int(sizes[1]):,} B, over the "
                              "300,000 B budget for the page's code" if all(sizes) else "")
                 w(f"The training page with all of its code at opt-level 3 (built only for this comparison{size_note}): "

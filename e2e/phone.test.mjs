@@ -214,15 +214,18 @@ test('on a phone every practice question, wrapped over lines, sits inside its bo
     for (let question = 1; question <= 3; question++) {
       const legend = page.locator('.quiz fieldset > legend');
       await eventually(async () => assert.match(await legend.textContent(), new RegExp(`^Question ${question} of`)));
-      const [box, text] = await Promise.all([
+      const [fieldBox, legendBox] = await Promise.all([
         page.locator('.quiz fieldset').boundingBox(),
         legend.boundingBox(),
       ]);
-      assert.ok(text.height > 40, `question ${question} wraps at 390 px (legend ${text.height} px high)`);
+      assert.ok(legendBox.height > 40, `question ${question} wraps at 390 px (legend ${legendBox.height} px high)`);
       // A legend straddles its fieldset's top border (the box then starts at the legend's top and
       // the border runs through its lines) unless it is laid out inside the box, below the border.
-      assert.ok(text.y >= box.y + 1, `question ${question}: legend top ${text.y}, box top ${box.y}: on the border`);
-      assert.ok(text.x >= box.x && text.x + text.width <= box.x + box.width, `question ${question}: legend outside the box sideways`);
+      assert.ok(legendBox.y >= fieldBox.y + 1, `question ${question}: legend top ${legendBox.y}, box top ${fieldBox.y}: on the border`);
+      assert.ok(
+        legendBox.x >= fieldBox.x && legendBox.x + legendBox.width <= fieldBox.x + fieldBox.width,
+        `question ${question}: legend outside the box sideways`,
+      );
       await page.locator('.quiz-next').click();
     }
     consoleLog.assertClean();

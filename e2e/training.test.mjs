@@ -16,7 +16,6 @@ const panel = (page) => page.locator('[data-testid=training]');
 const steps = async (page) => Number(await page.locator('[data-testid=train-steps] output').textContent());
 const replayStep = (page) => page.locator('[data-testid=replay-step]').textContent();
 
-/** The loss table as { step, all, first, repeated } rows (exact values from data-value). */
 /**
  * The sentence on what the loss is: an even guess over the task's `vocab` tokens (ln vocab) and
  * the run's step-0 loss, both as the loss table has them, compared the right way round.
@@ -33,6 +32,7 @@ async function assertLossExplainer(page, vocab) {
   assert.ok(text.endsWith(`At step 0 the random starting weights score ${loss.toFixed(3)} nats, ${relation} that even guess.`), text);
 }
 
+/** The loss table as { step, all, first, repeated } rows (exact values from data-value). */
 async function lossRows(page) {
   return page.locator('[data-testid=loss-table] tbody tr').evaluateAll((rows) =>
     rows.map((tr) => {
