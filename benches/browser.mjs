@@ -1,4 +1,4 @@
-// Browser benchmark (issue 4) — not a test, run by scripts/bench.sh; it drives the app with the e2e
+// Browser benchmark — not a test, run by scripts/bench.sh; it drives the app with the e2e
 // suite's harness (server, browser, page helpers):
 //   node benches/browser.mjs --dist /tmp/dist-bench-z [--out bench.json] [--updates 120] [--loads 7]
 //                      [--only default-1h,64t-8h,256t-8h] [--profile [--profile-top 25]]
@@ -37,7 +37,7 @@ const PROFILE_TOP = Number(opt('profile-top', 25));
 
 const SCENARIOS = [
   { id: 'default-1h', label: 'default sentence (7 tokens), 1 head', query: 'heads=1', tokens: 7, heads: 1 },
-  // The compare view on (issue 12, the practice page): a slider step redraws A, B, the difference
+  // The compare view on (the practice page): a slider step redraws A, B, the difference
   // and its table too.
   {
     id: 'default-compare',

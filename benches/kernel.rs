@@ -1,4 +1,4 @@
-//! Native kernel benchmark (issue 4): `causal_attention` (Q, K, V projections, scores, causal mask,
+//! Native kernel benchmark: `causal_attention` (Q, K, V projections, scores, causal mask,
 //! softmax, A·V) for T ∈ {7, 64, 256, 512}, `d_model` = 64, one head of size 64, τ = 1.
 //!
 //! A tiny harness instead of criterion (no extra dependencies, seconds to build): warm up, then time

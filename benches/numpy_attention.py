@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""NumPy side of the kernel benchmark (issue 4), run by scripts/bench.sh.
+"""NumPy side of the kernel benchmark, run by scripts/bench.sh.
 
 The formula is the one in the course text (shared/seeds/000_*.txt, "The full self-attention, in
 NumPy"), copied unchanged except that it stops at `A @ V`: the Rust kernel it is compared with

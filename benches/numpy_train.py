@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A NumPy reference for the trainer's step (issue 13, point 5): forward + backward + Adam.
+"""A NumPy reference for the trainer's step: forward + backward + Adam.
 
 Written from the formulas (f64), not translated from the Rust, and fed the exact initial weights and
 batches that `examples/train_dump.rs` wrote. For each dumped step it compares the loss, every parameter

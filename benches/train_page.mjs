@@ -1,4 +1,4 @@
-// Training page benchmark (issue 13, points 5 and 6) — not a test; run by hand after a build:
+// Training page benchmark — not a test; run by hand after a build:
 //   node benches/train_page.mjs [--dist dist] [--query tseed=1] [--steps 1500] [--json out.json]
 //
 // Opens train.html in headless Chromium with the link's settings (default: the repeat task's

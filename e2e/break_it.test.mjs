@@ -1,4 +1,4 @@
-// Issue 12, "Break it": every switch, operated by keyboard, must make the page show the damage it
+// "Break it": every switch, operated by keyboard, must make the page show the damage it
 // does, and the page's numbers must agree with the JSON download, whose weights are recomputed
 // here from its own X, W_q and W_k with each mistake written out independently in JavaScript.
 import { test } from 'node:test';

@@ -1,4 +1,4 @@
-// Issue 12, "Compare": for each kind of change, the difference the page shows (its table, its CSV
+// "Compare": for each kind of change, the difference the page shows (its table, its CSV
 // and its heatmap's colours) must be A − B from two JSON downloads: A's from the view itself and
 // B's from the "Open setting B on its own" link, a page of its own. The scale is symmetric
 // (±max |Δ|), sentences of unequal length are refused with a message, and the controls are

@@ -1,4 +1,4 @@
-// Issue 14, "Works under any path": the release build served under a sub-path, as a course site
+// "Works under any path": the release build served under a sub-path, as a course site
 // or a project page would host it, runs the core walk with every request under that path and a
 // clean console; and dist/index.html names no `/`-rooted URL (which would leave the page blank
 // anywhere but the root of a host).

@@ -1,4 +1,4 @@
-// Issue 14, point 3: the compact view (?embed=1) at iframe and phone sizes, its link back to the
+// The compact view (?embed=1) at iframe and phone sizes, its link back to the
 // full app, and the "Copy embed code" snippet loaded as an iframe in another page, whose weights
 // must equal the full app's (JSON, every weight to 1e-12).
 import { test } from 'node:test';

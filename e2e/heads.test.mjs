@@ -1,4 +1,4 @@
-// Issue 11, item 5: step 5 ("Several heads, combined"). The strips of the selected row (one per
+// Step 5 ("Several heads, combined"). The strips of the selected row (one per
 // head, the concatenated row, the layer's output row) are read from their accessible names and
 // checked against the page's JSON download, whose layer output NumPy recomputes
 // (e2e/check_json.py: concat(heads) · W_o to 1e-9), and against a product computed here in JS from

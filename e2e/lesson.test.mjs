@@ -1,4 +1,4 @@
-// Issue 3, part 1: the lesson steps (averaging, trace, scaling lab), the positions toggle and
+// The lesson steps (averaging, trace, scaling lab), the positions toggle and
 // multi-head attention. Every number is checked against the page's own JSON download or against
 // the values the notebook prints, never against constants copied from the app's output.
 import { test } from 'node:test';

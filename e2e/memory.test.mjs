@@ -1,11 +1,11 @@
-// Issue 5 (reliability): 1,000 consecutive updates — 900 temperature-slider steps from the keyboard
+// Reliability: 1,000 consecutive updates — 900 temperature-slider steps from the keyboard
 // and 100 sentences typed into the box — leave the JS heap, the wasm memory and the DOM flat.
 //
 // Measured after a forced garbage collection (CDP HeapProfiler.collectGarbage): the JS heap with
 // CDP Runtime.getHeapUsage, the wasm memory as the byte length of the app's WebAssembly.Memory
 // (captured by wrapping WebAssembly.instantiate*, before the app loads). A warm-up pass first
 // brings every cache and the allocator to its working size, so the bound is on growth per update
-// rather than on start-up. The measured numbers are printed (see README, "Reliability").
+// rather than on start-up. The measured numbers are printed (see docs/reliability.md, "Memory").
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useApp } from './harness.mjs';

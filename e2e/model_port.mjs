@@ -1,5 +1,5 @@
 // The app's maths redone in JavaScript for the e2e tests that recompute the page's numbers
-// (break_it, quiz): a softmax and the README's seeded random stream.
+// (break_it, quiz): a softmax and the documented seeded random stream (docs/guide.md, The maths).
 
 /** Sum of a list. */
 export const sum = (xs) => xs.reduce((s, x) => s + x, 0);
@@ -12,8 +12,8 @@ export function softmax(xs) {
   return e.map((v) => v / s);
 }
 
-/** The README's seeded stream: state = seed XOR FNV-1a-64(label), SplitMix64, uniform in (0, 1). */
-/** The README's seeded stream: state = seed XOR FNV-1a-64(label), SplitMix64, uniform in (0, 1). */
+/** The documented seeded stream: state = seed XOR FNV-1a-64(label), SplitMix64, uniform in (0, 1). */
+/** The documented seeded stream: state = seed XOR FNV-1a-64(label), SplitMix64, uniform in (0, 1). */
 export function stream(seed, label) {
   const MASK = (1n << 64n) - 1n;
   let h = 0xcbf29ce484222325n;

@@ -1,4 +1,4 @@
-// Issue 14, "Offline after the first visit": the service worker (sw.js, written by
+// "Offline after the first visit": the service worker (sw.js, written by
 // scripts/service-worker.mjs) is registered only after the first heatmap is drawn, serves the
 // whole app from its cache with the network gone, and a newly deployed build shows the update
 // notice, whose Reload hands the page to the new worker.

@@ -1,4 +1,4 @@
-// Issue 14, point 5: drag and see on a phone. At 390 × 844 with touch, the compact temperature
+// Drag and see on a phone. At 390 × 844 with touch, the compact temperature
 // slider and the heatmap are on screen together while the slider moves; a tapped row's key numbers
 // (top key, its weight, entropy) show right under the heatmap and agree with the JSON download; the
 // heatmap's tooltip stays inside the viewport for every cell; the help speaks of tapping.

@@ -1,4 +1,4 @@
-// Issue 12, "Predict, then reveal": answer every question kind right and then wrong, by keyboard
+// "Predict, then reveal": answer every question kind right and then wrong, by keyboard
 // where the page is used by keyboard, and check the grading, the revealed number and the progress
 // against answers computed here from the JSON download (never read from the app's answer); a link
 // with quiz=<seed> asks the same questions in a fresh browser context.

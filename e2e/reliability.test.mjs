@@ -1,4 +1,4 @@
-// Issue 5 (reliability): hostile input in the sentence box and in the link, the Content Security
+// Reliability: hostile input in the sentence box and in the link, the Content Security
 // Policy, and the panic banner. For every hostile input: no console error, no panic, a clear
 // message where something was refused, the previous valid view kept, nothing read as markup.
 import { test } from 'node:test';
@@ -240,7 +240,7 @@ test('CSP: the policy ships in index.html and a full session causes no violation
   const scripts = [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi)];
   assert.ok(scripts.length >= 1, 'the bootstrap script is there');
   for (const [whole, attrs, body] of scripts) {
-    // Relative to the page (dist/ works under any path, README "Deploy"), so same-origin.
+    // Relative to the page (dist/ works under any path, docs/guide.md "Deploying a copy"), so same-origin.
     assert.match(attrs, /\bsrc="\.\/[^"/]+\.js"/, `external same-origin script: ${whole}`);
     assert.equal(body.trim(), '', `no inline code: ${whole}`);
   }

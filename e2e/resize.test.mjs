@@ -1,4 +1,4 @@
-// Issue 14, point 4: after the window changes size (a desktop window narrowed to 360 px, a phone
+// After the window changes size (a desktop window narrowed to 360 px, a phone
 // rotating), nothing is wider than the viewport and the heatmap's selection outlines follow the
 // canvas. The outlines are checked against the grid recomputed in JS from the canvas's own width
 // (heatmap_geometry.mjs ports layout.rs), not against the CSS variables the app writes.

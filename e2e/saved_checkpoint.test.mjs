@@ -1,4 +1,4 @@
-// Issue 13, point 4: "Show the trained checkpoint" on the training page fetches the task's saved
+// "Show the trained checkpoint" on the training page fetches the task's saved
 // weights (checkpoints/<task>.bin, data beside the app) and shows their head-detector scores,
 // computed in the browser; they must equal what native code computes from the same file
 // (tests/data/checkpoint_scores.txt, pinned by tests/checkpoints.rs) to 1e-9.

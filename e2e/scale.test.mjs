@@ -1,4 +1,4 @@
-// Correctness at scale (issue 4 guard): a 256-token × 8-head view must render the weights the
+// Correctness at scale (the speed guard's view): a 256-token × 8-head view must render the weights the
 // Rust core computed. Not a speed test. Checks, against the JSON download:
 //   - sampled main-heatmap pixels are the viridis colour of the selected head's weight (masked
 //     cells grey), including each sampled row's largest weight, so the check is not "all purple";

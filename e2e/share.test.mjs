@@ -1,4 +1,4 @@
-// Issue 3, part 2: the learner's own sentence and seed, the URL state, downloads, keyboard-only
+// The learner's own sentence and seed, the URL state, downloads, keyboard-only
 // use and a 360 px touch viewport. Values are checked against the page's JSON download.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

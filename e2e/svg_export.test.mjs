@@ -1,4 +1,4 @@
-// Issue 12, "Export as a figure": the Download SVG button saves a valid SVG (parsed here by
+// "Export as a figure": the Download SVG button saves a valid SVG (parsed here by
 // Python's xml.etree, a real XML parser) whose every cell has the colour the canvas shows at that
 // cell, with token labels on both axes and a caption naming the sentence, seed, head, τ and any
 // "Break it" switch; a sentence with < & " ' survives as text.

@@ -1,4 +1,4 @@
-// Issue 11, items 3–4: step 3's x, q, k, v against the JSON download (x·W_q recomputed here),
+// Step 3's x, q, k, v against the JSON download (x·W_q recomputed here),
 // the "Symbols used here" glossary by keyboard, "scores" (never "logits") in the page text, and
 // step 4's variance, Jacobian and ×8 read-outs against the lab table and independent arithmetic.
 import { test } from 'node:test';

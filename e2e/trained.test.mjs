@@ -1,4 +1,4 @@
-// Issue 13, trained weights in the explorer: "Weights: trained on a tiny grammar" fetches
+// Trained weights in the explorer: "Weights: trained on a tiny grammar" fetches
 // checkpoints/grammar.bin (data beside the app, not in the wasm), and the heatmap, JSON and
 // controls then describe the trained model. The JSON's matrices are checked against the checkpoint
 // file itself (decoded here in JavaScript) and recomputed by NumPy (e2e/check_json.py).

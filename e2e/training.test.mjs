@@ -1,4 +1,4 @@
-// Issue 13, points 3 and 6: the training page (train.html). Trains the repeat task in the browser
+// The training page (train.html). Trains the repeat task in the browser
 // for a short run with a fixed seed, checks the live views (steps, loss table, detector table,
 // thumbnails), that the page keeps responding while it trains (the Replay slider moves, by key and
 // by mouse, while the step counter goes on), that a replayed checkpoint shows exactly what the

@@ -1,4 +1,4 @@
-// Issue 13, "Done when": the training page's views come from the same weights as its JSON download.
+// "Done when": the training page's views come from the same weights as its JSON download.
 // A link retrains the repeat task in the browser to step 75 (fixed seed); the download must hold every
 // trained matrix, and NumPy (e2e/check_train_json.py) recomputes from those matrices alone the head
 // grid's weights, the detector scores and the held-out losses to 1e-9. The page's own views are then

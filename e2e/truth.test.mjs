@@ -1,4 +1,4 @@
-// Issue 11, "every sentence true": the sentences that state facts about the numbers are checked
+// "every sentence true": the sentences that state facts about the numbers are checked
 // against the page's own JSON download (the exact weights the page drew), for 1, 2, 4 and 8
 // heads, positions on and off, and temperatures across the slider. The native suite sweeps the
 // same claims more densely (src/text.rs, src/model/claims.rs); this checks what the page shows.
@@ -89,7 +89,7 @@ test('tied top keys are all named, and the page says the weights are random', { 
     await app.open(page, 'heads=2&head=2&tau=0.01&row=5&seed=1337');
     const json = await downloadJson(page);
     const row = json.heads[1].weights[4];
-    assert.equal(row[0], row[4], 'the issue\'s tie: head 2, row "the" at τ = 0.01');
+    assert.equal(row[0], row[4], 'the known tie: head 2, row "the" at τ = 0.01');
     const percent = `${(row[0] * 100).toFixed(1)}%`;
     const label = await page.locator('canvas.heatmap').first().getAttribute('aria-label');
     assert.ok(label.includes(`Row 5 “the” attends most to “The” and “the” (${percent} each).`), label);

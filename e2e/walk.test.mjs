@@ -1,4 +1,4 @@
-// Issue 11, "One path": a learner opens a fresh link and walks the lesson from step 1 to step 6
+// "One path": a learner opens a fresh link and walks the lesson from step 1 to step 6
 // with Next only, checking each step's key claim against the page's own numbers or its JSON
 // download (recomputed here, never copied from the app's output), then walks back.
 import { test } from 'node:test';

@@ -1,4 +1,4 @@
-//! Writes the trained checkpoints the app fetches (issue 13, point 4): each built-in default,
+//! Writes the trained checkpoints the app fetches: each built-in default,
 //! seed 1, trained natively for a fixed number of steps, then saved in f32
 //! (`model::train::checkpoint_file`) to `assets/checkpoints/<task>.bin`. It also writes
 //! `tests/data/checkpoint_scores.txt`: the head scores of the *saved* (f32) weights on the run's
@@ -17,7 +17,7 @@ use std::time::Instant;
 /// Seed of every checkpoint.
 const SEED: u64 = 1;
 
-/// Steps per task: the repeat task's circuit forms by step 1,450 in every seed tried (README,
+/// Steps per task: the repeat task's circuit forms by step 1,450 in every seed tried (benches/NOTES.md,
 /// "Training (model core)"); the grammar's loss is near its minimum well before 1,000.
 fn steps(task: CheckpointTask) -> u32 {
     match task {

@@ -1,4 +1,4 @@
-//! Trains issue 13's reference default natively and prints what the page will animate: the kernel
+//! Trains the repeat task's reference default natively and prints what the page will animate: the kernel
 //! speed (ms per step, GFLOP/s), then for each seed the steps at which the previous-token head
 //! (layer 1), the induction head (layer 2) and the drop of the repeated part's loss appear.
 //!
@@ -18,9 +18,11 @@
 use attention_explorer::model::host::CoreText;
 use attention_explorer::model::rng::SeededRng;
 use attention_explorer::model::train::backward::Workspace;
+use attention_explorer::model::train::evaluation::EvalPoint;
+use attention_explorer::model::train::shape::PositionKind;
 use attention_explorer::model::train::tasks::{Grammar, GRAMMAR_WORDS};
-use attention_explorer::model::train::trainer::{EvalPoint, TrainConfig, Trainer};
-use attention_explorer::model::train::transformer::{PositionKind, Transformer};
+use attention_explorer::model::train::trainer::{TrainConfig, Trainer};
+use attention_explorer::model::train::transformer::Transformer;
 use std::time::Instant;
 
 struct Args {

@@ -1,6 +1,5 @@
 //! Writes the exact inputs and results of the first few training steps as JSON, so an
-//! independent implementation (`benches/numpy_train.py`) can redo them and compare (issue 13,
-//! "a `NumPy` reference of the same forward + backward + Adam step").
+//! independent implementation (`benches/numpy_train.py`) can redo them and compare (//! "a `NumPy` reference of the same forward + backward + Adam step").
 //!
 //! ```text
 //! cargo run --release --example train_dump -- DIR [--steps 5] [--configs repeat,grammar,learned]
@@ -15,7 +14,7 @@
 //! - `learned`: the repeat default with learned positions.
 //!
 //! Each file holds the config (task, sizes, positions, batch, Adam's lr, β₁, β₂, ε), the parameter
-//! groups in the order of `ModelConfig::layout`, the seeded initial parameters, and for each of
+//! groups in the order of `TransformerConfig::layout`, the seeded initial parameters, and for each of
 //! the first `--steps` steps the batch, the mean loss, every group's gradient and the parameters
 //! after the Adam update. Matrices are flat row-major lists; numbers are written with Rust's
 //! shortest round-trip formatting, so they read back bit for bit. The batches come from the
@@ -29,8 +28,9 @@
 use attention_explorer::model::rng::SeededRng;
 use attention_explorer::model::train::adam::Adam;
 use attention_explorer::model::train::backward::Workspace;
+use attention_explorer::model::train::shape::PositionKind;
 use attention_explorer::model::train::trainer::{Task, TrainConfig, Trainer};
-use attention_explorer::model::train::transformer::{PositionKind, Transformer};
+use attention_explorer::model::train::transformer::Transformer;
 use std::fmt::Write as _;
 use std::time::Instant;
 

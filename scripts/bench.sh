@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Performance numbers for Attention Explorer (issue 4), in one command:
+# Performance numbers for Attention Explorer, in one command:
 #
 #   scripts/bench.sh            # full run (~25 min on 2 cores, most of it the release builds)
 #   scripts/bench.sh --quick    # shorter timings (kernel 0.4 s per size, 100 updates, 5 loads)
@@ -17,7 +17,7 @@
 #      time per update from window.__aeTiming while dragging the slider and clicking rows, and
 #      navigation → first heatmap; then a V8 CPU profile of the same interactions on a build whose
 #      wasm keeps function names;
-#   4. training (issue 13): the trainer's step (forward + backward + Adam) natively, at the release
+#   4. training: the trainer's step (forward + backward + Adam) natively, at the release
 #      profile's opt-level "z" and at opt-level 3, next to the NumPy reference (benches/numpy_train.py,
 #      one thread) fed the same weights and batches, which first checks loss, gradients and updates
 #      agree to 1e-9; then the repeat task's default, seeds 1–5 (step and seconds of the phase
@@ -157,7 +157,7 @@ fi
 
 fi # TRAIN_ONLY
 
-# --- 4. Training (issue 13) ---------------------------------------------------------------------
+# --- 4. Training ---------------------------------------------------------------------
 TRAIN_DIR="$BENCH_DIR/train"
 rm -rf "$TRAIN_DIR"
 # opt-level 3 first: the kernel bench above built the library with the same settings.
@@ -213,7 +213,7 @@ done
 gzip -9 -c "$PAGES_O3"/train-*_bg.wasm | wc -c > "$TRAIN_DIR/train-o3-wasm-gzip.txt"
 gzip -9 -c "$PAGES"/train-*_bg.wasm | wc -c > "$TRAIN_DIR/train-wasm-gzip.txt"
 # The tiny grammar's default shape (as the task menu sets it), seeds 1-3: seconds to within 10 % of
-# the achievable minimum (issue 13: at most 5 s).
+# the achievable minimum (target: at most 5 s).
 for seed in 1 2 3; do
   ae_log "training: the tiny grammar in Chromium, seed $seed (300 steps)"
   node benches/train_page.mjs --dist "$PAGES" --steps 300 \

@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
-# Quick static checks only: rustfmt + clippy (native and wasm32). No setup, no tests.
+# Quick static checks only: rustfmt, no import circle inside src/model, clippy (native and wasm32).
+# No setup, no tests. scripts/test.sh runs the same checks as its first steps.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 cd "$AE_ROOT"
 ae_log "cargo fmt --check"
 cargo fmt --all -- --check
+ae_log "src/model import circles"
+python3 scripts/model_imports.py --self-test
 ae_log "cargo clippy (native)"
 cargo clippy --workspace --all-targets -- -D warnings
 ae_log "cargo clippy (wasm32)"

@@ -2,7 +2,7 @@
 // strip the stylesheet's layout whitespace.
 //
 // Trunk 0.21's own JS minifier fails on the glue (it leaves it as is), and the glue is ≈ 52 KB of
-// readable code: minifying it saves ≈ 2 KB of the gzipped bundle (README, "Performance"). Only
+// readable code: minifying it saves ≈ 2 KB of the gzipped bundle (docs/performance.md). Only
 // local names are mangled; exports, and the `imports.wbg.*` names the wasm links against, stay.
 // The CSS only loses indentation, line breaks and the blanks after `{ ; , :` and around `}`:
 // style/main.css has no comments, and none of those characters inside strings or selectors.

@@ -41,7 +41,7 @@ fn provide_page_state() -> PageState {
     provide_theme();
 
     if location_search().contains("debug_panic=1") {
-        // Developer flag: proves the panic banner works (see README, "Reliability").
+        // Developer flag: proves the panic banner works (see docs/reliability.md, "Panics").
         set_timeout(
             || panic!("debug_panic=1: a deliberate panic to test the error banner"),
             Duration::ZERO,

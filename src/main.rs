@@ -5,5 +5,5 @@ fn main() {
 
 #[cfg(not(target_arch = "wasm32"))]
 fn main() {
-    eprintln!("Attention Explorer runs in the browser: build it with `trunk build --release` (see README).");
+    eprintln!("Attention Explorer runs in the browser: build it with `bash scripts/build.sh` (see README.md).");
 }

@@ -15,20 +15,19 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use attention_explorer::model::broken::{Mistake, Mistakes};
-use attention_explorer::model::compare::Change;
 use attention_explorer::model::host::is_decimal_literal;
 use attention_explorer::model::scaling_lab::HEAD_SIZES;
 use attention_explorer::model::tokenizer::{
     checked_tokens, is_punctuation, tokenize, SentenceError, MAX_SENTENCE_CHARS, MAX_TOKENS,
 };
 use attention_explorer::model::train::settings::{
-    TaskKind, LAYER_CHOICES, LEARNING_RATES, MAX_LINK_STEPS, TRAIN_HEAD_CHOICES,
+    TaskChoice, LAYER_CHOICES, LEARNING_RATES, MAX_LINK_STEPS, TRAIN_HEAD_CHOICES,
 };
-use attention_explorer::model::train::transformer::PositionKind;
+use attention_explorer::model::train::shape::PositionKind;
 use attention_explorer::model::trained::WeightsChoice;
 use attention_explorer::model::url_state::{
-    Step, ViewState, DEFAULT_SENTENCE, DEVELOPER_MAX_TOKENS, MAX_NOTICE_CHARS, MAX_SEED, PARAMS,
-    SLIDER_MAX_TAU, SLIDER_MIN_TAU,
+    CompareChange, Step, ViewState, DEFAULT_SENTENCE, DEVELOPER_MAX_TOKENS, MAX_NOTICE_CHARS,
+    MAX_SEED, PARAMS, SLIDER_MAX_TAU, SLIDER_MIN_TAU,
 };
 use attention_explorer::model::weights::{DEFAULT_SEED, HEAD_CHOICES};
 use proptest::prelude::*;
@@ -352,11 +351,11 @@ fn valid_state() -> impl Strategy<Value = ViewState> {
                 // The compare view's change, spread over its kinds by the seed.
                 let compare = match seed % 6 {
                     0 => None,
-                    1 => Some(Change::Tau(tau)),
-                    2 => Some(Change::Seed(seed / 3)),
-                    3 => Some(Change::Positions),
-                    4 => Some(Change::Sentence(sentence.clone())),
-                    _ => Some(Change::Broken(broken)),
+                    1 => Some(CompareChange::Tau(tau)),
+                    2 => Some(CompareChange::Seed(seed / 3)),
+                    3 => Some(CompareChange::Positions),
+                    4 => Some(CompareChange::Sentence(sentence.clone())),
+                    _ => Some(CompareChange::Broken(broken)),
                 };
                 ViewState {
                     sentence,
@@ -409,10 +408,10 @@ fn valid_state() -> impl Strategy<Value = ViewState> {
 }
 
 /// The training view's settings, every offered value.
-fn train_settings() -> impl Strategy<Value = (TaskKind, u64, usize, usize, PositionKind, f64, usize)>
-{
+fn train_settings(
+) -> impl Strategy<Value = (TaskChoice, u64, usize, usize, PositionKind, f64, usize)> {
     (
-        prop::sample::select(TaskKind::ALL.to_vec()),
+        prop::sample::select(TaskChoice::ALL.to_vec()),
         0..=MAX_SEED,
         prop::sample::select(LAYER_CHOICES.to_vec()),
         prop::sample::select(TRAIN_HEAD_CHOICES.to_vec()),
@@ -615,7 +614,7 @@ proptest! {
     }
 }
 
-/// The exact cases the issue names, checked deterministically (the fuzzers reach them at random).
+/// The exact hostile cases named in the reliability requirements, checked deterministically (the fuzzers reach them at random).
 #[test]
 fn named_hostile_links() {
     let huge_s = format!("s={}", "w".repeat(10_000));

@@ -3,7 +3,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use attention_explorer::model::attention::{attend, causal_softmax, HeadProjections};
-use attention_explorer::model::explorer::{ModelConfig, Prepared};
+use attention_explorer::model::explorer::{ExplorerConfig, Prepared};
 use attention_explorer::model::stats::row_stats;
 use attention_explorer::model::temperature::{logit_scale, SLIDER_MAX_TAU, SLIDER_MIN_TAU};
 use attention_explorer::model::tokenizer::{checked_tokens, tokenize, MAX_TOKENS};
@@ -66,7 +66,7 @@ proptest! {
         tau in tau_strategy(),
     ) {
         let heads = [1, 2, 4, 8][heads_index];
-        let p = Prepared::new(ModelConfig { tokens: words(n), seed: u64::from(seed), heads, positions });
+        let p = Prepared::new(ExplorerConfig { tokens: words(n), seed: u64::from(seed), heads, positions });
         prop_assert_eq!(p.heads.len(), heads);
         for (proj, att) in p.heads.iter().zip(p.attend_all(tau)) {
             assert_valid_weights(&att.weights);
@@ -87,7 +87,7 @@ proptest! {
         row in any::<prop::sample::Index>(),
     ) {
         let heads = [1, 2, 4, 8][heads_index];
-        let p = Prepared::new(ModelConfig { tokens: words(n), seed: u64::from(seed), heads, positions: true });
+        let p = Prepared::new(ExplorerConfig { tokens: words(n), seed: u64::from(seed), heads, positions: true });
         let t = row.index(n);
         for (proj, weights) in p.heads.iter().zip(p.weights_all(tau)) {
             let trace = RowTrace::new(proj, &weights, t, tau);
@@ -109,7 +109,7 @@ proptest! {
         tau in tau_strategy(),
         seed in any::<u16>(),
     ) {
-        let p = Prepared::new(ModelConfig { tokens: words(n), seed: u64::from(seed), heads: 2, positions: false });
+        let p = Prepared::new(ExplorerConfig { tokens: words(n), seed: u64::from(seed), heads: 2, positions: false });
         let big = 10f64.powi(magnitude_exp);
         let x = &p.x * big;
         // Zero projections: every score ties at 0, so attention is exactly the plain average.
@@ -174,7 +174,7 @@ proptest! {
 fn every_slider_position_at_the_token_limit() {
     let tokens = words(MAX_TOKENS);
     for heads in [1, 8] {
-        let p = Prepared::new(ModelConfig {
+        let p = Prepared::new(ExplorerConfig {
             tokens: tokens.clone(),
             seed: 1337,
             heads,
@@ -196,7 +196,7 @@ fn every_slider_position_at_the_token_limit() {
 /// The developer limit (`max_tokens=512`) at the slider's ends and at τ = 1.
 #[test]
 fn developer_token_limit_stays_valid() {
-    let p = Prepared::new(ModelConfig {
+    let p = Prepared::new(ExplorerConfig {
         tokens: words(DEVELOPER_MAX_TOKENS),
         seed: 7,
         heads: 8,
@@ -211,7 +211,7 @@ fn developer_token_limit_stays_valid() {
 
 #[test]
 fn tiny_temperature_is_one_hot_at_the_argmax_and_huge_is_uniform() {
-    let p = Prepared::new(ModelConfig {
+    let p = Prepared::new(ExplorerConfig {
         tokens: tokenize("The cat sat on the mat ."),
         seed: 1337,
         heads: 2,
@@ -241,7 +241,7 @@ fn tiny_temperature_is_one_hot_at_the_argmax_and_huge_is_uniform() {
 
 #[test]
 fn one_token_attends_to_itself() {
-    let p = Prepared::new(ModelConfig {
+    let p = Prepared::new(ExplorerConfig {
         tokens: tokenize("Hi"),
         seed: 1,
         heads: 8,

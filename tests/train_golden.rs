@@ -8,9 +8,9 @@
 //! Regenerate (only after an intended change to the model, the tasks or the optimiser):
 //!   `UPDATE_TRAIN_GOLDEN=1 cargo test --test train_golden`
 
+use attention_explorer::model::train::shape::{PositionKind, TransformerConfig};
 use attention_explorer::model::train::tasks::RepeatTask;
 use attention_explorer::model::train::trainer::{Task, TrainConfig, Trainer};
-use attention_explorer::model::train::transformer::{ModelConfig, PositionKind};
 
 const GOLDEN: &str = include_str!("data/train_golden.txt");
 const STEPS: usize = 100;
@@ -18,7 +18,7 @@ const STEPS: usize = 100;
 /// Small enough for an unoptimised wasm test build: 2 rotary layers of 2 heads, `d_model` 16.
 fn golden_config() -> TrainConfig {
     TrainConfig {
-        model: ModelConfig {
+        model: TransformerConfig {
             vocab: 16,
             d_model: 16,
             layers: 2,

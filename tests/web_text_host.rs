@@ -4,7 +4,7 @@
 //! browser build borrows them.
 #![cfg(target_arch = "wasm32")]
 
-use attention_explorer::model::explorer::{ModelConfig, Prepared};
+use attention_explorer::model::explorer::{ExplorerConfig, Prepared};
 use attention_explorer::model::host::{CoreText, TextHost};
 use attention_explorer::model::rng::SeededRng;
 use attention_explorer::model::tokenizer::tokenize;
@@ -135,7 +135,7 @@ fn the_browser_model_and_links_equal_the_native_ones() {
         "ΟΔΟΣ Straße İstanbul THE the",
         "A a B b",
     ] {
-        let config = ModelConfig {
+        let config = ExplorerConfig {
             tokens: tokenize(sentence),
             seed: 3,
             heads: 2,

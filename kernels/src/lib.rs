@@ -158,7 +158,7 @@ fn tile<const R: usize, const C: usize>(
 
 /// The 4 × 4 tile with WebAssembly's 128-bit SIMD: two `f64` per instruction, so a row of the
 /// tile is two `f64x2` sums, and each step is 8 multiplies and 8 adds instead of 16 and 16
-/// (about 1.2× the training steps per second in V8, README "Train a model"). The same
+/// (about 1.2× the training steps per second in V8, benches/NOTES.md). The same
 /// multiplies and adds on the same numbers in the same order as [`super::tile`], so the same bits
 /// (a wasm test checks it on every shape).
 ///

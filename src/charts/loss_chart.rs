@@ -8,7 +8,7 @@ use super::canvas::{color, drawing_area};
 use super::colors::{Rgb, Theme};
 use super::Result;
 use crate::format::fixed;
-use crate::model::train::trainer::EvalPoint;
+use crate::model::train::evaluation::EvalPoint;
 use plotters::prelude::*;
 use web_sys::HtmlCanvasElement;
 

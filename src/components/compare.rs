@@ -1,5 +1,5 @@
 //! Compare (A/B): setting A is the view on screen, setting B the same with one thing changed
-//! (`model::compare::Change`, the link's `cmp`). Both heatmaps side by side, the difference
+//! (`model::url_state::CompareChange`, the link's `cmp`). Both heatmaps side by side, the difference
 //! A − B as a diverging heatmap and a table, the rows that changed most, and downloads.
 //!
 //! On the practice page (`app::PracticeApp`). One memo holds everything B needs (its words come
@@ -13,11 +13,11 @@ use crate::format::fixed;
 use crate::hooks::use_canvas;
 use crate::model::broken::{Mistake, Mistakes};
 use crate::model::compare::{
-    compare_csv, difference, max_abs, refusal, view_weights, Change, SWAPPED_SENTENCE,
+    compare_csv, difference, max_abs, refusal, setting_b, view_weights, SWAPPED_SENTENCE,
 };
 use crate::model::host::TextHost;
 use crate::model::tokenizer::tokenize;
-use crate::model::url_state::ViewState;
+use crate::model::url_state::{CompareChange, ViewState};
 use crate::state::{AppState, Shared};
 use crate::text::{compare_text, diff_label, mistake_label, CompareText};
 use crate::web::download::{download_text, download_url};
@@ -39,28 +39,28 @@ const KINDS: [(&str, &str); 6] = [
     ("broken", "Break it vs correct"),
 ];
 
-fn kind_of(change: Option<&Change>) -> &'static str {
+fn kind_of(change: Option<&CompareChange>) -> &'static str {
     match change {
         None => "off",
-        Some(Change::Tau(_)) => "tau",
-        Some(Change::Seed(_)) => "seed",
-        Some(Change::Positions) => "pos",
-        Some(Change::Sentence(_)) => "s",
-        Some(Change::Broken(_)) => "broken",
+        Some(CompareChange::Tau(_)) => "tau",
+        Some(CompareChange::Seed(_)) => "seed",
+        Some(CompareChange::Positions) => "pos",
+        Some(CompareChange::Sentence(_)) => "s",
+        Some(CompareChange::Broken(_)) => "broken",
     }
 }
 
 /// The change a kind starts with, for view `a`.
-fn first_change(kind: &str, a: &ViewState) -> Option<Change> {
+fn first_change(kind: &str, a: &ViewState) -> Option<CompareChange> {
     Some(match kind {
-        "tau" => Change::Tau(if a.tau == 2.0 { 0.5 } else { 2.0 }),
-        "seed" => Change::Seed(if a.seed == 7 { 8 } else { 7 }),
-        "pos" => Change::Positions,
-        "s" => Change::Sentence(SWAPPED_SENTENCE.to_string()),
+        "tau" => CompareChange::Tau(if a.tau == 2.0 { 0.5 } else { 2.0 }),
+        "seed" => CompareChange::Seed(if a.seed == 7 { 8 } else { 7 }),
+        "pos" => CompareChange::Positions,
+        "s" => CompareChange::Sentence(SWAPPED_SENTENCE.to_string()),
         "broken" if a.broken.is_empty() => {
-            Change::Broken(Mistakes::NONE.with(Mistake::MaskWithZero, true))
+            CompareChange::Broken(Mistakes::NONE.with(Mistake::MaskWithZero, true))
         }
-        "broken" => Change::Broken(Mistakes::NONE),
+        "broken" => CompareChange::Broken(Mistakes::NONE),
         _ => return None,
     })
 }
@@ -106,7 +106,7 @@ fn compare_now(state: AppState) -> Result<Option<Compared>, String> {
         max_tokens: state.max_tokens.get(),
         ..ViewState::default()
     };
-    let b_view = change.apply(&a_view);
+    let b_view = setting_b(&change, &a_view);
     if let Some(message) = refusal(&a_view, &b_view) {
         return Err(message);
     }
@@ -161,11 +161,12 @@ pub fn Compare() -> impl IntoView {
                 };
                 first_change(&value, &a)
             }
-            Some("cmp-mistake") => Some(Change::Broken(
+            Some("cmp-mistake") => Some(CompareChange::Broken(
                 Mistake::from_key(&value).map_or(Mistakes::NONE, |m| Mistakes::NONE.with(m, true)),
             )),
             _ => {
-                let parsed = Change::parse(&format!("{kind}:{value}"), BrowserText::parse_decimal);
+                let parsed =
+                    CompareChange::parse(&format!("{kind}:{value}"), BrowserText::parse_decimal);
                 if parsed.is_none() {
                     status.set(Some(format!(
                         "“{value}” is not a value for setting B: use a temperature from 0.05 to 20, a seed from 0 to 4294967295, or a sentence."
@@ -180,15 +181,15 @@ pub fn Compare() -> impl IntoView {
     let kind = move || state.compare.with(|c| kind_of(c.as_ref()));
     let value_text = move || {
         state.compare.with(|c| match c {
-            Some(Change::Tau(t)) => t.to_string(),
-            Some(Change::Seed(s)) => s.to_string(),
-            Some(Change::Sentence(s)) => s.clone(),
+            Some(CompareChange::Tau(t)) => t.to_string(),
+            Some(CompareChange::Seed(s)) => s.to_string(),
+            Some(CompareChange::Sentence(s)) => s.clone(),
             _ => String::new(),
         })
     };
     let mistake = move || {
         state.compare.with(|c| match c {
-            Some(Change::Broken(m)) => m.iter().next().map_or("", Mistake::key),
+            Some(CompareChange::Broken(m)) => m.iter().next().map_or("", Mistake::key),
             _ => "",
         })
     };

@@ -146,7 +146,7 @@ pub fn RowInspector() -> impl IntoView {
                 <tbody>
                     // A plain re-rendered list, not <For>: every line changes with τ or the row
                     // anyway, and <For> leaks a reactive-owner allocation (72 bytes) in its parent
-                    // for every keyed child it ever creates (leptos 0.8; see README, "Reliability").
+                    // for every keyed child it ever creates (leptos 0.8; see docs/reliability.md, "Memory").
                     {move || {
                         lines()
                             .into_iter()

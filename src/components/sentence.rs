@@ -57,7 +57,7 @@ pub fn SentenceBox() -> impl IntoView {
             <ol class="chips" aria-label="Tokens">
                 // The selection is read here, not in a closure per chip: a per-chip effect would
                 // stay subscribed to `row` after its chip is gone (leptos 0.8 never unsubscribes a
-                // dropped effect), leaking 48 bytes per chip per sentence (see README, "Reliability").
+                // dropped effect), leaking 48 bytes per chip per sentence (see docs/reliability.md, "Memory").
                 {move || {
                     let row = state.row.get();
                     state

@@ -186,6 +186,39 @@ pub fn causal_attention(
     attend(&HeadProjections::new(x, w_q, w_k, w_v), tau)
 }
 
+/// The heads' outputs side by side: T × Σ widths, head h's columns after those of heads 0…h−1.
+/// Every output must have the same number of rows; no outputs give a 0 × 0 matrix.
+pub fn concat_heads(outputs: &[&DMatrix<f64>]) -> DMatrix<f64> {
+    let t = outputs.first().map_or(0, |o| o.nrows());
+    let width = outputs.iter().map(|o| o.ncols()).sum();
+    let mut concat = DMatrix::<f64>::zeros(t, width);
+    let mut start = 0;
+    for o in outputs {
+        assert_eq!(o.nrows(), t, "every head has one row per token");
+        concat.columns_mut(start, o.ncols()).copy_from(*o);
+        start += o.ncols();
+    }
+    concat
+}
+
+/// The multi-head layer's result for one view.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LayerOutput {
+    /// T × `d_model`: every head's `A_h · V_h`, head h in columns h·d … (h+1)·d.
+    pub concat: DMatrix<f64>,
+    /// T × `d_model`: `concat · W_o`.
+    pub output: DMatrix<f64>,
+}
+
+impl LayerOutput {
+    /// Concatenates `outputs` (each head's `A_h · V_h`, in head order) and applies `w_o`.
+    pub fn new(outputs: &[&DMatrix<f64>], w_o: &DMatrix<f64>) -> Self {
+        let concat = concat_heads(outputs);
+        let output = &concat * w_o;
+        Self { concat, output }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

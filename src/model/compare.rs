@@ -1,93 +1,38 @@
 //! The compare view (A/B): setting A is the view on screen, setting B the same view with one
-//! thing changed ([`Change`]). This file says what B is, computes B's weights the way the main
+//! thing changed ([`CompareChange`]). This file says what B is, computes B's weights the way the main
 //! view computes A's, and measures the difference A − B: the matrix, its symmetric scale and the
 //! rows that changed most.
 //!
-//! In a link the change is one parameter, `cmp` ([`Change::key`]): `tau:2`, `seed:7`, `pos`
+//! In a link the change is one parameter, `cmp` ([`CompareChange::key`]): `tau:2`, `seed:7`, `pos`
 //! (positions flipped), `s:the mat sat on the cat .` (another sentence of as many tokens), or
 //! `broken:mask-zero,dropout` (B with these "Break it" mistakes; `broken:` is B correct).
 
-use super::broken::{broken_weights_all, Mistake, Mistakes};
-use super::explorer::{ModelConfig, Prepared};
+use super::broken::broken_weights_all;
+use super::explorer::{ExplorerConfig, Prepared};
 use super::export::csv_field;
 use super::host::TextHost;
 use super::tokenizer::{checked_tokens, tokenize};
-use super::url_state::ViewState;
+use super::url_state::{CompareChange, ViewState};
 use nalgebra::DMatrix;
 
 /// The sentence the compare view offers beside the default one: the same seven tokens, with
 /// "cat" and "mat" swapped.
 pub const SWAPPED_SENTENCE: &str = "the mat sat on the cat .";
 
-/// The one thing setting B changes.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Change {
-    /// Another temperature τ.
-    Tau(f64),
-    /// Another seed.
-    Seed(u64),
-    /// Positions switched the other way.
-    Positions,
-    /// Another sentence (B is shown only when it has as many tokens as A's).
-    Sentence(String),
-    /// These "Break it" mistakes instead of A's (none: correct attention).
-    Broken(Mistakes),
-}
-
-impl Change {
-    /// Its text in a link (`cmp=…`).
-    pub fn key(&self) -> String {
-        match self {
-            Change::Tau(tau) => format!("tau:{tau}"),
-            Change::Seed(seed) => format!("seed:{seed}"),
-            Change::Positions => "pos".to_string(),
-            Change::Sentence(s) => format!("s:{s}"),
-            Change::Broken(m) => format!("broken:{}", m.keys()),
-        }
+/// Setting B: `a` with `change` made (the other parameters, row and step included, kept).
+pub fn setting_b(change: &CompareChange, a: &ViewState) -> ViewState {
+    let mut b = ViewState {
+        compare: None,
+        ..a.clone()
+    };
+    match change {
+        CompareChange::Tau(tau) => b.tau = *tau,
+        CompareChange::Seed(seed) => b.seed = *seed,
+        CompareChange::Positions => b.positions = !a.positions,
+        CompareChange::Sentence(s) => b.sentence.clone_from(s),
+        CompareChange::Broken(m) => b.broken = *m,
     }
-
-    /// Reads a link's `cmp` text (numbers with `parse_decimal`); `None` if it is not one.
-    pub fn parse(text: &str, parse_decimal: fn(&str) -> Option<f64>) -> Option<Self> {
-        let (kind, value) = text.split_once(':').unwrap_or((text, ""));
-        match kind {
-            "tau" => parse_decimal(value)
-                .filter(|t| {
-                    t.is_finite()
-                        && (super::temperature::SLIDER_MIN_TAU..=super::temperature::SLIDER_MAX_TAU)
-                            .contains(t)
-                })
-                .map(Change::Tau),
-            "seed" => value
-                .parse()
-                .ok()
-                .filter(|&s| s <= super::url_state::MAX_SEED)
-                .map(Change::Seed),
-            "pos" if value.is_empty() => Some(Change::Positions),
-            "s" if !value.trim().is_empty() => Some(Change::Sentence(value.to_string())),
-            "broken" => {
-                let names = value.split(',').filter(|n| !n.is_empty());
-                let set: Option<Vec<Mistake>> = names.map(Mistake::from_key).collect();
-                set.map(|s| Change::Broken(s.into_iter().collect()))
-            }
-            _ => None,
-        }
-    }
-
-    /// Setting B: `a` with this change made (the other parameters, row and step included, kept).
-    pub fn apply(&self, a: &ViewState) -> ViewState {
-        let mut b = ViewState {
-            compare: None,
-            ..a.clone()
-        };
-        match self {
-            Change::Tau(tau) => b.tau = *tau,
-            Change::Seed(seed) => b.seed = *seed,
-            Change::Positions => b.positions = !a.positions,
-            Change::Sentence(s) => b.sentence.clone_from(s),
-            Change::Broken(m) => b.broken = *m,
-        }
-        b
-    }
+    b
 }
 
 /// Why B cannot be compared with A cell by cell: its sentence's token count differs, or it is
@@ -108,7 +53,7 @@ pub fn refusal(a: &ViewState, b: &ViewState) -> Option<String> {
 pub fn view_weights<H: TextHost>(view: &ViewState) -> DMatrix<f64> {
     let tokens = checked_tokens(&view.sentence, view.max_tokens)
         .unwrap_or_else(|_| tokenize(&view.sentence));
-    let prepared = Prepared::new_with::<H>(ModelConfig {
+    let prepared = Prepared::new_with::<H>(ExplorerConfig {
         tokens,
         seed: view.seed,
         heads: view.heads,
@@ -192,24 +137,25 @@ pub fn compare_csv(tokens_a: &[String], a: &DMatrix<f64>, b: &DMatrix<f64>) -> S
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::broken::{Mistake, Mistakes};
+    use crate::model::explorer::DEFAULT_SENTENCE;
     use crate::model::host::CoreText;
-    use crate::model::url_state::DEFAULT_SENTENCE;
 
-    fn parse(text: &str) -> Option<Change> {
-        Change::parse(text, CoreText::parse_decimal)
+    fn parse(text: &str) -> Option<CompareChange> {
+        CompareChange::parse(text, CoreText::parse_decimal)
     }
 
     #[test]
     fn keys_round_trip_and_bad_ones_are_refused() {
         let broken = Mistakes::NONE.with(Mistake::MaskWithZero, true);
         for change in [
-            Change::Tau(2.0),
-            Change::Tau(0.25),
-            Change::Seed(7),
-            Change::Positions,
-            Change::Sentence(SWAPPED_SENTENCE.to_string()),
-            Change::Broken(broken),
-            Change::Broken(Mistakes::NONE),
+            CompareChange::Tau(2.0),
+            CompareChange::Tau(0.25),
+            CompareChange::Seed(7),
+            CompareChange::Positions,
+            CompareChange::Sentence(SWAPPED_SENTENCE.to_string()),
+            CompareChange::Broken(broken),
+            CompareChange::Broken(Mistakes::NONE),
         ] {
             assert_eq!(
                 parse(&change.key()),
@@ -239,7 +185,7 @@ mod tests {
     #[test]
     fn b_changes_exactly_one_thing() {
         let a = ViewState::default();
-        let b = Change::Tau(2.0).apply(&a);
+        let b = setting_b(&CompareChange::Tau(2.0), &a);
         assert_eq!(
             ViewState {
                 tau: a.tau,
@@ -248,7 +194,7 @@ mod tests {
             a
         );
         assert_eq!(b.tau, 2.0);
-        let b = Change::Positions.apply(&a);
+        let b = setting_b(&CompareChange::Positions, &a);
         assert_eq!(b.positions, !a.positions);
         assert_eq!(
             ViewState {
@@ -257,10 +203,13 @@ mod tests {
             },
             a
         );
-        let b = Change::Seed(9).apply(&ViewState {
-            compare: Some(Change::Seed(9)),
-            ..a.clone()
-        });
+        let b = setting_b(
+            &CompareChange::Seed(9),
+            &ViewState {
+                compare: Some(CompareChange::Seed(9)),
+                ..a.clone()
+            },
+        );
         assert_eq!(
             b.compare, None,
             "B is a plain view, openable as its own link"
@@ -271,7 +220,7 @@ mod tests {
     fn identical_settings_differ_by_exactly_zero() {
         let a = ViewState::default();
         let wa = view_weights::<CoreText>(&a);
-        let wb = view_weights::<CoreText>(&Change::Broken(Mistakes::NONE).apply(&a));
+        let wb = view_weights::<CoreText>(&setting_b(&CompareChange::Broken(Mistakes::NONE), &a));
         let diff = difference(&wa, &wb);
         assert!(diff.iter().all(|&d| d == 0.0));
         assert_eq!(max_abs(&diff), 0.0);
@@ -284,12 +233,12 @@ mod tests {
     fn masked_cells_are_exactly_zero_and_the_rest_is_a_minus_b() {
         let a = ViewState::default();
         for change in [
-            Change::Tau(2.0),
-            Change::Seed(3),
-            Change::Positions,
-            Change::Sentence(SWAPPED_SENTENCE.into()),
+            CompareChange::Tau(2.0),
+            CompareChange::Seed(3),
+            CompareChange::Positions,
+            CompareChange::Sentence(SWAPPED_SENTENCE.into()),
         ] {
-            let b = change.apply(&a);
+            let b = setting_b(&change, &a);
             assert_eq!(refusal(&a, &b), None);
             let (wa, wb) = (view_weights::<CoreText>(&a), view_weights::<CoreText>(&b));
             let diff = difference(&wa, &wb);
@@ -311,9 +260,9 @@ mod tests {
     #[test]
     fn b_weights_are_the_main_views_weights_for_b() {
         // B computed through view_weights is the matrix A's path gives when B is the view.
-        let b = Change::Tau(0.5).apply(&ViewState::default());
+        let b = setting_b(&CompareChange::Tau(0.5), &ViewState::default());
         let tokens = tokenize(DEFAULT_SENTENCE);
-        let p = Prepared::new_with::<CoreText>(ModelConfig {
+        let p = Prepared::new_with::<CoreText>(ExplorerConfig {
             tokens,
             seed: b.seed,
             heads: b.heads,
@@ -335,7 +284,7 @@ mod tests {
     #[test]
     fn unequal_sentences_are_refused_with_a_message() {
         let a = ViewState::default();
-        let b = Change::Sentence("the cat sat .".into()).apply(&a);
+        let b = setting_b(&CompareChange::Sentence("the cat sat .".into()), &a);
         let message = refusal(&a, &b).expect("refused");
         assert!(message.contains("has 4 tokens and A's has 7"), "{message}");
     }

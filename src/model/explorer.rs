@@ -1,15 +1,19 @@
 //! Everything the page shows for one sentence, seed and head count, computed in two stages
 //! (τ-independent projections, then the τ-dependent softmax) so the slider stays cheap.
 
-use super::attention::{attend, HeadAttention, HeadProjections};
+use super::attention::{attend, HeadAttention, HeadProjections, LayerOutput};
 use super::host::{CoreText, TextHost};
-use super::trained::Weights;
+use super::train::checkpoint_file::Checkpoint;
 use super::weights::{embed, sinusoidal_positions, Projections, D_MODEL};
 use nalgebra::DMatrix;
+use std::sync::Arc;
+
+/// The sentence the explorer opens with.
+pub const DEFAULT_SENTENCE: &str = "The cat sat on the mat .";
 
 /// The settings that fix Q, K and V.
 #[derive(Debug, Clone, PartialEq)]
-pub struct ModelConfig {
+pub struct ExplorerConfig {
     pub tokens: Vec<String>,
     pub seed: u64,
     pub heads: usize,
@@ -17,10 +21,19 @@ pub struct ModelConfig {
     pub positions: bool,
 }
 
+/// The weights a [`Prepared`] model was built from.
+#[derive(Debug, Clone, PartialEq)]
+pub enum WeightSource {
+    /// Seeded random embeddings and projections (`model::weights`).
+    Random,
+    /// A trained checkpoint's learned embeddings and layer-1 matrices.
+    Trained(Arc<Checkpoint>),
+}
+
 /// The τ-independent half: embeddings, weights and each head's Q, K, V and raw scores.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Prepared {
-    pub config: ModelConfig,
+    pub config: ExplorerConfig,
     pub d_model: usize,
     /// T × `d_model` input to attention (token embedding, plus position code when enabled).
     pub x: DMatrix<f64>,
@@ -28,33 +41,33 @@ pub struct Prepared {
     pub heads: Vec<HeadProjections>,
     /// Where `x` and the projections come from: seeded random numbers or a trained checkpoint.
     /// Views that rebuild the model for other tokens (Shuffle the past) build it from the same.
-    pub weights: Weights,
+    pub weights: WeightSource,
 }
 
 impl Prepared {
-    pub fn new(config: ModelConfig) -> Self {
+    pub fn new(config: ExplorerConfig) -> Self {
         Self::new_with::<CoreText>(config)
     }
 
     /// As [`Prepared::new`], lower-casing tokens through `H` (the browser passes its own).
-    pub fn new_with<H: TextHost>(config: ModelConfig) -> Self {
+    pub fn new_with<H: TextHost>(config: ExplorerConfig) -> Self {
         let d_model = D_MODEL;
         let mut x = embed::<H>(&config.tokens, config.seed, d_model);
         if config.positions {
             x += sinusoidal_positions(config.tokens.len(), d_model);
         }
         let projections = Projections::seeded(config.seed, d_model);
-        Self::from_parts(config, x, projections, Weights::Random)
+        Self::from_parts(config, x, projections, WeightSource::Random)
     }
 
     /// The model for input `x` (T × `d_model`) and `projections` (`d_model` × `d_model` each),
     /// split into `config.heads` heads: the random model above, or trained weights
     /// (`model::trained`).
     pub fn from_parts(
-        config: ModelConfig,
+        config: ExplorerConfig,
         x: DMatrix<f64>,
         projections: Projections,
-        weights: Weights,
+        weights: WeightSource,
     ) -> Self {
         let d_model = x.ncols();
         let heads = config.heads.clamp(1, d_model);
@@ -65,7 +78,7 @@ impl Prepared {
             })
             .collect();
         Self {
-            config: ModelConfig { heads, ..config },
+            config: ExplorerConfig { heads, ..config },
             d_model,
             x,
             projections,
@@ -96,14 +109,26 @@ impl Prepared {
     pub fn weights_all(&self, tau: f64) -> Vec<DMatrix<f64>> {
         self.heads.iter().map(|h| h.weights(tau)).collect()
     }
+
+    /// The multi-head layer whose heads' weights are `weights` (in head order, T × T each).
+    pub fn layer_output(&self, weights: &[&DMatrix<f64>]) -> LayerOutput {
+        let outputs: Vec<DMatrix<f64>> = self
+            .heads
+            .iter()
+            .zip(weights)
+            .map(|(head, w)| *w * &head.v)
+            .collect();
+        let refs: Vec<&DMatrix<f64>> = outputs.iter().collect();
+        LayerOutput::new(&refs, &self.projections.w_o)
+    }
 }
 
 /// The page as it opens — "The cat sat on the mat .", seed 1337 — with `heads` heads and position
 /// codes on or off: the one model the native tests of the page's numbers and sentences share.
 #[cfg(test)]
 pub(crate) fn default_view(heads: usize, positions: bool) -> Prepared {
-    Prepared::new(ModelConfig {
-        tokens: super::tokenizer::tokenize(super::url_state::DEFAULT_SENTENCE),
+    Prepared::new(ExplorerConfig {
+        tokens: super::tokenizer::tokenize(DEFAULT_SENTENCE),
         seed: super::weights::DEFAULT_SEED,
         heads,
         positions,
@@ -116,8 +141,8 @@ mod tests {
     use crate::model::tokenizer::tokenize;
     use crate::model::weights::DEFAULT_SEED;
 
-    fn default_config() -> ModelConfig {
-        ModelConfig {
+    fn default_config() -> ExplorerConfig {
+        ExplorerConfig {
             tokens: tokenize("The cat sat on the mat ."),
             seed: DEFAULT_SEED,
             heads: 2,
@@ -140,7 +165,7 @@ mod tests {
 
     #[test]
     fn weights_only_matches_full_attention() {
-        let p = Prepared::new(ModelConfig {
+        let p = Prepared::new(ExplorerConfig {
             heads: 4,
             ..default_config()
         });
@@ -159,7 +184,7 @@ mod tests {
         let p = Prepared::new(default_config());
         // "The" (0) and "the" (4) share an embedding, hence a key.
         assert_eq!(p.heads[0].k.row(0), p.heads[0].k.row(4));
-        let with = Prepared::new(ModelConfig {
+        let with = Prepared::new(ExplorerConfig {
             positions: true,
             ..default_config()
         });
@@ -169,7 +194,7 @@ mod tests {
     #[test]
     fn heads_split_the_model_width() {
         for heads in [1, 2, 4, 8] {
-            let p = Prepared::new(ModelConfig {
+            let p = Prepared::new(ExplorerConfig {
                 heads,
                 ..default_config()
             });
@@ -177,7 +202,7 @@ mod tests {
             assert!(p.heads.iter().all(|h| h.q.ncols() == D_MODEL / heads));
         }
         // One head's first 16 query columns equal head 0 of the two-head split.
-        let one = Prepared::new(ModelConfig {
+        let one = Prepared::new(ExplorerConfig {
             heads: 1,
             ..default_config()
         });

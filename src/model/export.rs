@@ -4,10 +4,9 @@
 //! and the number format is under our control. Rust's `{}` for `f64` prints the shortest string that
 //! parses back to the same number, so `NumPy` reads back exactly the values the page used.
 
-use super::attention::HeadAttention;
+use super::attention::{HeadAttention, LayerOutput};
 use super::broken::Mistakes;
 use super::explorer::Prepared;
-use super::multihead::LayerOutput;
 use nalgebra::DMatrix;
 use std::fmt::Write;
 
@@ -56,7 +55,7 @@ pub(crate) fn json_matrix(out: &mut String, m: &DMatrix<f64>) {
     out.push(']');
 }
 
-/// The JSON document described in the README ("JSON format"). `attention` holds the weights the
+/// The JSON document described in docs/formats.md. `attention` holds the weights the
 /// page shows: with the `broken` mistakes made, if any (listed in `broken`).
 pub fn view_json(
     sentence: &str,
@@ -175,13 +174,13 @@ pub fn weights_csv(tokens: &[String], weights: &DMatrix<f64>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::explorer::ModelConfig;
+    use crate::model::explorer::ExplorerConfig;
     use crate::model::tokenizer::tokenize;
 
     #[test]
     fn json_has_every_field_and_escapes_text() {
         let sentence = "a \"b\" \\ c\n";
-        let p = Prepared::new(ModelConfig {
+        let p = Prepared::new(ExplorerConfig {
             tokens: tokenize(sentence),
             seed: 5,
             heads: 2,
@@ -258,7 +257,7 @@ mod tests {
     fn json_has_the_layer_output() {
         let sentence = "The cat sat on the mat .";
         for heads in [1, 2, 4, 8] {
-            let p = Prepared::new(ModelConfig {
+            let p = Prepared::new(ExplorerConfig {
                 tokens: tokenize(sentence),
                 seed: 1337,
                 heads,

@@ -39,7 +39,7 @@ pub fn bit_identical(a: &DMatrix<f64>, b: &DMatrix<f64>) -> bool {
 mod tests {
     use super::*;
     use crate::model::attention::averaging_matrix;
-    use crate::model::explorer::{ModelConfig, Prepared};
+    use crate::model::explorer::{ExplorerConfig, Prepared};
     use crate::model::temperature::SLIDER_MAX_TAU;
     use crate::model::tokenizer::tokenize;
     use crate::model::weights::HEAD_CHOICES;
@@ -86,7 +86,7 @@ mod tests {
     fn hot_weights_approach_the_average() {
         for heads in HEAD_CHOICES {
             for positions in [false, true] {
-                let p = Prepared::new(ModelConfig {
+                let p = Prepared::new(ExplorerConfig {
                     tokens: tokenize("The cat sat on the mat ."),
                     seed: 1337,
                     heads,

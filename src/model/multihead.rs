@@ -9,56 +9,11 @@
 //! `W_o` first and then concatenates the h products, which gives T × h·`d_model`; adding those
 //! products instead of concatenating them gives exactly `concat · W_o`, a fact the step checks.)
 //!
-//! [`LayerOutput`] is the whole matrix, as the JSON export writes it; [`HeadsRow`] is the selected
+//! [`LayerOutput`](super::attention::LayerOutput) is the whole matrix, as the JSON export writes it; [`HeadsRow`] is the selected
 //! row as step 5 shows it, with a check computed by a second, independent route.
 
 use super::explorer::Prepared;
 use nalgebra::DMatrix;
-
-/// The heads' outputs side by side: T × Σ widths, head h's columns after those of heads 0…h−1.
-/// Every output must have the same number of rows; no outputs give a 0 × 0 matrix.
-pub fn concat_heads(outputs: &[&DMatrix<f64>]) -> DMatrix<f64> {
-    let t = outputs.first().map_or(0, |o| o.nrows());
-    let width = outputs.iter().map(|o| o.ncols()).sum();
-    let mut concat = DMatrix::<f64>::zeros(t, width);
-    let mut start = 0;
-    for o in outputs {
-        assert_eq!(o.nrows(), t, "every head has one row per token");
-        concat.columns_mut(start, o.ncols()).copy_from(*o);
-        start += o.ncols();
-    }
-    concat
-}
-
-/// The multi-head layer's result for one view.
-#[derive(Debug, Clone, PartialEq)]
-pub struct LayerOutput {
-    /// T × `d_model`: every head's `A_h · V_h`, head h in columns h·d … (h+1)·d.
-    pub concat: DMatrix<f64>,
-    /// T × `d_model`: `concat · W_o`.
-    pub output: DMatrix<f64>,
-}
-
-impl LayerOutput {
-    /// Concatenates `outputs` (each head's `A_h · V_h`, in head order) and applies `w_o`.
-    pub fn new(outputs: &[&DMatrix<f64>], w_o: &DMatrix<f64>) -> Self {
-        let concat = concat_heads(outputs);
-        let output = &concat * w_o;
-        Self { concat, output }
-    }
-
-    /// The layer for `prepared` whose heads' weights are `weights` (in head order, T × T each).
-    pub fn of(prepared: &Prepared, weights: &[&DMatrix<f64>]) -> Self {
-        let outputs: Vec<DMatrix<f64>> = prepared
-            .heads
-            .iter()
-            .zip(weights)
-            .map(|(head, w)| *w * &head.v)
-            .collect();
-        let refs: Vec<&DMatrix<f64>> = outputs.iter().collect();
-        Self::new(&refs, &prepared.projections.w_o)
-    }
-}
 
 /// Step 5's numbers for row t: each head's output row, their concatenation, and the layer's
 /// output row.
@@ -95,7 +50,7 @@ fn max_diff(a: &[f64], b: &[f64]) -> f64 {
 impl HeadsRow {
     /// Row `t` of the layer for `prepared` with head weights `weights`. Panics if `t` is not a row.
     pub fn new(prepared: &Prepared, weights: &[&DMatrix<f64>], t: usize) -> Self {
-        let layer = LayerOutput::of(prepared, weights);
+        let layer = prepared.layer_output(weights);
         let row = |m: &DMatrix<f64>| (0..m.ncols()).map(|c| m[(t, c)]).collect::<Vec<f64>>();
         let d = prepared.head_size();
         let heads: Vec<Vec<f64>> = (0..prepared.heads.len())
@@ -145,6 +100,7 @@ impl HeadsRow {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::attention::{concat_heads, LayerOutput};
     use crate::model::stats::ROUNDING_TOLERANCE;
     use crate::model::weights::D_MODEL;
 
@@ -224,7 +180,7 @@ mod tests {
             for tau in [0.01, 1.0, 100.0] {
                 let weights = p.weights_all(tau);
                 let refs: Vec<&DMatrix<f64>> = weights.iter().collect();
-                assert_eq!(LayerOutput::of(&p, &refs), layer(&p, tau).1);
+                assert_eq!(p.layer_output(&refs), layer(&p, tau).1);
             }
         }
     }

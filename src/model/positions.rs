@@ -12,7 +12,7 @@
 //! order, and floating-point addition rounds differently in another order. So the page says
 //! "bit-identical" only where the comparison is exact, and otherwise gives the largest change.
 
-use super::explorer::{ModelConfig, Prepared};
+use super::explorer::{ExplorerConfig, Prepared};
 use super::host::{CoreText, TextHost};
 use super::rng::SeededRng;
 
@@ -77,7 +77,7 @@ fn same_bits(a: &[f64], b: &[f64]) -> bool {
 /// Row `row` (0-based) of head `head` at temperature `tau`, for `config` and for the same config
 /// with the tokens before the row shuffled by `seed` (same seed, heads and position switch).
 pub fn shuffle_the_past(
-    config: &ModelConfig,
+    config: &ExplorerConfig,
     head: usize,
     tau: f64,
     row: usize,
@@ -99,12 +99,12 @@ pub fn shuffle_the_past_with<H: TextHost>(
     let len = config.tokens.len();
     let row = row.min(len.saturating_sub(1));
     let order = shuffled_order(len, row, seed);
-    let shuffled = ModelConfig {
+    let shuffled = ExplorerConfig {
         tokens: order.iter().map(|&i| config.tokens[i].clone()).collect(),
         ..config.clone()
     };
     // The row's (weights, scores) on its visible keys.
-    let row_of = |config: ModelConfig| {
+    let row_of = |config: ExplorerConfig| {
         // Cannot fail: the same words in another order, with the same weights.
         let p = prepared
             .weights
@@ -138,8 +138,8 @@ mod tests {
     use crate::model::tokenizer::tokenize;
     use crate::model::weights::HEAD_CHOICES;
 
-    fn config(sentence: &str, heads: usize, positions: bool) -> ModelConfig {
-        ModelConfig {
+    fn config(sentence: &str, heads: usize, positions: bool) -> ExplorerConfig {
+        ExplorerConfig {
             tokens: tokenize(sentence),
             seed: 1337,
             heads,

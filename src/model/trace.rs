@@ -319,4 +319,34 @@ mod tests {
             }
         }
     }
+
+    /// The training page's closer look traces a trained model's heads: for every position kind,
+    /// layer and head of a small model, the trace of a row sums its weights to 1 and its explicit
+    /// Σ w·v matches the row of A·V.
+    #[test]
+    fn a_transformer_head_traces_like_an_explorer_head() {
+        use crate::model::train::shape::{PositionKind, TransformerConfig};
+        use crate::model::train::transformer::Transformer;
+        for positions in PositionKind::ALL {
+            let config = TransformerConfig {
+                vocab: 7,
+                d_model: 8,
+                layers: 2,
+                heads: 2,
+                max_len: 6,
+                positions,
+            };
+            let model = Transformer::new(config, 5).unwrap();
+            let tokens: Vec<usize> = (0..6).map(|i| (3 * i + 1) % 7).collect();
+            for tau in [1.0, 0.5, 2.0] {
+                for heads in model.heads_at(&tokens, tau) {
+                    for head in heads {
+                        let row = RowTrace::new(&head.projections, &head.weights, 3, tau);
+                        assert!(row.blend_matches(), "{positions:?} τ {tau}");
+                        assert!((row.weight_sum - 1.0).abs() < 1e-12);
+                    }
+                }
+            }
+        }
+    }
 }

@@ -1,4 +1,4 @@
-//! The explorer's model with trained weights (issue 13): the tiny-grammar checkpoint
+//! The explorer's model with trained weights: the tiny-grammar checkpoint
 //! (`assets/checkpoints/grammar.bin`) read as a [`Prepared`], so every view that draws the random
 //! model (heatmap, inspector, trace, temperature, exports) can draw the trained one instead.
 //!
@@ -11,11 +11,11 @@
 //! own forward pass). Only words of the grammar's 29-word vocabulary have learned vectors, so
 //! any other word is refused with a message that names it.
 
-use super::explorer::{ModelConfig, Prepared};
+use super::explorer::{ExplorerConfig, Prepared, WeightSource};
 use super::host::TextHost;
 use super::train::checkpoint_file::Checkpoint;
+use super::train::shape::{ParamGroup, PositionKind};
 use super::train::tasks::GRAMMAR_WORDS;
-use super::train::transformer::{ParamGroup, PositionKind};
 use super::weights::{sinusoidal_positions, Projections};
 use nalgebra::DMatrix;
 use std::sync::Arc;
@@ -48,19 +48,10 @@ impl WeightsChoice {
     }
 }
 
-/// The weights a [`Prepared`] model was built from.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Weights {
-    /// Seeded random embeddings and projections (`model::weights`).
-    Random,
-    /// A trained checkpoint's learned embeddings and layer-1 matrices.
-    Trained(Arc<Checkpoint>),
-}
-
-impl Weights {
+impl WeightSource {
     /// The model for `config` with these weights (for trained weights, the checkpoint's head
     /// count and position codes replace the config's).
-    pub fn prepare<H: TextHost>(&self, config: ModelConfig) -> Result<Prepared, String> {
+    pub fn prepare<H: TextHost>(&self, config: ExplorerConfig) -> Result<Prepared, String> {
         match self {
             Self::Random => Ok(Prepared::new_with::<H>(config)),
             Self::Trained(checkpoint) => Prepared::from_checkpoint::<H>(config.tokens, checkpoint),
@@ -151,7 +142,7 @@ impl Prepared {
             w_o: matrix(ParamGroup::Output(LAYER)),
         };
         Ok(Self::from_parts(
-            ModelConfig {
+            ExplorerConfig {
                 tokens,
                 seed: checkpoint.seed,
                 heads: cfg.heads,
@@ -159,7 +150,7 @@ impl Prepared {
             },
             x,
             projections,
-            Weights::Trained(Arc::clone(checkpoint)),
+            WeightSource::Trained(Arc::clone(checkpoint)),
         ))
     }
 }
@@ -167,10 +158,10 @@ impl Prepared {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::explorer::DEFAULT_SENTENCE;
     use crate::model::host::CoreText;
     use crate::model::tokenizer::tokenize;
     use crate::model::train::checkpoint_file::decode;
-    use crate::model::url_state::DEFAULT_SENTENCE;
 
     fn grammar_checkpoint() -> Arc<Checkpoint> {
         Arc::new(decode(include_bytes!("../../assets/checkpoints/grammar.bin")).unwrap())
@@ -254,13 +245,13 @@ mod tests {
     fn the_explorer_shows_exactly_the_learner_s_runs_it_can_read() {
         use crate::model::train::checkpoint_file::{encode, CheckpointTask};
         use crate::model::train::settings::{
-            TaskKind, TrainSettings, LAYER_CHOICES, TRAIN_HEAD_CHOICES,
+            TaskChoice, TrainSettings, LAYER_CHOICES, TRAIN_HEAD_CHOICES,
         };
         use crate::model::train::trainer::Trainer;
         let tokens = tokenize(DEFAULT_SENTENCE);
         let ids = grammar_ids::<CoreText>(&tokens).unwrap();
         let mut offered = 0;
-        for task in TaskKind::ALL {
+        for task in TaskChoice::ALL {
             for layers in LAYER_CHOICES {
                 for heads in TRAIN_HEAD_CHOICES {
                     for positions in PositionKind::ALL {
@@ -272,7 +263,7 @@ mod tests {
                             positions,
                             lr: 0.03,
                         };
-                        let expected = task == TaskKind::Grammar
+                        let expected = task == TaskChoice::Grammar
                             && (layers, positions) == (1, PositionKind::Sinusoidal)
                             && heads >= 2;
                         assert_eq!(
@@ -281,7 +272,7 @@ mod tests {
                             "{settings:?}"
                         );
                         if !expected {
-                            if task == TaskKind::Grammar {
+                            if task == TaskChoice::Grammar {
                                 // Nor does the explorer read such a file.
                                 let model = crate::model::train::transformer::Transformer::new(
                                     settings.config().model,
@@ -339,12 +330,12 @@ mod tests {
 #[cfg(test)]
 mod report {
     use super::*;
+    use crate::model::explorer::DEFAULT_SENTENCE;
     use crate::model::host::CoreText;
     use crate::model::tokenizer::tokenize;
     use crate::model::train::checkpoint_file::decode;
-    use crate::model::url_state::DEFAULT_SENTENCE;
 
-    /// The README's account of the trained heads on "The cat sat on the mat ." (section "Trained
+    /// The account of the trained heads on "The cat sat on the mat ." (section "Trained
     /// checkpoints"): each row's most-attended key, per head, at τ = 1.
     #[test]
     fn what_the_trained_heads_attend_to_in_the_default_sentence() {

@@ -4,9 +4,10 @@
 
 use super::{PageState, Shared, ViewSignals};
 use crate::model::broken::broken_weights_all;
-use crate::model::explorer::{ModelConfig, Prepared};
+use crate::model::explorer::WeightSource;
+use crate::model::explorer::{ExplorerConfig, Prepared};
 use crate::model::tokenizer::{checked_tokens, tokenize};
-use crate::model::trained::{checkpoint_ids, Weights, WeightsChoice};
+use crate::model::trained::{checkpoint_ids, WeightsChoice};
 use crate::model::url_state::DEFAULT_SENTENCE;
 use crate::web::BrowserText;
 use leptos::prelude::*;
@@ -95,13 +96,13 @@ impl AppState {
         // sentence (`checkpoint_ids`); random otherwise (and `weights_problem` says why).
         let in_use = Memo::new(move |_| {
             let Some(loaded) = source().filter(|_| offers_trained) else {
-                return Weights::Random;
+                return WeightSource::Random;
             };
             match loaded.get() {
                 Some(Ok(c)) if tokens.with(|t| checkpoint_ids::<BrowserText>(t, &c).is_ok()) => {
-                    Weights::Trained(c)
+                    WeightSource::Trained(c)
                 }
-                _ => Weights::Random,
+                _ => WeightSource::Random,
             }
         });
         let weights_problem = Memo::new(move |_| {
@@ -118,7 +119,7 @@ impl AppState {
             }
         });
         let prepared = Memo::new(move |_| {
-            let config = ModelConfig {
+            let config = ExplorerConfig {
                 tokens: tokens.get(),
                 seed: seed.get(),
                 heads: heads.get(),

@@ -2,12 +2,12 @@
 //! the notices about the link. The explorer's model ([`super::AppState`]) is built on it; the
 //! training page needs nothing more (its run is [`super::Training`]).
 
-// `Mistakes`, `Change`, `Step`, `TaskKind` and `PositionKind` are types in the parameter table,
+// `Mistakes`, `CompareChange`, `Step`, `TaskChoice` and `PositionKind` are types in the parameter table,
 // which expands here.
 use crate::model::broken::Mistakes;
-use crate::model::compare::Change;
-use crate::model::train::{settings::TaskKind, transformer::PositionKind};
+use crate::model::train::{settings::TaskChoice, shape::PositionKind};
 use crate::model::trained::WeightsChoice;
+use crate::model::url_state::CompareChange;
 use crate::model::url_state::{view_params, Step, ViewState};
 use leptos::prelude::*;
 use std::ops::Deref;

@@ -15,15 +15,16 @@
 use super::PageState;
 use crate::model::train::checkpoint_file::{encode, CheckpointTask};
 use crate::model::train::detectors::AgreementReport;
+use crate::model::train::evaluation::EvalPoint;
 use crate::model::train::export::run_json;
 use crate::model::train::settings::TrainSettings;
-use crate::model::train::trainer::{EvalPoint, Snapshot, Trainer, Work};
+use crate::model::train::trainer::{Snapshot, Trainer, Work};
 use crate::model::train::transformer::HeadOnTokens;
 use crate::web::next_task::next_task;
 use leptos::prelude::*;
 use nalgebra::DMatrix;
 
-/// Milliseconds of work per slice (issue 13: slices of ≤ 8 ms between frames).
+/// Milliseconds of work per slice (the page must never wait for training: slices of ≤ 8 ms between frames).
 pub const SLICE_BUDGET_MS: f64 = 8.0;
 /// How often, at most, the step readout is refreshed while training, in milliseconds.
 const READOUT_INTERVAL_MS: f64 = 100.0;
@@ -53,7 +54,7 @@ pub struct Training {
     /// What the head grid and the detector table show: the evaluation (of the latest step or of
     /// the replayed checkpoint) and every head's weights on held-out sequence 1 then.
     pub shown: Memo<Option<Shown>>,
-    /// Repeat task: the first evaluation at which the copying circuit had formed (issue 13's
+    /// Repeat task: the first evaluation at which the copying circuit had formed (its
     /// three conditions, `EvalPoint::circuit_formed`), if it has.
     pub circuit_formed_at: Memo<Option<usize>>,
     /// Where the current speed measurement began: (time in ms, steps then).

@@ -6,7 +6,7 @@ use super::{format_tau, mistake_label, mistake_why, quote};
 use crate::format::{fixed, percent, scientific};
 use crate::model::broken::DROPOUT_P;
 use crate::model::quiz::{
-    Answer, Change, Choice, Kind, Question, EXACT_TOLERANCE, GUESS_TOLERANCE,
+    Answer, Choice, Direction, Kind, Question, EXACT_TOLERANCE, GUESS_TOLERANCE,
 };
 
 /// "row 3 “sat”": a row or key by its number from 1 and its token.
@@ -72,12 +72,12 @@ pub fn quiz_choice(kind: Kind, choice: Choice, tokens: &[String]) -> String {
     match choice {
         Choice::Key(j) => token_at("key", tokens, j),
         Choice::Head(h) => format!("head {}", h + 1),
-        Choice::Change(Change::More) if dropout => "more than 1".to_string(),
-        Choice::Change(Change::Less) if dropout => "less than 1".to_string(),
-        Choice::Change(Change::Same) if dropout => "exactly 1".to_string(),
-        Choice::Change(Change::More) => "it gets peakier".to_string(),
-        Choice::Change(Change::Less) => "it gets flatter".to_string(),
-        Choice::Change(Change::Same) => "it stays the same".to_string(),
+        Choice::Direction(Direction::More) if dropout => "more than 1".to_string(),
+        Choice::Direction(Direction::Less) if dropout => "less than 1".to_string(),
+        Choice::Direction(Direction::Same) if dropout => "exactly 1".to_string(),
+        Choice::Direction(Direction::More) => "it gets peakier".to_string(),
+        Choice::Direction(Direction::Less) => "it gets flatter".to_string(),
+        Choice::Direction(Direction::Same) => "it stays the same".to_string(),
         Choice::Pair(a, b) => format!(
             "{} and {}",
             token_at("column", tokens, a),
@@ -157,7 +157,7 @@ pub fn quiz_why(q: &Question, tokens: &[String]) -> String {
         Kind::TopKey => "Softmax keeps the order of the scores: the key whose q·k is largest gets the largest weight.".to_string(),
         Kind::MaskedCell => "The mask sets a future key's score to −∞ before the softmax, and e^(−∞) = 0, exactly.".to_string(),
         Kind::HalfTau => match right(0) {
-            Some(Choice::Change(Change::Same)) => "This row's scores are all equal, so at any τ its weights are too.".to_string(),
+            Some(Choice::Direction(Direction::Same)) => "This row's scores are all equal, so at any τ its weights are too.".to_string(),
             _ => "Halving τ doubles every scaled score, which widens the gaps between them, so the top key takes a larger share.".to_string(),
         },
         Kind::HotLimit => "As τ grows every scaled score tends to 0, and a softmax of equal scores shares the weight evenly over the keys the row sees.".to_string(),
@@ -245,11 +245,15 @@ mod tests {
             "column 1 “The” and column 3 “the”"
         );
         assert_eq!(
-            quiz_choice(Kind::DropoutSum, Choice::Change(Change::More), &tokens),
+            quiz_choice(
+                Kind::DropoutSum,
+                Choice::Direction(Direction::More),
+                &tokens
+            ),
             "more than 1"
         );
         assert_eq!(
-            quiz_choice(Kind::HalfTau, Choice::Change(Change::More), &tokens),
+            quiz_choice(Kind::HalfTau, Choice::Direction(Direction::More), &tokens),
             "it gets peakier"
         );
         assert_eq!(quiz_progress(3, 5), "3 of 5 correct");

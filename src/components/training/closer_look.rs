@@ -12,7 +12,7 @@ use crate::components::trace_table::TraceTable;
 use crate::format::{fixed, percent};
 use crate::model::export::weights_csv;
 use crate::model::trace::RowTrace;
-use crate::model::train::transformer::PositionKind;
+use crate::model::train::shape::PositionKind;
 use crate::state::Shared;
 use crate::text::{closer_row_summary, quote};
 use crate::web::download::{download_canvas_png, download_text};

@@ -2,9 +2,9 @@
 
 use super::use_training;
 use crate::model::train::settings::{
-    TaskKind, TrainSettings, LAYER_CHOICES, LEARNING_RATES, TRAIN_HEAD_CHOICES,
+    TaskChoice, TrainSettings, LAYER_CHOICES, LEARNING_RATES, TRAIN_HEAD_CHOICES,
 };
-use crate::model::train::transformer::PositionKind;
+use crate::model::train::shape::PositionKind;
 use crate::model::url_state::MAX_SEED;
 use crate::state::PageState;
 use crate::text::{retrain_progress, training_rate};
@@ -68,7 +68,7 @@ pub(super) fn TrainingControls() -> impl IntoView {
     view! {
         <fieldset class="field model">
             <legend>"Training"</legend>
-            {choice("train-task", "Task", &TaskKind::ALL, |t| t.label().to_string(), task)}
+            {choice("train-task", "Task", &TaskChoice::ALL, |t| t.label().to_string(), task)}
             <div class="row">
                 <label for="train-seed">"Seed"</label>
                 <input

@@ -1,4 +1,4 @@
-//! "Train a model" (issue 13), the training page's panel: train a tiny attention-only transformer
+//! "Train a model", the training page's panel: train a tiny attention-only transformer
 //! in the browser and watch its heads form, then replay how they formed. The run lives in
 //! [`crate::state::Training`]; these components show it.
 

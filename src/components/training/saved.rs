@@ -1,4 +1,4 @@
-//! "Trained weights, at once" (issue 13, point 4): the task's checkpoint, trained natively by the
+//! "Trained weights, at once": the task's checkpoint, trained natively by the
 //! project's own code (`examples/checkpoints.rs`) and fetched on demand from `checkpoints/`, with
 //! its head-detector scores measured here on the run's held-out set — the numbers
 //! `tests/checkpoints.rs` pins natively, so the page and native code agree.
@@ -7,7 +7,7 @@ use super::detector_table::detector_table;
 use super::use_training;
 use crate::model::train::checkpoint_file::{decode, CheckpointTask};
 use crate::model::train::detectors::{agreement_on, score_heads, AgreementReport, HeadScores};
-use crate::model::train::settings::TaskKind;
+use crate::model::train::settings::TaskChoice;
 use crate::model::train::trainer::{agreement_set, held_out_set};
 use crate::web::fetch::fetch_bytes;
 use leptos::prelude::*;
@@ -44,10 +44,10 @@ async fn load(task: CheckpointTask) -> Result<Saved, String> {
     })
 }
 
-fn checkpoint_task(task: TaskKind) -> CheckpointTask {
+fn checkpoint_task(task: TaskChoice) -> CheckpointTask {
     match task {
-        TaskKind::Repeat => CheckpointTask::Repeat,
-        TaskKind::Grammar => CheckpointTask::Grammar,
+        TaskChoice::Repeat => CheckpointTask::Repeat,
+        TaskChoice::Grammar => CheckpointTask::Grammar,
     }
 }
 

@@ -18,7 +18,8 @@
 //! The tests check every group against central finite differences.
 
 use super::kernels::{matmul_a_bt_acc, matmul_acc, matmul_at_b_acc};
-use super::transformer::{ForwardCache, ParamGroup, PositionKind, Transformer};
+use super::shape::{ParamGroup, PositionKind};
+use super::transformer::{ForwardCache, Transformer};
 
 /// Reusable buffers for one sequence's backward pass.
 #[derive(Debug, Clone, Default)]
@@ -262,10 +263,10 @@ impl Transformer {
 mod tests {
     use super::*;
     use crate::model::rng::SeededRng;
+    use crate::model::train::shape::TransformerConfig;
     use crate::model::train::transformer::tests::small;
-    use crate::model::train::transformer::ModelConfig;
 
-    fn random_batch(cfg: &ModelConfig, seed: u64, sequences: usize) -> Vec<Vec<usize>> {
+    fn random_batch(cfg: &TransformerConfig, seed: u64, sequences: usize) -> Vec<Vec<usize>> {
         let mut rng = SeededRng::stream(seed, "gradcheck-batch");
         (0..sequences)
             .map(|s| {
@@ -280,7 +281,7 @@ mod tests {
 
     /// Central differences `(L(θ + h) − L(θ − h)) / 2h` for every parameter, compared group by
     /// group with the hand-written gradient: `‖g − g_fd‖ / max(‖g‖, ‖g_fd‖) ≤ 1e-6`.
-    fn check_gradients(cfg: ModelConfig, seed: u64) {
+    fn check_gradients(cfg: TransformerConfig, seed: u64) {
         let mut model = Transformer::new(cfg, seed).unwrap();
         let batch = random_batch(&cfg, seed, 3);
         let mut grad = vec![0.0; model.params().len()];
@@ -326,7 +327,7 @@ mod tests {
 
     #[test]
     fn gradients_match_on_a_wider_model() {
-        let cfg = ModelConfig {
+        let cfg = TransformerConfig {
             vocab: 10,
             d_model: 16,
             layers: 2,

@@ -1,5 +1,5 @@
 //! Trained checkpoints: a trained model's weights as a small binary file the page fetches on
-//! demand (issue 13, point 4), so a learner sees trained attention at once instead of training.
+//! demand, so a learner sees trained attention at once instead of training.
 //!
 //! What a checkpoint is: the parameters of a run of one of the built-in tasks with a given seed,
 //! after a given number of steps, starting from the task's default ([`TrainConfig::repeat_default`]
@@ -9,7 +9,7 @@
 //! numbers.
 //!
 //! Why f32: 10,240 parameters in f64 are 80 kB, and trained weights hardly compress; in f32 they
-//! are 40 kB, within the issue's 50 kB per file. The page and the native tests both use the
+//! are 40 kB, within the 50 kB each file may take. The page and the native tests both use the
 //! decoded f32 values (widened exactly to f64), so both compute the same head scores.
 //!
 //! The format, little-endian: the 4 bytes `AECK`, a version byte (2), a task byte (0 repeat,
@@ -20,8 +20,9 @@
 //! message, never a broken model.
 
 use super::settings::{LAYER_CHOICES, TRAIN_HEAD_CHOICES};
+use super::shape::{PositionKind, TransformerConfig};
 use super::trainer::TrainConfig;
-use super::transformer::{ModelConfig, PositionKind, Transformer};
+use super::transformer::Transformer;
 
 const MAGIC: &[u8; 4] = b"AECK";
 const VERSION: u8 = 2;
@@ -169,7 +170,12 @@ pub fn decode(bytes: &[u8]) -> Result<Checkpoint, String> {
 
 /// The task's default `model` with a version-2 file's shape bytes, each one the training page
 /// offers.
-fn shape(model: ModelConfig, layers: u8, heads: u8, positions: u8) -> Result<ModelConfig, String> {
+fn shape(
+    model: TransformerConfig,
+    layers: u8,
+    heads: u8,
+    positions: u8,
+) -> Result<TransformerConfig, String> {
     let (layers, heads) = (usize::from(layers), usize::from(heads));
     if !LAYER_CHOICES.contains(&layers) {
         return Err(format!(
@@ -185,7 +191,7 @@ fn shape(model: ModelConfig, layers: u8, heads: u8, positions: u8) -> Result<Mod
         .into_iter()
         .find(|&kind| position_byte(kind) == positions)
         .ok_or_else(|| format!("unknown position code {positions}"))?;
-    Ok(ModelConfig {
+    Ok(TransformerConfig {
         layers,
         heads,
         positions,
@@ -251,7 +257,7 @@ mod tests {
     }
 
     #[test]
-    fn the_reference_checkpoint_fits_the_issue_s_50_kb() {
+    fn the_reference_checkpoint_fits_in_50_kb() {
         let (_, bytes) = sample(CheckpointTask::Repeat);
         assert!(bytes.len() <= 50_000, "{} bytes", bytes.len());
     }

@@ -233,71 +233,15 @@ mod tests {
     use super::*;
     use crate::model::attention::averaging_matrix;
     use crate::model::rng::SeededRng;
+    use crate::model::train::shape::{ParamGroup, PositionKind, TransformerConfig};
     use crate::model::train::tasks::Repeat;
-    use crate::model::train::transformer::{ModelConfig, ParamGroup, PositionKind};
-
-    /// The one-pass report equals the plain computation bit for bit: the probabilities from
-    /// `next_token_probs` and the weights from `attention`, two forward passes per sentence.
-    #[test]
-    fn agreement_report_equals_the_two_pass_computation() {
-        use crate::model::train::trainer::{TrainConfig, Trainer};
-        let mut config = TrainConfig::grammar_default(3);
-        config.model.layers = 2;
-        config.batch = 4;
-        let mut t = Trainer::new(config).unwrap();
-        t.run_to(40);
-        let sentences =
-            Grammar::agreement_sentences(&mut SeededRng::stream(3, "agreement-check"), 12);
-        let model = t.model();
-        let (is, are) = (
-            Grammar::encode::<crate::model::host::CoreText>("is").unwrap()[0],
-            Grammar::encode::<crate::model::host::CoreText>("are").unwrap()[0],
-        );
-        let (mut correct, mut mismatched, mut mismatched_correct) = (0, 0, 0);
-        let mut subject = vec![vec![0.0; 2]; 2];
-        let mut attractor = vec![vec![0.0; 2]; 2];
-        for s in &sentences {
-            let a = s.agreement.unwrap();
-            let probs = model.next_token_probs(&s.tokens);
-            let (right, wrong) = if a.subject_plural {
-                (are, is)
-            } else {
-                (is, are)
-            };
-            let ok = probs[(a.attractor, right)] > probs[(a.attractor, wrong)];
-            correct += usize::from(ok);
-            if a.subject_plural != a.attractor_plural {
-                mismatched += 1;
-                mismatched_correct += usize::from(ok);
-            }
-            for (l, layer) in model.attention(&s.tokens).iter().enumerate() {
-                for (h, w) in layer.iter().enumerate() {
-                    subject[l][h] += w[(a.attractor, a.subject)];
-                    attractor[l][h] += w[(a.attractor, a.attractor)];
-                }
-            }
-        }
-        for x in subject.iter_mut().chain(attractor.iter_mut()).flatten() {
-            *x /= 12.0;
-        }
-        let expected = AgreementReport {
-            sentences: 12,
-            correct,
-            mismatched,
-            mismatched_correct,
-            subject_weight: subject,
-            attractor_weight: attractor,
-        };
-        assert_eq!(agreement_report(model, &sentences), expected);
-        assert_eq!(t.agreement_of(model), t.agreement());
-    }
 
     #[test]
     fn agreement_report_of_a_model_that_always_says_is() {
         // Every embedding is all ones and W_q = W_k = W_v = W_o = 0, so the stream stays all ones,
         // every score is 0 (uniform attention), and an unembedding that maps the stream to "is"
         // only makes "is" the favourite everywhere: right exactly for the singular subjects.
-        let cfg = ModelConfig {
+        let cfg = TransformerConfig {
             vocab: Grammar::REFERENCE.vocab(),
             d_model: 4,
             layers: 2,

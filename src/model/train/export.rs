@@ -11,7 +11,7 @@
 //! Written by hand like the explorer's download (`model::export`): Rust's `{}` prints the shortest
 //! string that reads back as the same f64, so `NumPy` starts from exactly the page's numbers.
 //!
-//! [`ParamGroup::label`]: super::transformer::ParamGroup::label
+//! [`ParamGroup::label`]: super::shape::ParamGroup::label
 
 use super::detectors::HeadScores;
 use super::tasks::{Sequence, GRAMMAR_WORDS};

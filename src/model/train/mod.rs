@@ -1,14 +1,17 @@
-//! Training a tiny attention-only transformer, exactly and deterministically (issue 13).
+//! Training a tiny attention-only transformer, exactly and deterministically.
 //!
-//! - [`transformer`]: the model (config, parameters, forward pass through the explorer's softmax);
+//! - [`shape`]: a model's size, its position kind and where each parameter group lies;
+//! - [`transformer`]: the model (parameters, forward pass through the explorer's softmax);
 //! - [`backward`]: hand-written backpropagation, checked against finite differences;
 //! - [`checkpoint_file`]: trained weights as a small binary file the page fetches;
 //! - [`adam`]: the optimiser;
 //! - [`tasks`]: the two built-in tasks, generated from a seed (tiny grammar, repeat a sequence);
 //! - [`detectors`]: per-head scores (previous token, induction, first token, self, entropy);
 //! - [`export`]: the training page's JSON download of the model it shows;
-//! - [`trainer`]: steps (whole, or one sequence at a time for the page), evaluation every N steps,
-//!   loss curves, stuck detection;
+//! - [`trainer`]: steps (whole, or one sequence at a time for the page), an evaluation every N
+//!   steps, loss curves;
+//! - [`evaluation`]: one evaluation on the held-out set, the copying circuit's three conditions and
+//!   the stuck test;
 //! - [`checkpoints`]: the bounded timeline of weights the page replays;
 //! - [`settings`]: the training view's choices and the run they stand for.
 //!
@@ -20,9 +23,11 @@ pub mod backward;
 pub mod checkpoint_file;
 pub mod checkpoints;
 pub mod detectors;
+pub mod evaluation;
 pub mod export;
 mod kernels;
 pub mod settings;
+pub mod shape;
 pub mod tasks;
 pub mod trainer;
 pub mod transformer;

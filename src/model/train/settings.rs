@@ -6,17 +6,17 @@
 //! [`TrainConfig::grammar_default`]). A run is a pure function of its config, so the same
 //! settings trained for the same number of steps give the same weights.
 
+use super::shape::PositionKind;
 use super::trainer::{Task, TrainConfig};
-use super::transformer::PositionKind;
 
 /// The two built-in tasks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum TaskKind {
+pub enum TaskChoice {
     Repeat,
     Grammar,
 }
 
-impl TaskKind {
+impl TaskChoice {
     pub const ALL: [Self; 2] = [Self::Repeat, Self::Grammar];
 
     /// Its name in a link.
@@ -78,7 +78,7 @@ pub const MAX_LINK_STEPS: usize = 20_000;
 /// The learner's choices.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct TrainSettings {
-    pub task: TaskKind,
+    pub task: TaskChoice,
     pub seed: u64,
     pub layers: usize,
     pub heads: usize,
@@ -87,14 +87,14 @@ pub struct TrainSettings {
 }
 
 impl Default for TrainSettings {
-    /// Issue 13's reference default for the repeat task, seed 1.
+    /// The reference default for the repeat task, seed 1.
     fn default() -> Self {
         Self {
-            task: TaskKind::Repeat,
+            task: TaskChoice::Repeat,
             seed: 1,
-            layers: TaskKind::Repeat.default_layers(),
+            layers: TaskChoice::Repeat.default_layers(),
             heads: 2,
-            positions: TaskKind::Repeat.default_positions(),
+            positions: TaskChoice::Repeat.default_positions(),
             lr: 0.01,
         }
     }
@@ -107,7 +107,7 @@ impl TrainSettings {
     /// of 2 or 4 heads with sinusoidal positions, any seed and learning rate
     /// ([`crate::model::trained::checkpoint_ids`] reads exactly these).
     pub fn explorer_problem(&self) -> Option<&'static str> {
-        let fits = self.task == TaskKind::Grammar
+        let fits = self.task == TaskChoice::Grammar
             && self.layers == 1
             && self.heads >= 2
             && self.positions == PositionKind::Sinusoidal;
@@ -119,8 +119,8 @@ impl TrainSettings {
     /// The run these settings describe.
     pub fn config(&self) -> TrainConfig {
         let mut config = match self.task {
-            TaskKind::Repeat => TrainConfig::repeat_default(self.seed),
-            TaskKind::Grammar => TrainConfig::grammar_default(self.seed),
+            TaskChoice::Repeat => TrainConfig::repeat_default(self.seed),
+            TaskChoice::Grammar => TrainConfig::grammar_default(self.seed),
         };
         config.model.layers = self.layers;
         config.model.heads = self.heads;
@@ -162,9 +162,9 @@ mod tests {
         assert_eq!(settings.tokens_per_step(), 16 * 16);
         assert!(settings.is_repeat());
         let grammar = TrainSettings {
-            task: TaskKind::Grammar,
-            layers: TaskKind::Grammar.default_layers(),
-            positions: TaskKind::Grammar.default_positions(),
+            task: TaskChoice::Grammar,
+            layers: TaskChoice::Grammar.default_layers(),
+            positions: TaskChoice::Grammar.default_positions(),
             ..settings
         };
         assert_eq!(grammar.config(), TrainConfig::grammar_default(1));
@@ -173,8 +173,8 @@ mod tests {
 
     #[test]
     fn every_offered_choice_builds_a_trainer() {
-        for task in TaskKind::ALL {
-            assert_eq!(TaskKind::from_key(task.key()), Some(task));
+        for task in TaskChoice::ALL {
+            assert_eq!(TaskChoice::from_key(task.key()), Some(task));
             for layers in LAYER_CHOICES {
                 for heads in TRAIN_HEAD_CHOICES {
                     for positions in PositionKind::ALL {
@@ -195,7 +195,7 @@ mod tests {
                 }
             }
         }
-        assert_eq!(TaskKind::from_key("nope"), None);
+        assert_eq!(TaskChoice::from_key("nope"), None);
     }
 
     #[test]

@@ -85,7 +85,7 @@ pub struct RepeatTask {
 }
 
 impl RepeatTask {
-    /// Issue 13's reference: vocab 32, sequences of 16, segments of 4–8.
+    /// The reference task: vocab 32, sequences of 16, segments of 4–8.
     pub const REFERENCE: Self = Self {
         vocab: 32,
         seq_len: 16,
@@ -135,8 +135,8 @@ const STOP: usize = 27;
 /// [`Grammar::minimum_loss`] of [`Grammar::REFERENCE`], in nats.
 const REFERENCE_MINIMUM_LOSS: f64 = 1.290_759_412_666_265_1;
 
-/// How close to the achievable minimum a tiny-grammar model's loss must come (issue 13: "within
-/// 10 %"), in percent; see [`Grammar::near_minimum`].
+/// How close to the achievable minimum a tiny-grammar model's loss must come ("within
+/// 10 %" of it counts as learned), in percent; see [`Grammar::near_minimum`].
 pub const NEAR_MINIMUM_PERCENT: u32 = 10;
 
 /// The tiny grammar task.
@@ -309,8 +309,8 @@ impl Grammar {
         all
     }
 
-    /// Whether a mean loss is within [`NEAR_MINIMUM_PERCENT`] of the achievable `minimum`: issue
-    /// 13's measure of a trained grammar model (the page's verdict, the benchmarks, the checkpoint
+    /// Whether a mean loss is within [`NEAR_MINIMUM_PERCENT`] of the achievable `minimum`: the
+    /// measure of a trained grammar model (the page's verdict, the benchmarks, the checkpoint
     /// test).
     pub fn near_minimum(loss: f64, minimum: f64) -> bool {
         loss <= (1.0 + f64::from(NEAR_MINIMUM_PERCENT) / 100.0) * minimum

@@ -20,9 +20,11 @@
 use super::adam::Adam;
 use super::backward::Workspace;
 use super::checkpoints::{Checkpoints, MAX_CHECKPOINTS};
-use super::detectors::{agreement_on, AgreementReport, HeadScores, HeadSums};
+use super::detectors::{agreement_on, AgreementReport};
+use super::evaluation::{EvalInProgress, EvalPoint};
+use super::shape::{PositionKind, TransformerConfig};
 use super::tasks::{Grammar, RepeatTask, Sequence, GRAMMAR_WORDS};
-use super::transformer::{ForwardCache, ModelConfig, PositionKind, Transformer};
+use super::transformer::Transformer;
 use crate::model::rng::SeededRng;
 
 /// Which task a run trains on.
@@ -70,7 +72,7 @@ impl Task {
 /// Everything that determines a run.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct TrainConfig {
-    pub model: ModelConfig,
+    pub model: TransformerConfig,
     pub task: Task,
     pub batch: usize,
     pub lr: f64,
@@ -82,12 +84,12 @@ pub struct TrainConfig {
 }
 
 impl TrainConfig {
-    /// Issue 13's reference default for the repeat task: 2 layers of 2 rotary heads, `d_model` 32,
+    /// The reference default for the repeat task: 2 layers of 2 rotary heads, `d_model` 32,
     /// vocab 32, sequences of 16 with segments of 4–8, batch 16, Adam lr 1e-2, evaluated every
     /// 25 steps on 64 held-out sequences.
     pub fn repeat_default(seed: u64) -> Self {
         Self {
-            model: ModelConfig::REFERENCE,
+            model: TransformerConfig::REFERENCE,
             task: Task::Repeat(RepeatTask::REFERENCE),
             batch: 16,
             lr: 1e-2,
@@ -102,7 +104,7 @@ impl TrainConfig {
     pub fn grammar_default(seed: u64) -> Self {
         let grammar = Grammar::REFERENCE;
         Self {
-            model: ModelConfig {
+            model: TransformerConfig {
                 vocab: grammar.vocab(),
                 d_model: 32,
                 layers: 1,
@@ -117,128 +119,6 @@ impl TrainConfig {
             eval_every: 25,
             eval_sequences: 64,
         }
-    }
-}
-
-/// One evaluation on the held-out set.
-#[derive(Debug, Clone, PartialEq)]
-pub struct EvalPoint {
-    pub step: usize,
-    /// Mean next-token loss over every predicted position.
-    pub loss: f64,
-    /// Repeat task: mean loss on the predictable tokens of the first copy and of the repeat.
-    pub first_copy_loss: Option<f64>,
-    pub repeated_loss: Option<f64>,
-    /// `[layer][head]`.
-    pub heads: Vec<Vec<HeadScores>>,
-}
-
-/// The copying circuit's thresholds (issue 13): a layer-1 head's previous-token score of at least
-/// [`PREVIOUS_TOKEN_MIN`], a layer-2 head's induction score of at least [`INDUCTION_MIN`], and the
-/// repeated part's loss at most [`REPEAT_RATIO_MAX`] of the first copy's.
-pub const PREVIOUS_TOKEN_MIN: f64 = 0.7;
-pub const INDUCTION_MIN: f64 = 0.5;
-pub const REPEAT_RATIO_MAX: f64 = 0.3;
-
-/// The head of a layer with the highest score on one detector (0-based head number).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct BestHead {
-    pub head: usize,
-    pub score: f64,
-}
-
-/// The repeat task's copying circuit at one evaluation: a previous-token head in layer 1 whose
-/// output lets a layer-2 head find the token after the current token's earlier occurrence
-/// (induction), and the loss that copying saves. The page lists the three conditions, met or not.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct CircuitCheck {
-    /// Layer 1's best previous-token head.
-    pub previous_token: BestHead,
-    /// Layer 2's best induction head (`None` for a one-layer model).
-    pub induction: Option<BestHead>,
-    /// The repeated part's loss over the first copy's.
-    pub repeat_ratio: f64,
-}
-
-impl CircuitCheck {
-    pub fn previous_token_met(&self) -> bool {
-        self.previous_token.score >= PREVIOUS_TOKEN_MIN
-    }
-
-    pub fn induction_met(&self) -> bool {
-        self.induction.is_some_and(|b| b.score >= INDUCTION_MIN)
-    }
-
-    pub fn copying_met(&self) -> bool {
-        self.repeat_ratio <= REPEAT_RATIO_MAX
-    }
-
-    /// All three at once: the circuit has formed.
-    pub fn formed(&self) -> bool {
-        self.previous_token_met() && self.induction_met() && self.copying_met()
-    }
-}
-
-/// The step from which a run that has not learned to copy counts as stuck.
-pub const STUCK_CHECK_STEP: usize = 2_500;
-
-impl EvalPoint {
-    /// The head of `layer` (0-based) with the highest `score`, the first of equals, so a tie names
-    /// the lower head number (`None` without such a layer or score).
-    pub fn best_head(
-        &self,
-        layer: usize,
-        score: fn(&HeadScores) -> Option<f64>,
-    ) -> Option<BestHead> {
-        self.heads
-            .get(layer)?
-            .iter()
-            .enumerate()
-            .filter_map(|(head, s)| {
-                Some(BestHead {
-                    head,
-                    score: score(s)?,
-                })
-            })
-            .reduce(|best, h| if h.score > best.score { h } else { best })
-    }
-
-    /// The largest previous-token score among the heads of `layer` (0-based; 0 without it).
-    pub fn best_previous_token(&self, layer: usize) -> f64 {
-        self.best_head(layer, |s| Some(s.previous_token))
-            .map_or(0.0, |b| b.score)
-    }
-
-    /// The largest induction score among the heads of `layer` (0-based; 0 without it).
-    pub fn best_induction(&self, layer: usize) -> f64 {
-        self.best_head(layer, |s| s.induction)
-            .map_or(0.0, |b| b.score)
-    }
-
-    /// Repeated-part loss over first-copy loss (repeat task).
-    pub fn repeat_ratio(&self) -> Option<f64> {
-        Some(self.repeated_loss? / self.first_copy_loss?)
-    }
-
-    /// Issue 13's "circuit formed" (see [`CircuitCheck`]).
-    pub fn circuit_formed(&self) -> bool {
-        self.circuit_check().is_some_and(|c| c.formed())
-    }
-
-    /// The three conditions of the copying circuit at this evaluation, with the heads that come
-    /// closest (`None` for the tiny grammar, which has no repeated part).
-    pub fn circuit_check(&self) -> Option<CircuitCheck> {
-        Some(CircuitCheck {
-            repeat_ratio: self.repeat_ratio()?,
-            previous_token: self.best_head(0, |s| Some(s.previous_token))?,
-            induction: self.best_head(1, |s| s.induction),
-        })
-    }
-
-    /// Issue 13's stuck test: at or after step 2,500, the repeated part's loss is still above half
-    /// the first copy's (the model found no copying solution, typically a "look k back" one).
-    pub fn stuck(&self) -> bool {
-        self.step >= STUCK_CHECK_STEP && self.repeat_ratio().is_some_and(|r| r > 0.5)
     }
 }
 
@@ -275,7 +155,7 @@ pub struct Snapshot {
 
 impl Snapshot {
     /// The model with these weights.
-    pub fn model(&self, config: ModelConfig) -> Transformer {
+    pub fn model(&self, config: TransformerConfig) -> Transformer {
         Transformer::with_params(config, self.params.clone())
     }
 }
@@ -301,62 +181,6 @@ struct StepInProgress {
     /// 1 / (predicted positions in the batch): each position's weight in the mean loss.
     weight: f64,
     total: f64,
-}
-
-/// An evaluation part-way through the held-out set: the sums [`Trainer::evaluate`] adds up.
-#[derive(Debug, Clone)]
-struct EvalInProgress {
-    next: usize,
-    total: f64,
-    count: usize,
-    first: f64,
-    repeated: f64,
-    repeat_rows: usize,
-    heads: HeadSums,
-    cache: ForwardCache,
-}
-
-impl EvalInProgress {
-    fn new(config: &ModelConfig) -> Self {
-        Self {
-            next: 0,
-            total: 0.0,
-            count: 0,
-            first: 0.0,
-            repeated: 0.0,
-            repeat_rows: 0,
-            heads: HeadSums::new(config.layers, config.heads),
-            cache: ForwardCache::default(),
-        }
-    }
-
-    /// Adds held-out sequence `s` (one forward pass: its losses and its attention).
-    fn add(&mut self, model: &Transformer, s: &Sequence) {
-        model.forward(&s.tokens, &mut self.cache);
-        let losses = self.cache.position_losses();
-        for &l in &losses {
-            self.total += l;
-        }
-        self.count += losses.len();
-        if let Some(r) = s.repeat {
-            self.first += losses[r.first_copy_rows()].iter().sum::<f64>();
-            self.repeated += losses[r.repeated_rows()].iter().sum::<f64>();
-            self.repeat_rows += r.len - 1;
-        }
-        self.heads.add(&self.cache.layers, s);
-        self.next += 1;
-    }
-
-    fn finish(&self, step: usize) -> EvalPoint {
-        let mean = |x: f64| (self.repeat_rows > 0).then(|| x / self.repeat_rows as f64);
-        EvalPoint {
-            step,
-            loss: self.total / self.count.max(1) as f64,
-            first_copy_loss: mean(self.first),
-            repeated_loss: mean(self.repeated),
-            heads: self.heads.scores(),
-        }
-    }
 }
 
 /// The held-out sequences a run with `config` evaluates on (its own seeded stream, so a saved
@@ -569,7 +393,7 @@ mod tests {
 
     fn tiny(seed: u64) -> TrainConfig {
         TrainConfig {
-            model: ModelConfig {
+            model: TransformerConfig {
                 vocab: 8,
                 d_model: 8,
                 layers: 2,
@@ -705,100 +529,6 @@ mod tests {
     }
 
     #[test]
-    fn verdicts_follow_their_definitions() {
-        let head = |prev: f64, ind: f64| HeadScores {
-            previous_token: prev,
-            induction: Some(ind),
-            first_token: 0.0,
-            self_token: 0.0,
-            entropy_bits: 0.0,
-        };
-        let point = |step, first, repeated, prev, ind| EvalPoint {
-            step,
-            loss: 1.0,
-            first_copy_loss: Some(first),
-            repeated_loss: Some(repeated),
-            heads: vec![vec![head(prev, 0.0), head(0.1, 0.0)], vec![head(0.0, ind)]],
-        };
-        assert!(point(900, 3.4, 1.0, 0.7, 0.5).circuit_formed());
-        let check = point(900, 3.4, 1.0, 0.7, 0.5).circuit_check().unwrap();
-        assert_eq!(
-            check.previous_token,
-            BestHead {
-                head: 0,
-                score: 0.7
-            }
-        );
-        assert_eq!(
-            check.induction,
-            Some(BestHead {
-                head: 0,
-                score: 0.5
-            })
-        );
-        assert_eq!(check.repeat_ratio, 1.0 / 3.4);
-        assert!(!point(900, 3.4, 1.1, 0.7, 0.5).circuit_formed());
-        assert!(!point(900, 3.4, 1.0, 0.69, 0.5).circuit_formed());
-        assert!(!point(900, 3.4, 1.0, 0.7, 0.49).circuit_formed());
-        assert!(point(2_500, 3.4, 1.8, 0.7, 0.5).stuck());
-        assert!(!point(2_499, 3.4, 1.8, 0.7, 0.5).stuck());
-        assert!(!point(2_500, 3.4, 1.6, 0.7, 0.5).stuck());
-    }
-
-    /// The page's checklist names the head with the highest score of its layer (the lower number
-    /// on a tie), says when a model has no layer 2, and is absent for the tiny grammar.
-    #[test]
-    fn the_circuit_check_names_each_layer_s_best_head() {
-        let head = |prev: f64, ind: Option<f64>| HeadScores {
-            previous_token: prev,
-            induction: ind,
-            first_token: 0.0,
-            self_token: 0.0,
-            entropy_bits: 0.0,
-        };
-        let mut e = EvalPoint {
-            step: 50,
-            loss: 3.0,
-            first_copy_loss: Some(3.0),
-            repeated_loss: Some(2.4),
-            heads: vec![
-                vec![
-                    head(0.2, Some(0.9)),
-                    head(0.8, Some(0.0)),
-                    head(0.8, Some(0.0)),
-                ],
-                vec![head(0.9, Some(0.3)), head(0.0, Some(0.6))],
-            ],
-        };
-        let check = e.circuit_check().unwrap();
-        assert_eq!(
-            check.previous_token,
-            BestHead {
-                head: 1,
-                score: 0.8
-            }
-        );
-        assert_eq!(
-            check.induction,
-            Some(BestHead {
-                head: 1,
-                score: 0.6
-            })
-        );
-        assert!(check.previous_token_met() && check.induction_met() && !check.copying_met());
-        assert!(!check.formed() && !e.circuit_formed());
-        e.repeated_loss = Some(0.9);
-        assert!(e.circuit_check().unwrap().formed() && e.circuit_formed());
-        e.heads.truncate(1);
-        let one_layer = e.circuit_check().unwrap();
-        assert_eq!(one_layer.induction, None);
-        assert!(!one_layer.induction_met() && !one_layer.formed());
-        e.first_copy_loss = None;
-        e.repeated_loss = None;
-        assert_eq!(e.circuit_check(), None);
-    }
-
-    #[test]
     fn grammar_runs_and_configs_are_checked() {
         let mut config = TrainConfig::grammar_default(2);
         config.batch = 2;
@@ -815,5 +545,67 @@ mod tests {
         let mut bad = TrainConfig::repeat_default(1);
         bad.lr = f64::NAN;
         assert!(Trainer::new(bad).is_err());
+    }
+
+    /// The one-pass report equals the plain computation bit for bit: the probabilities from
+    /// `next_token_probs` and the weights from `attention`, two forward passes per sentence.
+    #[test]
+    fn agreement_report_equals_the_two_pass_computation() {
+        let mut config = TrainConfig::grammar_default(3);
+        config.model.layers = 2;
+        config.batch = 4;
+        let mut t = Trainer::new(config).unwrap();
+        t.run_to(40);
+        let sentences = crate::model::train::tasks::Grammar::agreement_sentences(
+            &mut SeededRng::stream(3, "agreement-check"),
+            12,
+        );
+        let model = t.model();
+        let (is, are) = (
+            crate::model::train::tasks::Grammar::encode::<crate::model::host::CoreText>("is")
+                .unwrap()[0],
+            crate::model::train::tasks::Grammar::encode::<crate::model::host::CoreText>("are")
+                .unwrap()[0],
+        );
+        let (mut correct, mut mismatched, mut mismatched_correct) = (0, 0, 0);
+        let mut subject = vec![vec![0.0; 2]; 2];
+        let mut attractor = vec![vec![0.0; 2]; 2];
+        for s in &sentences {
+            let a = s.agreement.unwrap();
+            let probs = model.next_token_probs(&s.tokens);
+            let (right, wrong) = if a.subject_plural {
+                (are, is)
+            } else {
+                (is, are)
+            };
+            let ok = probs[(a.attractor, right)] > probs[(a.attractor, wrong)];
+            correct += usize::from(ok);
+            if a.subject_plural != a.attractor_plural {
+                mismatched += 1;
+                mismatched_correct += usize::from(ok);
+            }
+            for (l, layer) in model.attention(&s.tokens).iter().enumerate() {
+                for (h, w) in layer.iter().enumerate() {
+                    subject[l][h] += w[(a.attractor, a.subject)];
+                    attractor[l][h] += w[(a.attractor, a.attractor)];
+                }
+            }
+        }
+        for x in subject.iter_mut().chain(attractor.iter_mut()).flatten() {
+            *x /= 12.0;
+        }
+        let expected = crate::model::train::detectors::AgreementReport {
+            sentences: 12,
+            correct,
+            mismatched,
+            mismatched_correct,
+            subject_weight: subject,
+            attractor_weight: attractor,
+        };
+        assert_eq!(
+            crate::model::train::detectors::agreement_report(model, &sentences),
+            expected
+        );
+        assert_eq!(t.agreement_of(model), t.agreement());
     }
 }

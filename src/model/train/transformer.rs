@@ -12,7 +12,7 @@
 //! 3. `logits = X_L · W_U` (`d_model × vocab`), and the loss is the next-token cross-entropy,
 //!    averaged over every position that has a next token.
 //!
-//! No `LayerNorm`, no MLP, no biases: the reference experiment in issue 13 formed the
+//! No `LayerNorm`, no MLP, no biases: the reference experiment this trainer was built for formed the
 //! previous-token → induction circuit without them, and a final `LayerNorm` stopped it forming.
 //!
 //! Why flat buffers instead of `DMatrix` products: see [`super::kernels`]. The attention weights,
@@ -21,190 +21,12 @@
 //! checks the two agree.
 
 use super::kernels::{matmul, matmul_acc};
-use crate::model::attention::{attend, causal_softmax, HeadProjections};
-use crate::model::multihead::LayerOutput;
+use super::shape::{ParamGroup, PositionKind, TransformerConfig};
+use crate::model::attention::{attend, causal_softmax, HeadProjections, LayerOutput};
 use crate::model::rng::SeededRng;
 use crate::model::temperature::logit_scale;
 use crate::model::weights::sinusoidal_positions;
 use nalgebra::DMatrix;
-
-/// How the model knows where a token is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum PositionKind {
-    /// The fixed sine–cosine code of [`sinusoidal_positions`], added to the embeddings.
-    Sinusoidal,
-    /// A trained `max_len × d_model` table, added to the embeddings.
-    Learned,
-    /// Rotary position embedding (`RoPE`): nothing is added to the embeddings; instead, in every
-    /// head, the pair of query (and key) components `(2i, 2i+1)` of row t is rotated by the angle
-    /// `t · θ_i` with `θ_i = 10000^(−2i/d)`, so `q_t · k_s` depends on the offset `t − s` only.
-    Rotary,
-}
-
-impl PositionKind {
-    pub const ALL: [Self; 3] = [Self::Sinusoidal, Self::Learned, Self::Rotary];
-
-    /// The name used in links and labels.
-    pub fn name(self) -> &'static str {
-        match self {
-            Self::Sinusoidal => "sinusoidal",
-            Self::Learned => "learned",
-            Self::Rotary => "rotary",
-        }
-    }
-
-    pub fn from_name(name: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|kind| kind.name() == name)
-    }
-}
-
-/// The shape of a model.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ModelConfig {
-    pub vocab: usize,
-    pub d_model: usize,
-    pub layers: usize,
-    pub heads: usize,
-    /// The longest sequence the model accepts (the rows of a learned position table).
-    pub max_len: usize,
-    pub positions: PositionKind,
-}
-
-impl ModelConfig {
-    /// The repeat task's reference default from issue 13: vocab 32, `d_model` 32, 2 layers of 2
-    /// heads, rotary positions, sequences of 16.
-    pub const REFERENCE: Self = Self {
-        vocab: 32,
-        d_model: 32,
-        layers: 2,
-        heads: 2,
-        max_len: 16,
-        positions: PositionKind::Rotary,
-    };
-
-    pub fn head_size(&self) -> usize {
-        self.d_model / self.heads.max(1)
-    }
-
-    /// Why this shape cannot be built, if it cannot.
-    pub fn check(&self) -> Result<(), String> {
-        if self.vocab == 0 || self.d_model == 0 || self.max_len == 0 {
-            return Err("vocab, d_model and max_len must be positive".into());
-        }
-        if !(1..=2).contains(&self.layers) {
-            return Err(format!("{} layers: 1 or 2 are supported", self.layers));
-        }
-        if ![1, 2, 4].contains(&self.heads) || self.d_model % self.heads != 0 {
-            return Err(format!(
-                "{} heads: 1, 2 or 4 heads that divide d_model = {}",
-                self.heads, self.d_model
-            ));
-        }
-        if self.positions == PositionKind::Rotary && self.head_size() % 2 != 0 {
-            return Err("rotary positions need an even head size".into());
-        }
-        Ok(())
-    }
-
-    /// Where each parameter group lives in the flat parameter vector, in a fixed order:
-    /// token embedding, learned positions (if any), then per layer `W_q`, `W_k`, `W_v`, `W_o`, then
-    /// the unembedding. Every group is stored row-major.
-    pub fn layout(&self) -> Vec<GroupSpan> {
-        let d = self.d_model;
-        let mut spans = Vec::new();
-        let mut start = 0;
-        let mut push = |group, rows: usize, cols: usize| {
-            spans.push(GroupSpan {
-                group,
-                start,
-                rows,
-                cols,
-            });
-            start += rows * cols;
-        };
-        push(ParamGroup::TokenEmbedding, self.vocab, d);
-        if self.positions == PositionKind::Learned {
-            push(ParamGroup::Positions, self.max_len, d);
-        }
-        for layer in 0..self.layers {
-            push(ParamGroup::Query(layer), d, d);
-            push(ParamGroup::Key(layer), d, d);
-            push(ParamGroup::Value(layer), d, d);
-            push(ParamGroup::Output(layer), d, d);
-        }
-        push(ParamGroup::Unembedding, d, self.vocab);
-        spans
-    }
-
-    pub fn parameter_count(&self) -> usize {
-        self.layout().iter().map(GroupSpan::len).sum()
-    }
-
-    /// Multiply–adds ×2 of one forward pass over a sequence of `t` tokens, counting the products
-    /// only (projections, `QKᵀ` and `A·V` over the full T × T square, `W_o`, the unembedding),
-    /// the usual convention; softmaxes, rotations and additions are a few per cent more.
-    pub fn forward_flops(&self, t: usize) -> usize {
-        let (d, v) = (self.d_model, self.vocab);
-        let per_layer = 2 * t * d * d * 4 + 2 * t * t * d * 2;
-        self.layers * per_layer + 2 * t * d * v
-    }
-
-    /// FLOP of one training step on `batch` sequences of `t` tokens: the backward pass does two
-    /// products for every forward one, so 3 × forward.
-    pub fn step_flops(&self, batch: usize, t: usize) -> usize {
-        3 * batch * self.forward_flops(t)
-    }
-}
-
-/// A named block of parameters.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ParamGroup {
-    TokenEmbedding,
-    Positions,
-    Query(usize),
-    Key(usize),
-    Value(usize),
-    Output(usize),
-    Unembedding,
-}
-
-impl ParamGroup {
-    /// A readable name, layers counted from 1: `"layer 2 W_k"`.
-    pub fn label(self) -> String {
-        match self {
-            Self::TokenEmbedding => "token embedding".into(),
-            Self::Positions => "learned positions".into(),
-            Self::Query(l) => format!("layer {} W_q", l + 1),
-            Self::Key(l) => format!("layer {} W_k", l + 1),
-            Self::Value(l) => format!("layer {} W_v", l + 1),
-            Self::Output(l) => format!("layer {} W_o", l + 1),
-            Self::Unembedding => "unembedding".into(),
-        }
-    }
-}
-
-/// One group's place in the flat vector: `rows × cols` values from `start`, row-major.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct GroupSpan {
-    pub group: ParamGroup,
-    pub start: usize,
-    pub rows: usize,
-    pub cols: usize,
-}
-
-impl GroupSpan {
-    pub fn len(&self) -> usize {
-        self.rows * self.cols
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    pub fn range(&self) -> std::ops::Range<usize> {
-        self.start..self.start + self.len()
-    }
-}
 
 /// Offsets of one layer's four matrices.
 #[derive(Debug, Clone, Copy)]
@@ -215,11 +37,11 @@ pub(crate) struct LayerOffsets {
     pub o: usize,
 }
 
-/// A model: its shape, its parameters (one flat vector, see [`ModelConfig::layout`]) and the
+/// A model: its shape, its parameters (one flat vector, see [`TransformerConfig::layout`]) and the
 /// fixed position tables.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Transformer {
-    config: ModelConfig,
+    config: TransformerConfig,
     params: Vec<f64>,
     /// `max_len × d_model` sine–cosine code (sinusoidal positions only), row-major.
     sinusoid: Vec<f64>,
@@ -232,7 +54,7 @@ impl Transformer {
     /// A seeded initialisation: embeddings and learned positions N(0, 1); `W_q`, `W_k`, `W_v`,
     /// `W_o` and the unembedding N(0, 1/`d_model`), so queries, keys and logits start with unit
     /// variance. Each group draws from its own named stream (`train:<group label>`), row by row.
-    pub fn new(config: ModelConfig, seed: u64) -> Result<Self, String> {
+    pub fn new(config: TransformerConfig, seed: u64) -> Result<Self, String> {
         config.check()?;
         let mut params = vec![0.0; config.parameter_count()];
         let small = 1.0 / (config.d_model as f64).sqrt();
@@ -249,8 +71,8 @@ impl Transformer {
         Ok(Self::with_params(config, params))
     }
 
-    /// A model with the given parameters (laid out as [`ModelConfig::layout`] says).
-    pub fn with_params(config: ModelConfig, params: Vec<f64>) -> Self {
+    /// A model with the given parameters (laid out as [`TransformerConfig::layout`] says).
+    pub fn with_params(config: TransformerConfig, params: Vec<f64>) -> Self {
         assert_eq!(params.len(), config.parameter_count(), "parameter count");
         let (max_len, d) = (config.max_len, config.d_model);
         let sinusoid = if config.positions == PositionKind::Sinusoidal {
@@ -282,7 +104,7 @@ impl Transformer {
         }
     }
 
-    pub fn config(&self) -> &ModelConfig {
+    pub fn config(&self) -> &TransformerConfig {
         &self.config
     }
 
@@ -652,7 +474,7 @@ pub struct ForwardCache {
 }
 
 impl ForwardCache {
-    fn prepare(&mut self, cfg: &ModelConfig, t: usize) {
+    fn prepare(&mut self, cfg: &TransformerConfig, t: usize) {
         let td = t * cfg.d_model;
         self.x.resize_with(cfg.layers + 1, Vec::new);
         for x in &mut self.x {
@@ -680,206 +502,4 @@ impl ForwardCache {
 }
 
 #[cfg(test)]
-pub(crate) mod tests {
-    use super::*;
-
-    /// The trace's view of every head: softmax of its raw scores at τ is the head's weights, bit
-    /// for bit, and in layer 1 its q, k and v are X · W (rotated for rotary positions).
-    #[test]
-    fn projections_give_the_weights_the_model_used() {
-        for positions in PositionKind::ALL {
-            let config = small(positions, 2, 2);
-            let model = Transformer::new(config, 5).unwrap();
-            let tokens: Vec<usize> = (0..config.max_len)
-                .map(|i| (3 * i + 1) % config.vocab)
-                .collect();
-            let hs = config.head_size();
-            for tau in [1.0, 0.5, 2.0] {
-                let heads_at = model.heads_at(&tokens, tau);
-                let attention = model.attention_at(&tokens, tau);
-                for (layer, heads) in heads_at.iter().enumerate() {
-                    for (head, on_tokens) in heads.iter().enumerate() {
-                        let proj = &on_tokens.projections;
-                        let weights = causal_softmax(&proj.scores, logit_scale(hs, tau));
-                        assert_eq!(
-                            weights, attention[layer][head],
-                            "{positions:?} layer {layer} head {head} τ {tau}"
-                        );
-                        assert_eq!(on_tokens.weights, weights);
-                        let row = crate::model::trace::RowTrace::new(proj, &weights, 3, tau);
-                        assert!(row.blend_matches());
-                        assert!((row.weight_sum - 1.0).abs() < 1e-12);
-                    }
-                }
-            }
-            // Layer 1's values are X · W_v's head columns (no rotation for values).
-            let m = |g| model.matrix(g).unwrap();
-            let embedding = m(ParamGroup::TokenEmbedding);
-            let t = tokens.len();
-            let mut x = DMatrix::from_fn(t, config.d_model, |i, c| embedding[(tokens[i], c)]);
-            match positions {
-                PositionKind::Sinusoidal => x += sinusoidal_positions(t, config.d_model),
-                PositionKind::Learned => x += m(ParamGroup::Positions).rows(0, t),
-                PositionKind::Rotary => {}
-            }
-            let v = &x * m(ParamGroup::Value(0));
-            let heads_at = model.heads_at(&tokens, 1.0);
-            for (head, proj) in heads_at[0].iter().map(|h| &h.projections).enumerate() {
-                assert!((&proj.v - v.columns(head * hs, hs)).abs().max() < 1e-12);
-                if positions != PositionKind::Rotary {
-                    let q = &x * m(ParamGroup::Query(0));
-                    assert!((&proj.q - q.columns(head * hs, hs)).abs().max() < 1e-12);
-                }
-            }
-        }
-    }
-
-    /// The closer look's temperature: at τ = 1 exactly the training arithmetic; at another τ, layer 1
-    /// is `softmax(Q_h K_hᵀ / (√d · τ))` computed here with `nalgebra` from the matrices, and the layers
-    /// after it see layer 1's changed output.
-    #[test]
-    fn attention_at_a_temperature_divides_every_layer_s_scores() {
-        let config = ModelConfig {
-            vocab: 10,
-            d_model: 8,
-            layers: 2,
-            heads: 2,
-            max_len: 6,
-            positions: PositionKind::Sinusoidal,
-        };
-        let model = Transformer::new(config, 7).unwrap();
-        let tokens = [3, 1, 4, 1, 5, 9];
-        assert_eq!(model.attention_at(&tokens, 1.0), model.attention(&tokens));
-        let tau = 2.5;
-        let hot = model.attention_at(&tokens, tau);
-        let m = |g| model.matrix(g).unwrap();
-        let embedding = m(ParamGroup::TokenEmbedding);
-        let x =
-            DMatrix::from_fn(6, 8, |i, c| embedding[(tokens[i], c)]) + sinusoidal_positions(6, 8);
-        let (q, k) = (&x * m(ParamGroup::Query(0)), &x * m(ParamGroup::Key(0)));
-        for (head, ours) in hot[0].iter().enumerate() {
-            let cols = head * 4;
-            let scores = q.columns(cols, 4) * k.columns(cols, 4).transpose();
-            let expected = causal_softmax(&scores, 1.0 / (2.0 * tau));
-            assert!((ours - &expected).abs().max() < 1e-12);
-        }
-        for (a, b) in hot[1].iter().zip(&model.attention(&tokens)[1]) {
-            assert!((a - b).abs().max() > 1e-6, "layer 2 changes with τ too");
-            for i in 0..6 {
-                assert!((a.row(i).sum() - 1.0).abs() < 1e-12);
-            }
-        }
-    }
-
-    pub(crate) fn small(positions: PositionKind, layers: usize, heads: usize) -> ModelConfig {
-        ModelConfig {
-            vocab: 7,
-            d_model: 8,
-            layers,
-            heads,
-            max_len: 6,
-            positions,
-        }
-    }
-
-    #[test]
-    fn reference_default_has_the_quoted_size() {
-        let cfg = ModelConfig::REFERENCE;
-        // Issue 13 quotes 10,240 parameters: 32·32 embedding + 2 layers · 4 · 32·32 + 32·32 unembedding.
-        assert_eq!(cfg.parameter_count(), 32 * 32 + 2 * 4 * 32 * 32 + 32 * 32);
-        assert_eq!(cfg.parameter_count(), 10_240);
-        // ≈ 17 MFLOP per step of 16 sequences of 16 (issue 13): forward per sequence
-        // 2 · (4 · 2·16·32·32 + 2 · 2·16·16·32) + 2·16·32·32.
-        let forward = 2 * (4 * 2 * 16 * 32 * 32 + 2 * 2 * 16 * 16 * 32) + 2 * 16 * 32 * 32;
-        assert_eq!(cfg.forward_flops(16), forward);
-        assert_eq!(cfg.step_flops(16, 16), 3 * 16 * forward);
-        assert!((16e6..18e6).contains(&(cfg.step_flops(16, 16) as f64)));
-        let learned = ModelConfig {
-            positions: PositionKind::Learned,
-            ..cfg
-        };
-        assert_eq!(learned.parameter_count(), 10_240 + 16 * 32);
-    }
-
-    #[test]
-    fn flat_forward_matches_the_explorer_pipeline() {
-        for positions in PositionKind::ALL {
-            for (layers, heads) in [(1, 1), (1, 4), (2, 2)] {
-                let cfg = small(positions, layers, heads);
-                for seed in [1, 2] {
-                    let model = Transformer::new(cfg, seed).unwrap();
-                    let tokens = [3, 1, 4, 1, 5, 6];
-                    let mut cache = ForwardCache::default();
-                    model.forward(&tokens, &mut cache);
-                    let (losses, weights) = model.reference_forward(&tokens);
-                    for (a, b) in cache.position_losses().iter().zip(&losses) {
-                        assert!((a - b).abs() < 1e-12, "{positions:?} {a} vs {b}");
-                    }
-                    for (fast, slow) in cache.layers.iter().zip(&weights) {
-                        for (a, b) in fast.attn.iter().zip(slow) {
-                            assert!((a - b).abs().max() < 1e-13);
-                        }
-                    }
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn rotary_scores_depend_on_the_offset_only() {
-        let cfg = small(PositionKind::Rotary, 1, 2);
-        let model = Transformer::new(cfg, 9).unwrap();
-        // The same q and k vector placed at rows (2, 0) and (5, 3): same offset, same score.
-        let d = cfg.d_model;
-        let vector: Vec<f64> = (0..d).map(|c| (c as f64 * 0.7).sin()).collect();
-        let mut m = vec![0.0; 6 * d];
-        for row in 0..6 {
-            m[row * d..(row + 1) * d].copy_from_slice(&vector);
-        }
-        model.rotate_rows(&mut m, 6, 1.0);
-        let score = |i: usize, j: usize| dot(&m[i * d..i * d + 4], &m[j * d..j * d + 4]);
-        assert!((score(2, 0) - score(5, 3)).abs() < 1e-12);
-        assert!((score(2, 0) - score(2, 1)).abs() > 1e-3);
-        // Rotating back restores the input.
-        model.rotate_rows(&mut m, 6, -1.0);
-        for row in 0..6 {
-            for c in 0..d {
-                assert!((m[row * d + c] - vector[c]).abs() < 1e-15);
-            }
-        }
-    }
-
-    #[test]
-    fn initialisation_is_seeded_and_shapes_are_checked() {
-        let cfg = ModelConfig::REFERENCE;
-        assert_eq!(
-            Transformer::new(cfg, 5).unwrap(),
-            Transformer::new(cfg, 5).unwrap()
-        );
-        assert_ne!(
-            Transformer::new(cfg, 5).unwrap().params(),
-            Transformer::new(cfg, 6).unwrap().params()
-        );
-        for bad in [
-            ModelConfig { layers: 3, ..cfg },
-            ModelConfig { heads: 3, ..cfg },
-            ModelConfig {
-                d_model: 6,
-                heads: 4,
-                ..cfg
-            },
-            ModelConfig {
-                d_model: 6,
-                heads: 2,
-                ..cfg
-            },
-        ] {
-            assert!(Transformer::new(bad, 1).is_err(), "{bad:?}");
-        }
-        assert_eq!(
-            PositionKind::from_name("rotary"),
-            Some(PositionKind::Rotary)
-        );
-        assert_eq!(ParamGroup::Key(1).label(), "layer 2 W_k");
-    }
-}
+pub(crate) mod tests;

@@ -1,0 +1,300 @@
+//! Every kind of question, asked over many views, graded against an answer computed here.
+
+use super::*;
+use crate::model::broken::{broken_weights_all, DROPOUT_P};
+use crate::model::host::CoreText;
+use crate::model::tokenizer::tokenize;
+
+fn model(sentence: &str, seed: u64, heads: usize, positions: bool) -> Prepared {
+    Prepared::new(ExplorerConfig {
+        tokens: tokenize(sentence),
+        seed,
+        heads,
+        positions,
+    })
+}
+
+/// Views across sentences, seeds, head splits, positions and temperatures.
+fn views() -> Vec<(Prepared, usize, f64)> {
+    let mut out = Vec::new();
+    for (k, sentence) in [
+        "The cat sat on the mat .",
+        "a b c",
+        "one",
+        "Dogs chase the dog",
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        for heads in [1, 2, 4] {
+            for positions in [false, true] {
+                for tau in [0.01, 0.3, 1.0, 7.0, 100.0] {
+                    let p = model(sentence, 1337 + k as u64, heads, positions);
+                    out.push((p, heads - 1, tau));
+                }
+            }
+        }
+    }
+    out
+}
+
+fn ask(p: &Prepared, head: usize, tau: f64, seed: u64) -> Vec<Question> {
+    questions::<CoreText>(p, head, tau, seed)
+}
+
+/// A response that `grade` must accept, and one it must refuse.
+fn right_and_wrong(q: &Question) -> (Response, Response) {
+    match &q.answer {
+        Answer::Choices(right) => {
+            let wrong = (0..q.choices.len()).find(|k| !right.contains(k)).unwrap();
+            (Response::Choice(right[0]), Response::Choice(wrong))
+        }
+        Answer::Number { value, tolerance } => (
+            Response::Number(value + tolerance * 0.9),
+            Response::Number(value + tolerance * 1.1 + 0.01),
+        ),
+    }
+}
+
+/// Each stated answer, recomputed here from `Prepared::weights_all` (or the broken weights
+/// written out by hand) without the quiz's own helpers.
+fn check_answer(p: &Prepared, head: usize, tau: f64, q: &Question) {
+    let w = &p.weights_all(tau)[head];
+    let t = w.nrows();
+    let right = match &q.answer {
+        Answer::Choices(right) => right.clone(),
+        Answer::Number { .. } => Vec::new(),
+    };
+    let chosen: Vec<Choice> = right.iter().map(|&k| q.choices[k]).collect();
+    match q.kind {
+        Kind::FirstRow => assert_eq!(
+            q.answer,
+            Answer::Number {
+                value: 1.0,
+                tolerance: EXACT_TOLERANCE
+            }
+        ),
+        Kind::MaskedCell => {
+            assert!(q.key > q.row && q.key < t);
+            assert_eq!(
+                q.answer,
+                Answer::Number {
+                    value: 0.0,
+                    tolerance: EXACT_TOLERANCE
+                }
+            );
+            assert_eq!(w[(q.row, q.key)], 0.0);
+        }
+        Kind::TopKey => {
+            let best = (0..=q.row).map(|j| w[(q.row, j)]).fold(f64::MIN, f64::max);
+            assert!(!chosen.is_empty());
+            for j in 0..=q.row {
+                let is_top = best - w[(q.row, j)] < 1e-12;
+                assert_eq!(
+                    chosen.contains(&Choice::Key(j)),
+                    is_top,
+                    "row {} key {j}",
+                    q.row
+                );
+            }
+            assert_eq!(q.choices.len(), q.row + 1);
+        }
+        Kind::HalfTau => {
+            let colder = &p.weights_all(tau / 2.0)[head];
+            let max = |m: &DMatrix<f64>| (0..=q.row).map(|j| m[(q.row, j)]).fold(0.0, f64::max);
+            let expected = if (max(colder) - max(w)).abs() < 1e-12 {
+                Direction::Same
+            } else if max(colder) > max(w) {
+                Direction::More
+            } else {
+                Direction::Less
+            };
+            assert_eq!(chosen, vec![Choice::Direction(expected)]);
+            assert_eq!((q.value, q.reference), (max(colder), max(w)));
+            if expected == Direction::Same {
+                // "Its scores are all equal": that why is only given for an even row.
+                assert!((0..=q.row).all(|j| (w[(q.row, j)] - w[(q.row, 0)]).abs() < 1e-12));
+            }
+        }
+        Kind::HotLimit => {
+            assert_eq!(
+                q.answer,
+                Answer::Number {
+                    value: 1.0 / (q.row + 1) as f64,
+                    tolerance: EXACT_TOLERANCE
+                }
+            );
+            // At the slider's hottest τ the row is already near even.
+            let hot = &p.weights_all(SLIDER_MAX_TAU)[head];
+            for j in 0..=q.row {
+                assert!((hot[(q.row, j)] - 1.0 / (q.row + 1) as f64).abs() <= q.reference + 1e-15);
+            }
+        }
+        Kind::SpreadHead => {
+            let entropy = |h: usize| {
+                let m = &p.weights_all(tau)[h];
+                let rows: f64 = (1..t)
+                    .map(|i| {
+                        -(0..=i)
+                            .map(|j| m[(i, j)])
+                            .filter(|&x| x > 0.0)
+                            .map(|x| x * x.log2())
+                            .sum::<f64>()
+                    })
+                    .sum();
+                rows / (t - 1) as f64
+            };
+            let [Choice::Head(a), Choice::Head(b)] = q.choices[..] else {
+                panic!("{q:?}")
+            };
+            assert_ne!(a, b);
+            let spread = if entropy(a) > entropy(b) { a } else { b };
+            assert_eq!(chosen, vec![Choice::Head(spread)]);
+        }
+        Kind::EqualColumns => {
+            let off = model(
+                &p.config.tokens.join(" "),
+                p.config.seed,
+                p.heads.len(),
+                false,
+            );
+            let w = &off.weights_all(tau)[head];
+            for choice in &q.choices {
+                let Choice::Pair(a, b) = *choice else {
+                    panic!("{q:?}")
+                };
+                let equal = (b..t).all(|r| (w[(r, a)] - w[(r, b)]).abs() <= 1e-12);
+                assert_eq!(chosen.contains(choice), equal, "{a} {b}");
+            }
+            let folded: Vec<String> = p.config.tokens.iter().map(|s| s.to_lowercase()).collect();
+            assert_eq!(folded[q.row], folded[q.key]);
+            assert!(q.row < q.key);
+            assert!(chosen
+                .iter()
+                .any(|&c| matches!(c, Choice::Pair(a, b) if folded[a] == folded[b])));
+        }
+        Kind::WhichMistake => {
+            let shown = q.heatmap.as_ref().unwrap();
+            assert!(max_gap(shown, w) > 1e-12, "the shown heatmap is broken");
+            for (k, &m) in Mistake::ALL.iter().enumerate() {
+                let made = &broken_weights_all(p, Mistakes::NONE.with(m, true), tau)[head];
+                assert_eq!(right.contains(&k), max_gap(made, shown) < 1e-12, "{m:?}");
+            }
+        }
+        Kind::DropoutSum => {
+            // Dropout by hand: the documented stream `dropout:<head>` (docs/guide.md, Break it), one draw per cell.
+            let mut rng = SeededRng::stream(p.config.seed, &format!("dropout:{}", head + 1));
+            let mut sum = 0.0;
+            for i in 0..t {
+                for j in 0..t {
+                    let keep = rng.next_open01() >= DROPOUT_P;
+                    if i == q.row && keep {
+                        sum += w[(i, j)] / (1.0 - DROPOUT_P);
+                    }
+                }
+            }
+            assert!((sum - q.value).abs() < 1e-12);
+            let expected = if (sum - 1.0).abs() < 1e-12 {
+                Direction::Same
+            } else if sum > 1.0 {
+                Direction::More
+            } else {
+                Direction::Less
+            };
+            assert_eq!(chosen, vec![Choice::Direction(expected)]);
+        }
+        Kind::Weight => {
+            assert!(q.key <= q.row);
+            assert_eq!(
+                q.answer,
+                Answer::Number {
+                    value: w[(q.row, q.key)],
+                    tolerance: GUESS_TOLERANCE
+                }
+            );
+        }
+    }
+}
+
+#[test]
+fn every_answer_matches_an_independent_computation_and_grades_both_ways() {
+    for (p, head, tau) in views() {
+        for seed in [1, 2, 99] {
+            for q in ask(&p, head, tau, seed) {
+                check_answer(&p, head, tau, &q);
+                let (right, wrong) = right_and_wrong(&q);
+                assert!(grade(&q, right), "{q:?}");
+                assert!(!grade(&q, wrong), "{q:?}");
+                // A response of the other form is never right.
+                let other = match right {
+                    Response::Choice(_) => Response::Number(q.value),
+                    Response::Number(_) => Response::Choice(0),
+                };
+                assert!(!grade(&q, other));
+            }
+        }
+    }
+}
+
+#[test]
+fn the_default_view_asks_every_kind() {
+    let p = crate::model::explorer::default_view(2, false);
+    for seed in 1..20 {
+        let kinds: Vec<Kind> = ask(&p, 0, 1.0, seed).iter().map(|q| q.kind).collect();
+        assert_eq!(kinds, Kind::ALL, "seed {seed}");
+    }
+}
+
+#[test]
+fn questions_whose_premise_fails_are_skipped() {
+    // One head: no pair of heads. No repeated word: no equal columns.
+    let kinds: Vec<Kind> = ask(&model("a b c", 1, 1, false), 0, 1.0, 1)
+        .iter()
+        .map(|q| q.kind)
+        .collect();
+    assert!(!kinds.contains(&Kind::SpreadHead));
+    assert!(!kinds.contains(&Kind::EqualColumns));
+    // One token: only the questions about row 1 and its single key remain.
+    let kinds: Vec<Kind> = ask(&model("one", 1, 1, false), 0, 1.0, 1)
+        .iter()
+        .map(|q| q.kind)
+        .collect();
+    assert!(!kinds.contains(&Kind::TopKey) && !kinds.contains(&Kind::MaskedCell));
+    assert!(kinds.contains(&Kind::FirstRow));
+    assert!(ask(&model("", 1, 1, false), 0, 1.0, 1).is_empty());
+}
+
+#[test]
+fn the_same_seed_and_view_give_the_same_questions() {
+    let p = crate::model::explorer::default_view(4, true);
+    assert_eq!(ask(&p, 2, 0.5, 7), ask(&p, 2, 0.5, 7));
+    let differs = (1..10).any(|s| ask(&p, 2, 0.5, s) != ask(&p, 2, 0.5, 7));
+    assert!(differs, "the seed chooses what is asked");
+}
+
+#[test]
+fn grading_by_hand() {
+    let q = Question {
+        kind: Kind::Weight,
+        row: 1,
+        key: 0,
+        choices: vec![],
+        answer: Answer::Number {
+            value: 0.3,
+            tolerance: 0.05,
+        },
+        value: 0.3,
+        reference: 0.0,
+        heatmap: None,
+    };
+    assert!(grade(&q, Response::Number(0.34)));
+    assert!(!grade(&q, Response::Number(0.36)));
+    assert!(!grade(&q, Response::Number(f64::NAN)));
+    let q = Question {
+        choices: vec![Choice::Key(0), Choice::Key(1), Choice::Key(2)],
+        answer: Answer::Choices(vec![0, 2]),
+        ..q
+    };
+    assert!(grade(&q, Response::Choice(0)) && grade(&q, Response::Choice(2)));
+    assert!(!grade(&q, Response::Choice(1)));
+}

@@ -1,0 +1,392 @@
+//! "Break it": each mistake's label, why it is wrong and its code, the banner, and the damage
+//! sentences built from `model::broken`.
+
+use super::{count, quote, top_keys_text};
+use crate::format::{fixed, percent, scientific};
+use crate::model::broken::{sees_future, Damage, Mistake, Mistakes};
+use crate::model::stats::ROUNDING_TOLERANCE;
+use nalgebra::DMatrix;
+
+/// A mistake's checkbox label.
+pub fn mistake_label(m: Mistake) -> &'static str {
+    match m {
+        Mistake::ScaleByModelWidth => "Scale by √d_model instead of √d (the head size)",
+        Mistake::MultiplyBySqrtD => "Multiply by √d instead of dividing",
+        Mistake::MaskWithZero => "Mask with 0 instead of −∞",
+        Mistake::MaskAfterSoftmax => "Mask after the softmax, without renormalising",
+        Mistake::SoftmaxOverColumns => "Softmax over the columns instead of the rows",
+        Mistake::WrongTriangle => "The wrong triangle: triu instead of tril",
+        Mistake::Dropout => "Dropout on the weights (p = 0.1) at inference",
+    }
+}
+
+/// Why a mistake is wrong, in one sentence.
+pub fn mistake_why(m: Mistake) -> &'static str {
+    match m {
+        Mistake::ScaleByModelWidth => "A head's q·k adds up d products, so its spread grows like √d, not √d_model; with more than one head √d_model is larger, so the scores shrink and every row is at least as flat as correct attention's (with one head the two are the same).",
+        Mistake::MultiplyBySqrtD => "Multiplying makes the scores d times those of correct attention, as if τ were divided by d, so every row is at least as peaked as correct attention's.",
+        Mistake::MaskWithZero => "A score of 0 is an ordinary score, not a barrier: e⁰ = 1, so the future keeps a share of the weight; only −∞ gives e^(−∞) = 0.",
+        Mistake::MaskAfterSoftmax => "The softmax has already handed weight to the future; zeroing it afterwards throws that share away, so every row that gave the future any weight sums to less than 1.",
+        Mistake::SoftmaxOverColumns => "softmax(dim=0) normalises each key's column over the queries, so the columns sum to 1 and the rows, each query's share of attention, do not.",
+        Mistake::WrongTriangle => "triu keeps the upper triangle, so each token attends to itself and the tokens after it while its past is hidden: it reads the very tokens it should predict.",
+        Mistake::Dropout => "Dropout zeroes each weight with probability 0.1 and divides the rest by 0.9, as in training, so rows sum to 1 only on average; at inference it must be off.",
+    }
+}
+
+/// A mistake's line of code and the correct one, in `PyTorch` style.
+pub fn mistake_code(m: Mistake) -> (&'static str, &'static str) {
+    match m {
+        Mistake::ScaleByModelWidth => ("scores / sqrt(d_model)", "scores / sqrt(head_size)"),
+        Mistake::MultiplyBySqrtD => ("scores * sqrt(head_size)", "scores / sqrt(head_size)"),
+        Mistake::MaskWithZero => (
+            "scores.masked_fill(tril == 0, 0)",
+            "scores.masked_fill(tril == 0, -inf)",
+        ),
+        Mistake::MaskAfterSoftmax => (
+            "softmax(scores).masked_fill(tril == 0, 0)",
+            "softmax(scores.masked_fill(tril == 0, -inf))",
+        ),
+        Mistake::SoftmaxOverColumns => ("softmax(scores, dim=0)", "softmax(scores, dim=-1)"),
+        Mistake::WrongTriangle => (
+            "tril = torch.triu(ones(T, T))",
+            "tril = torch.tril(ones(T, T))",
+        ),
+        Mistake::Dropout => (
+            "dropout(softmax(scores), p=0.1)  # still in training mode",
+            "softmax(scores)  # model.eval(): no dropout",
+        ),
+    }
+}
+
+/// The eighth mistake, which no switch can show: reading a weight as importance.
+pub const IMPORTANCE_NOTE: &str = "One more mistake has no switch, because it is in the reading, not the code: a large weight says how much of that key's value vector this head mixes in, not how much the token matters. Value vectors differ in size, other heads and layers mix again, and quite different weights can give similar outputs.";
+
+/// The banner over the heatmap while any mistake is on.
+pub fn broken_banner(mistakes: Mistakes) -> String {
+    let names: Vec<&str> = mistakes.iter().map(mistake_label).collect();
+    format!(
+        "BROKEN: this is not correct attention — {}. The heatmap, its thumbnails, the inspector and the downloads show the broken weights; hatched cells see the future. The lesson and the temperature readout still describe correct attention.",
+        names.join("; ")
+    )
+}
+
+/// A deviation from 1 with its sign, in enough digits to see it.
+fn signed(x: f64) -> String {
+    let digits = if x.abs() >= 5e-4 {
+        fixed(x.abs(), 3)
+    } else {
+        scientific(x.abs(), 1)
+    };
+    format!("{}{digits}", if x < 0.0 { "−" } else { "+" })
+}
+
+/// The consequences of `mistakes` for one head, as sentences, each true for `damage`. `heads` is
+/// the number of heads (with one, √`d_model` is √d).
+pub fn damage_sentences(damage: &Damage, mistakes: Mistakes, heads: usize) -> Vec<String> {
+    let t = damage.rows.len();
+    let mut out = Vec::new();
+    let (change, ci, cj) = damage.largest_change;
+    if change < ROUNDING_TOLERANCE {
+        let why = if heads == 1 && mistakes.contains(Mistake::ScaleByModelWidth) {
+            " With one head d = d_model, so √d_model is √d: try 2 or more heads."
+        } else {
+            ""
+        };
+        out.push(if change == 0.0 {
+            format!("No weight changed: every weight is exactly correct attention's.{why}")
+        } else {
+            format!(
+                "No weight changed beyond rounding: the largest difference from correct attention is {}.{why}",
+                scientific(change, 1)
+            )
+        });
+    } else {
+        out.push(format!(
+            "The largest change of any weight is {} (row {}, key {}).",
+            fixed(change, 3),
+            ci + 1,
+            cj + 1
+        ));
+    }
+    let off: Vec<(usize, f64)> = damage.rows_off().map(|(i, r)| (i, r.deviation())).collect();
+    match off.iter().max_by(|a, b| a.1.abs().total_cmp(&b.1.abs())) {
+        None => out.push("Every row still sums to 1.".to_string()),
+        Some(&(i, dev)) => out.push(format!(
+            "{} of {t} no longer sum to 1; the furthest off is row {}, which sums to {} ({}).",
+            count(off.len(), "row", "rows"),
+            i + 1,
+            fixed(damage.rows[i].sum, 3),
+            signed(dev)
+        )),
+    }
+    let future = damage.future_cells.len();
+    out.push(if future == 0 {
+        "No cell sees the future: every weight above the diagonal is 0.".to_string()
+    } else {
+        format!(
+            "{} above the diagonal {} the future, with {} of weight in all; the heatmap hatches {}.",
+            count(future, "cell", "cells"),
+            if future == 1 { "sees" } else { "see" },
+            fixed(damage.future_weight, 3),
+            if future == 1 { "it" } else { "them" }
+        )
+    });
+    let (bm, cm) = (
+        damage.mean(|r| r.broken_max),
+        damage.mean(|r| r.correct_max),
+    );
+    let (be, ce) = (
+        damage.mean(|r| r.broken_entropy),
+        damage.mean(|r| r.correct_entropy),
+    );
+    let shape = if be < ce - 1e-9 {
+        "the rows are peakier"
+    } else if be > ce + 1e-9 {
+        "the rows are flatter"
+    } else {
+        "the rows are as peaked as correct ones"
+    };
+    let rescaled = if off.is_empty() {
+        ""
+    } else {
+        " (each row divided by its sum first)"
+    };
+    out.push(format!(
+        "On average a row's largest weight is {} (correct: {}) and its entropy {} bits{rescaled} (correct: {} bits): by entropy, {shape}.",
+        percent(bm),
+        percent(cm),
+        fixed(be, 3),
+        fixed(ce, 3)
+    ));
+    if mistakes.contains(Mistake::SoftmaxOverColumns) {
+        out.push(format!(
+            "{} of {t} columns sum to 1, each key's weights over the queries; the table lists the column sums.",
+            damage.columns_summing_to_one()
+        ));
+    }
+    out
+}
+
+/// The heatmap's accessible name while mistakes are on.
+pub fn broken_heatmap_label(title: &str, n: usize, future_cells: usize) -> String {
+    format!(
+        "{title}, BROKEN (not correct attention): {n} query tokens by {n} key tokens; colour shows the weight, {} above the diagonal {} the future and {} hatched, grey cells have weight 0.",
+        count(future_cells, "cell", "cells"),
+        if future_cells == 1 { "sees" } else { "see" },
+        if future_cells == 1 { "is" } else { "are" }
+    )
+}
+
+/// The tooltip for cell (`i`, `j`) of broken weights: every cell has a weight now.
+pub fn broken_cell_description(
+    tokens: &[String],
+    weights: &DMatrix<f64>,
+    i: usize,
+    j: usize,
+) -> String {
+    let w = weights[(i, j)];
+    let note = if sees_future(weights, i, j) {
+        " (sees the future!)"
+    } else {
+        ""
+    };
+    format!("{} → {}: {}{note}", tokens[i], tokens[j], percent(w))
+}
+
+/// A row of broken weights, over every key: where it looks most and what it sums to.
+pub fn broken_row_summary(tokens: &[String], weights: &DMatrix<f64>, i: usize) -> String {
+    let row: Vec<f64> = weights.row(i).iter().copied().collect();
+    let (names, weight) = top_keys_text(tokens, &row);
+    format!(
+        "Row {} {} attends most to {names} ({weight}); its weights sum to {}.",
+        i + 1,
+        quote(&tokens[i]),
+        fixed(row.iter().sum(), 3)
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::broken::{broken_weights_all, Damage, Mistake, Mistakes};
+    use crate::model::explorer::{default_view, Prepared};
+
+    fn set(mistakes: &[Mistake]) -> Mistakes {
+        mistakes.iter().copied().collect()
+    }
+
+    /// The default view's head `h` at τ, correct and with `mistakes`, and the damage sentences.
+    fn sentences(p: &Prepared, mistakes: Mistakes, h: usize, tau: f64) -> Vec<String> {
+        let correct = p.heads[h].weights(tau);
+        let broken = broken_weights_all(p, mistakes, tau).swap_remove(h);
+        damage_sentences(&Damage::new(&correct, &broken), mistakes, p.heads.len())
+    }
+
+    #[test]
+    fn every_mistake_has_words_and_code() {
+        for m in Mistake::ALL {
+            assert!(!mistake_label(m).is_empty() && mistake_why(m).ends_with('.'));
+            let (wrong, right) = mistake_code(m);
+            assert_ne!(wrong, right);
+        }
+        let banner = broken_banner(set(&[Mistake::WrongTriangle, Mistake::Dropout]));
+        assert!(banner.starts_with("BROKEN: this is not correct attention — The wrong triangle"));
+        assert!(banner.contains("; Dropout on the weights"));
+    }
+
+    /// Each sentence's numbers, recomputed here from the weights (not from `Damage`).
+    #[test]
+    fn the_damage_sentences_state_the_live_numbers() {
+        let p = default_view(2, false);
+        let t = p.len();
+        for m in Mistake::ALL {
+            for tau in [0.05, 1.0, 20.0] {
+                let mistakes = set(&[m]);
+                let broken = broken_weights_all(&p, mistakes, tau).swap_remove(1);
+                let said = sentences(&p, mistakes, 1, tau);
+                let what = format!("{m:?} τ={tau}: {said:?}");
+                let sums: Vec<f64> = (0..t).map(|i| broken.row(i).sum()).collect();
+                let off = sums.iter().filter(|s| (*s - 1.0).abs() > 1e-12).count();
+                match off {
+                    0 => assert!(
+                        said.contains(&"Every row still sums to 1.".to_string()),
+                        "{what}"
+                    ),
+                    1 => assert!(
+                        said.iter()
+                            .any(|s| s.starts_with(&format!("1 row of {t} no"))),
+                        "{what}"
+                    ),
+                    n => assert!(
+                        said.iter()
+                            .any(|s| s.starts_with(&format!("{n} rows of {t} no"))),
+                        "{what}"
+                    ),
+                }
+                let future: Vec<f64> = (0..t)
+                    .flat_map(|i| (i + 1..t).map(move |j| (i, j)))
+                    .map(|(i, j)| broken[(i, j)])
+                    .filter(|&w| w > 0.0)
+                    .collect();
+                let total: f64 = future.iter().sum();
+                let expected = match future.len() {
+                    0 => "No cell sees the future".to_string(),
+                    1 => format!(
+                        "1 cell above the diagonal sees the future, with {}",
+                        fixed(total, 3)
+                    ),
+                    n => format!(
+                        "{n} cells above the diagonal see the future, with {}",
+                        fixed(total, 3)
+                    ),
+                };
+                assert!(said.iter().any(|s| s.starts_with(&expected)), "{what}");
+                if m == Mistake::SoftmaxOverColumns {
+                    let ones = (0..t)
+                        .filter(|&j| (broken.column(j).sum() - 1.0).abs() < 1e-12)
+                        .count();
+                    assert_eq!(ones, t, "{what}");
+                    assert!(
+                        said.iter()
+                            .any(|s| s.starts_with(&format!("{t} of {t} columns sum to 1"))),
+                        "{what}"
+                    );
+                }
+            }
+        }
+    }
+
+    /// The "why" sentences' claims: a larger divisor never makes a row peakier, multiplying
+    /// never makes one flatter; masking with 0 keeps rows at 1 but feeds the future; masking after
+    /// the softmax leaves every row with a future short of 1; the wrong triangle sees the future.
+    #[test]
+    fn the_why_sentences_hold_on_the_default_view() {
+        for heads in [1, 2, 4, 8] {
+            for positions in [false, true] {
+                let p = default_view(heads, positions);
+                let t = p.len();
+                for tau in [0.01, 0.3, 1.0, 7.0, 100.0] {
+                    for (h, head) in p.heads.iter().enumerate() {
+                        let good = head.weights(tau);
+                        let d = |m: Mistake| {
+                            let w = broken_weights_all(&p, set(&[m]), tau).swap_remove(h);
+                            Damage::new(&good, &w)
+                        };
+                        let (flat, peaked) =
+                            (d(Mistake::ScaleByModelWidth), d(Mistake::MultiplyBySqrtD));
+                        for i in 0..t {
+                            let (f, k) = (flat.rows[i], peaked.rows[i]);
+                            assert!(f.broken_max <= f.correct_max + 1e-12);
+                            assert!(f.broken_entropy >= f.correct_entropy - 1e-9);
+                            assert!(k.broken_max >= k.correct_max - 1e-12);
+                            assert!(k.broken_entropy <= k.correct_entropy + 1e-9);
+                        }
+                        if heads == 1 {
+                            assert_eq!(flat.largest_change.0, 0.0);
+                        }
+                        let zero = d(Mistake::MaskWithZero);
+                        assert!(zero.rows_off().next().is_none());
+                        assert_eq!(zero.future_cells.len(), t * (t - 1) / 2);
+                        let after = d(Mistake::MaskAfterSoftmax);
+                        // Never above 1; below it wherever the future's share did not
+                        // underflow to 0 (at τ = 0.01 it can).
+                        assert!(after.rows.iter().all(|r| r.sum <= 1.0 + 1e-12));
+                        if tau >= 0.3 {
+                            assert!(after.rows[..t - 1].iter().all(|r| r.sum < 1.0));
+                        }
+                        assert!(d(Mistake::WrongTriangle).future_cells.len() == t * (t - 1) / 2);
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn one_head_scaled_by_d_model_changes_nothing_and_says_why() {
+        let p = default_view(1, false);
+        let said = sentences(&p, set(&[Mistake::ScaleByModelWidth]), 0, 1.0);
+        assert!(
+            said[0].starts_with("No weight changed: every weight is exactly correct attention's."),
+            "{said:?}"
+        );
+        assert!(
+            said[0].ends_with("With one head d = d_model, so √d_model is √d: try 2 or more heads.")
+        );
+        assert!(said
+            .iter()
+            .any(|s| s.ends_with("by entropy, the rows are as peaked as correct ones.")));
+        let two = sentences(
+            &default_view(2, false),
+            set(&[Mistake::ScaleByModelWidth]),
+            0,
+            1.0,
+        );
+        assert!(two[0].starts_with("The largest change of any weight is "));
+        assert!(
+            two.iter()
+                .any(|s| s.ends_with("by entropy, the rows are flatter.")),
+            "{two:?}"
+        );
+    }
+
+    #[test]
+    fn broken_cells_and_rows_read_by_hand() {
+        let tokens: Vec<String> = ["a", "b"].iter().map(|s| (*s).to_string()).collect();
+        let w = DMatrix::from_row_slice(2, 2, &[0.25, 0.75, 0.0, 1.0]);
+        assert_eq!(
+            broken_cell_description(&tokens, &w, 0, 1),
+            "a → b: 75.0% (sees the future!)"
+        );
+        assert_eq!(broken_cell_description(&tokens, &w, 1, 0), "b → a: 0.0%");
+        assert_eq!(
+            broken_row_summary(&tokens, &w, 0),
+            "Row 1 “a” attends most to “b” (75.0%); its weights sum to 1.000."
+        );
+        assert_eq!(
+            broken_heatmap_label("Map", 2, 1),
+            "Map, BROKEN (not correct attention): 2 query tokens by 2 key tokens; colour shows the weight, 1 cell above the diagonal sees the future and is hatched, grey cells have weight 0."
+        );
+        assert_eq!(signed(-0.25), "−0.250");
+        assert_eq!(signed(1e-6), "+1.0e-6");
+    }
+}

@@ -1,0 +1,461 @@
+//! The explorer's own sentences: the temperature readout, the heatmap's accessible names and
+//! tooltips, the row inspector, the weights note, the positions help and the symbols list.
+
+use super::{format_tau, quote, top_keys_text};
+use crate::format::{fixed, percent};
+use crate::model::claims::{top_keys, HeadShape, NEARLY_ONE_HOT};
+use crate::model::explorer::WeightSource;
+use crate::model::stats::row_stats;
+use crate::model::temperature::Regime;
+use crate::model::train::tasks::GRAMMAR_WORDS;
+use nalgebra::DMatrix;
+
+/// What the temperature `tau` (in `regime`, for heads of size `head_size`) means, in plain words,
+/// with the live head's `shape` at that temperature: every count in it is computed, and the
+/// claims without a number (colder is never flatter, hotter tends to the average, the limit at
+/// τ → 0) are properties tested in `model::claims`.
+pub fn regime_sentence(regime: Regime, tau: f64, head_size: usize, shape: &HeadShape) -> String {
+    let opening = match regime {
+        Regime::Unscaled => format!(
+            "τ = 1/√{head_size}: exactly attention without the 1/√d scaling. Scores are {}× larger than at τ = 1, so every row is at least as peaked as there.",
+            format_tau(1.0 / tau)
+        ),
+        Regime::Colder => "Colder than unscaled attention. As τ → 0 each row puts all its weight on its top-scoring key, or splits it evenly between keys whose scores tie.".to_string(),
+        Regime::Between => "Between unscaled and standard: every row is at least as peaked as at τ = 1 and at most as peaked as without the scaling.".to_string(),
+        Regime::Scaled => "τ = 1: standard scaled attention, softmax(QKᵀ/√d).".to_string(),
+        Regime::Hotter => "Hotter than standard: rows flatten toward the plain average of the past, where row t gives each of its t tokens 1/t.".to_string(),
+    };
+    format!("{opening} {}", shape_sentence(shape))
+}
+
+/// The live counts behind [`regime_sentence`]: how many rows are nearly one-hot or tied.
+pub fn shape_sentence(shape: &HeadShape) -> String {
+    let m = shape.rows_with_choice;
+    if m == 0 {
+        return "The only row sees only its own token, so it is always 100 % on it.".to_string();
+    }
+    let counts = format!(
+        "In this head {} of the {m} rows that see more than one key put over {} of their weight on one key; their largest weight averages {}.",
+        shape.nearly_one_hot,
+        percent(NEARLY_ONE_HOT),
+        percent(shape.mean_max_weight)
+    );
+    match shape.tied {
+        0 => counts,
+        1 => format!("{counts} 1 of them splits its top weight equally between tied keys."),
+        tied => {
+            format!("{counts} {tied} of them split their top weight equally between tied keys.")
+        }
+    }
+}
+
+/// The heatmap's accessible name before any row is selected: what the `n` × `n` chart shows.
+pub fn heatmap_label(title: &str, n: usize) -> String {
+    format!(
+        "{title}: {n} query tokens by {n} key tokens; colour shows attention weight, grey cells are the masked future."
+    )
+}
+
+/// The tooltip's text for cell (`i`, `j`).
+pub fn cell_description(tokens: &[String], weights: &DMatrix<f64>, i: usize, j: usize) -> String {
+    let (q, k) = (&tokens[i], &tokens[j]);
+    if j > i {
+        format!("{q} → {k}: masked (future)")
+    } else {
+        format!("{q} → {k}: {}", percent(weights[(i, j)]))
+    }
+}
+
+/// A sentence describing row `i`: its token and where it looks most.
+pub fn row_summary(tokens: &[String], weights: &DMatrix<f64>, i: usize) -> String {
+    let row: Vec<f64> = (0..=i).map(|j| weights[(i, j)]).collect();
+    let stats = row_stats(&row);
+    if i > 0 && stats.is_even() {
+        return format!(
+            "Row {} {} spreads its attention evenly: {} on each of its {} tokens.",
+            i + 1,
+            quote(&tokens[i]),
+            percent(stats.max_weight),
+            i + 1
+        );
+    }
+    let (names, weight) = top_keys_text(tokens, &row);
+    format!(
+        "Row {} {} attends most to {names} ({weight}).",
+        i + 1,
+        quote(&tokens[i])
+    )
+}
+
+/// The one line under the heatmap on narrow screens: row `i`'s top key with its weight (the row's
+/// largest, as [`row_summary`] words it) and the row's entropy, as the inspector shows it.
+pub fn row_glance(tokens: &[String], weights: &DMatrix<f64>, i: usize) -> String {
+    let row: Vec<f64> = (0..=i).map(|j| weights[(i, j)]).collect();
+    format!(
+        "{} Entropy {}.",
+        row_summary(tokens, weights, i),
+        entropy_text(row_stats(&row).entropy_bits)
+    )
+}
+
+/// The inspector's bar chart, for screen readers: row `i` with its visible weights `row`; every
+/// key sharing the largest weight is named.
+pub fn bar_chart_label(tokens: &[String], i: usize, row: &[f64]) -> String {
+    let (names, weight) = top_keys_text(tokens, row);
+    let bars = if top_keys(row).len() > 1 {
+        "bars are"
+    } else {
+        "bar is"
+    };
+    format!(
+        "Bar chart of the attention of {} (row {}) over every key token; the largest {bars} {names} at {weight}. The table below lists every value.",
+        quote(&tokens[i]),
+        i + 1
+    )
+}
+
+/// A row's entropy, as the inspector shows it.
+pub fn entropy_text(bits: f64) -> String {
+    format!("{} bits", fixed(bits, 3))
+}
+
+/// A row's effective token count out of the `visible` tokens it may attend to.
+pub fn effective_tokens_text(effective: f64, visible: usize) -> String {
+    format!("{} of {}", fixed(effective, 2), visible)
+}
+
+/// What is real on this page and what is not, for the weights in use: random ones mean nothing,
+/// trained ones were learned; either way the mechanism is exact. `seed`: the random weights' seed.
+pub fn weights_note(weights: &WeightSource, seed: u64) -> String {
+    match weights.checkpoint() {
+        None => format!(
+            "Not trained: the word vectors and W_q, W_k, W_v are random (seed {seed}), so which word a row picks means nothing yet. The mechanism is real: every step from scores to weights to outputs is exactly attention's."
+        ),
+        Some(c) => {
+            let cfg = c.model.config();
+            format!(
+                "Trained weights: the word vectors and W_q, W_k, W_v, W_o of a {}-layer, {}-head attention model that this app's own code trained for {} steps (seed {}) to predict the next word of sentences from a {}-word grammar, saved in f32. So these patterns were learned; the attention arithmetic on them is exact.",
+                cfg.layers,
+                cfg.heads,
+                c.steps,
+                c.seed,
+                GRAMMAR_WORDS.len()
+            )
+        }
+    }
+}
+
+/// [`weights_note`] in one line, for the compact `?embed=1` view.
+pub fn weights_note_short(weights: &WeightSource, seed: u64) -> String {
+    match weights.checkpoint() {
+        None => {
+            format!("Not trained: random weights (seed {seed}); the attention arithmetic is exact.")
+        }
+        Some(c) => format!(
+            "Trained weights ({} steps on a tiny grammar); the attention arithmetic is exact.",
+            c.steps
+        ),
+    }
+}
+
+/// The help under the positions switch, for the current `tokens`: `repeated` is the first pair of
+/// positions holding the same word once capitals are ignored (`model::claims::first_repeated_word`).
+/// The claims about that pair (equal weights without positions, different with them) are tested
+/// in `model::claims` and against the page.
+pub fn positions_help(
+    positions: bool,
+    tokens: &[String],
+    repeated: Option<(usize, usize)>,
+) -> String {
+    let pair = repeated.map(|(i, j)| {
+        format!(
+            "{} (token {}) and {} (token {})",
+            quote(&tokens[i]),
+            i + 1,
+            quote(&tokens[j]),
+            j + 1
+        )
+    });
+    match (positions, pair) {
+        (false, Some(pair)) => format!(
+            "Without position codes a word's vector is the same wherever it stands, and this app's embedding ignores capitals (real tokenizers keep them apart). So {pair} get identical keys and values, and every row that sees both gives them exactly the same weight."
+        ),
+        (false, None) => "Without position codes a word's vector is the same wherever it stands (capitals are ignored), so a repeated word would get identical keys and the same weight in every row that sees both copies.".to_string(),
+        (true, Some(pair)) => format!(
+            "Each position adds its own sine–cosine pattern to the word's vector, so {pair} now get different keys, and rows weigh them differently."
+        ),
+        (true, None) => "Each position adds its own sine–cosine pattern to the word's vector, so the same word at two places would get two different keys.".to_string(),
+    }
+}
+
+/// The symbols the page uses, each with a one-line definition and this view's sizes: `tokens`
+/// is T, `heads` splits `d_model` into heads of d (the "Symbols used here" glossary).
+pub fn glossary(
+    tokens: usize,
+    d_model: usize,
+    heads: usize,
+    trained: bool,
+) -> Vec<(&'static str, String)> {
+    let heads = heads.max(1);
+    let d = d_model / heads;
+    vec![
+        ("T", format!("the number of tokens in the sentence (here {tokens}); the heatmap is T × T.")),
+        ("X", "the T × d_model input to attention: one row per token, its word vector (plus its position code when positions are on).".to_string()),
+        ("x", "one token's row of X.".to_string()),
+        ("d_model", format!("how many numbers describe each token (here {d_model}).")),
+        ("d", format!("the head size: d_model ÷ number of heads (here {d_model} ÷ {heads} = {d}), the length of every query, key and value.")),
+        ("W_q, W_k, W_v", format!("d_model × d matrices (here {d_model} × {d}, one set per head) that turn x into its query, key and value. {}", if trained { "Trained here (the grammar checkpoint)." } else { "Random here, not trained." })),
+        ("Q, K, V", "T × d matrices: Q = X·W_q, K = X·W_k, V = X·W_v. Row t holds token t's query q (what it is looking for), key k (what it offers to be found by) and value v (what it hands over).".to_string()),
+        ("scores", "q·k for every query and key (the matrix QKᵀ); before softmax they are divided by √d·τ.".to_string()),
+        ("τ", "the temperature, an extra divisor of the scores; τ = 1 is standard attention.".to_string()),
+        ("A", "the T × T attention weights: softmax of each row of masked scores, so every row adds up to 1 (100 %). The output is A·V.".to_string()),
+        ("entropy (bits)", "−Σ w·log₂ w over a row's weights: 0 bits when one key gets everything, log₂ n bits when n keys share equally.".to_string()),
+        ("effective tokens", "2^entropy: how many keys the row is spread over, as if evenly.".to_string()),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::explorer::Prepared;
+    use crate::model::temperature::unscaled_tau;
+    use crate::model::tokenizer::tokenize;
+    use crate::model::weights::DEFAULT_HEADS;
+    use crate::text::quoted_list;
+
+    /// The page as it opens: "The cat sat on the mat .", seed 1337, two heads of 16.
+    fn default_model() -> Prepared {
+        crate::model::explorer::default_view(DEFAULT_HEADS, false)
+    }
+
+    /// The rows (after the first) of `w` whose largest weight is above 95 %, counted here
+    /// without `HeadShape`, to check the sentences against.
+    fn nearly_one_hot_by_hand(w: &DMatrix<f64>) -> usize {
+        (1..w.nrows())
+            .filter(|&i| (0..=i).any(|j| w[(i, j)] > 0.95))
+            .count()
+    }
+
+    #[test]
+    fn regime_sentences() {
+        let p = default_model();
+        let d = p.head_size();
+        let said = |tau: f64, head: usize| {
+            let w = p.heads[head].weights(tau);
+            regime_sentence(Regime::of(tau, d), tau, d, &HeadShape::of(&w))
+        };
+        // The count at τ = 1/√d the page's review found: 3 of 6 rows of head 1 and 1 of 6 of head 2 pass 0.95.
+        assert!(said(unscaled_tau(d), 0).starts_with(
+            "τ = 1/√16: exactly attention without the 1/√d scaling. Scores are 4.00× larger than at τ = 1, so every row is at least as peaked as there. In this head 3 of the 6 rows that see more than one key put over 95.0% of their weight on one key"
+        ));
+        assert!(said(unscaled_tau(d), 1).contains(" 1 of the 6 rows "));
+        assert!(said(0.01, 0).starts_with("Colder than unscaled attention. As τ → 0"));
+        assert!(said(0.5, 0).starts_with(
+            "Between unscaled and standard: every row is at least as peaked as at τ = 1"
+        ));
+        assert!(said(1.0, 0)
+            .starts_with("τ = 1: standard scaled attention, softmax(QKᵀ/√d). In this head"));
+        assert!(said(2.0, 0).starts_with(
+            "Hotter than standard: rows flatten toward the plain average of the past, where row t gives each of its t tokens 1/t."
+        ));
+        let one = HeadShape::of(&DMatrix::from_element(1, 1, 1.0));
+        assert!(regime_sentence(Regime::Scaled, 1.0, 16, &one)
+            .ends_with("The only row sees only its own token, so it is always 100 % on it."));
+    }
+
+    /// Every count a regime sentence states equals the live model's, for 1, 2, 4 and 8 heads,
+    /// positions on and off, across the slider (the counts are recomputed here by hand).
+    #[test]
+    fn regime_counts_match_the_model_everywhere() {
+        use crate::model::temperature::{SLIDER_MAX_TAU, SLIDER_MIN_TAU};
+        use crate::model::weights::HEAD_CHOICES;
+        for heads in HEAD_CHOICES {
+            for positions in [false, true] {
+                let p = crate::model::explorer::default_view(heads, positions);
+                let d = p.head_size();
+                for step in 0..=40 {
+                    let tau = SLIDER_MIN_TAU * 10f64.powf(f64::from(step) * 0.1);
+                    assert!(tau <= SLIDER_MAX_TAU * 1.000_001);
+                    for head in &p.heads {
+                        let w = head.weights(tau);
+                        let text = regime_sentence(Regime::of(tau, d), tau, d, &HeadShape::of(&w));
+                        let expected = format!(" {} of the 6 rows ", nearly_one_hot_by_hand(&w));
+                        assert!(text.contains(&expected), "{heads} heads, τ {tau}: {text}");
+                        let tied = (1..w.nrows())
+                            .filter(|&i| {
+                                let max = (0..=i).map(|j| w[(i, j)]).fold(0.0, f64::max);
+                                (0..=i).filter(|&j| max - w[(i, j)] < 1e-12).count() > 1
+                            })
+                            .count();
+                        if tied == 0 {
+                            assert!(!text.contains("tied"), "{text}");
+                        } else {
+                            assert!(
+                                text.contains(&format!(" {tied} of them split"))
+                                    || text.contains(" 1 of them splits"),
+                                "{text}"
+                            );
+                        }
+                        if positions {
+                            assert_eq!(tied, 0, "positions break the The/the tie");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn heatmap_text_for_the_default_view() {
+        let p = default_model();
+        let w = p.weights_all(1.0).swap_remove(0);
+        let tokens = &p.config.tokens;
+        assert_eq!(
+            heatmap_label("Head 1 attention weights", 7),
+            "Head 1 attention weights: 7 query tokens by 7 key tokens; colour shows attention weight, grey cells are the masked future."
+        );
+        assert_eq!(
+            cell_description(tokens, &w, 1, 2),
+            "cat → sat: masked (future)"
+        );
+        assert_eq!(cell_description(tokens, &w, 5, 1), "mat → cat: 5.7%");
+        assert_eq!(cell_description(tokens, &w, 0, 0), "The → The: 100.0%");
+        assert_eq!(
+            row_summary(tokens, &w, 0),
+            "Row 1 “The” attends most to “The” (100.0%)."
+        );
+        assert_eq!(
+            row_summary(tokens, &w, 5),
+            "Row 6 “mat” attends most to “sat” (35.5%)."
+        );
+        assert_eq!(
+            row_summary(tokens, &w, 6),
+            "Row 7 “.” attends most to “on” (59.1%)."
+        );
+        let hot = p.weights_all(1e4).swap_remove(0);
+        assert_eq!(
+            row_summary(tokens, &crate::model::attention::averaging_matrix(7), 3),
+            "Row 4 “on” spreads its attention evenly: 25.0% on each of its 4 tokens."
+        );
+        // A hot row is not exactly even, so it names its (barely) largest weight.
+        assert_eq!(
+            row_summary(tokens, &hot, 3),
+            "Row 4 “on” attends most to “sat” (25.0%)."
+        );
+    }
+
+    #[test]
+    fn row_glance_adds_the_rows_entropy() {
+        let p = default_model();
+        let w = p.weights_all(1.0).swap_remove(0);
+        let tokens = &p.config.tokens;
+        // The first token can attend only to itself: all its weight, zero bits.
+        assert_eq!(
+            row_glance(tokens, &w, 0),
+            "Row 1 “The” attends most to “The” (100.0%). Entropy 0.000 bits."
+        );
+        // Row 6: −Σ w·log₂ w recomputed here from the matrix, not through row_stats.
+        let bits: f64 = (0..6).map(|j| w[(5, j)]).map(|x| -x * x.log2()).sum();
+        assert_eq!(
+            row_glance(tokens, &w, 5),
+            format!(
+                "Row 6 “mat” attends most to “sat” (35.5%). Entropy {} bits.",
+                fixed(bits, 3)
+            )
+        );
+        // Uniform rows: log₂ of the row's length.
+        assert_eq!(
+            row_glance(tokens, &crate::model::attention::averaging_matrix(7), 3),
+            "Row 4 “on” spreads its attention evenly: 25.0% on each of its 4 tokens. Entropy 2.000 bits."
+        );
+    }
+
+    /// Tied top keys are all named: without positions "The" and "the" share a key, and at
+    /// τ = 0.01 head 2's rows "the" and "." split their weight between them (a tie the page's review found).
+    #[test]
+    fn row_summaries_name_every_tied_top_key() {
+        let p = default_model();
+        let w = p.heads[1].weights(0.01);
+        let tokens = &p.config.tokens;
+        for i in [4, 6] {
+            assert_eq!(w[(i, 0)], w[(i, 4)]);
+            let said = row_summary(tokens, &w, i);
+            assert!(
+                said.contains("attends most to “The” and “the” (") && said.ends_with("% each)."),
+                "{said}"
+            );
+            let row: Vec<f64> = (0..=i).map(|j| w[(i, j)]).collect();
+            assert!(bar_chart_label(tokens, i, &row)
+                .contains("the largest bars are “The” and “the” at "));
+        }
+        assert_eq!(quoted_list(["a", "b", "c"]), "“a”, “b” and “c”");
+    }
+
+    #[test]
+    fn positions_help_names_the_repeated_pair() {
+        let p = default_model();
+        let tokens = &p.config.tokens;
+        let pair = crate::model::claims::first_repeated_word(tokens, str::to_lowercase);
+        assert!(positions_help(false, tokens, pair)
+            .contains("So “The” (token 1) and “the” (token 5) get identical keys and values, and every row that sees both gives them exactly the same weight."));
+        assert!(positions_help(true, tokens, pair)
+            .contains("so “The” (token 1) and “the” (token 5) now get different keys"));
+        let plain = tokenize("a b c");
+        assert!(positions_help(false, &plain, None)
+            .contains("a repeated word would get identical keys"));
+        assert!(
+            weights_note(&WeightSource::Random, 42).contains("are random (seed 42), so which word")
+        );
+        assert!(weights_note_short(&WeightSource::Random, 42).contains("random weights (seed 42)"));
+    }
+
+    #[test]
+    fn inspector_text_for_the_default_view() {
+        let p = default_model();
+        let w = p.weights_all(1.0).swap_remove(0);
+        let row: Vec<f64> = (0..=5).map(|j| w[(5, j)]).collect();
+        let s = row_stats(&row);
+        let tokens = &p.config.tokens;
+        assert_eq!(
+            bar_chart_label(tokens, 5, &row),
+            "Bar chart of the attention of “mat” (row 6) over every key token; the largest bar is “sat” at 35.5%. The table below lists every value."
+        );
+        assert_eq!(entropy_text(s.entropy_bits), "2.249 bits");
+        assert_eq!(effective_tokens_text(s.effective_tokens, 6), "4.75 of 6");
+    }
+
+    #[test]
+    fn the_glossary_defines_every_symbol_with_live_sizes() {
+        let g = glossary(7, 32, 2, false);
+        let symbols: Vec<&str> = g.iter().map(|(s, _)| *s).collect();
+        for s in [
+            "T",
+            "X",
+            "d_model",
+            "d",
+            "W_q, W_k, W_v",
+            "Q, K, V",
+            "A",
+            "scores",
+            "entropy (bits)",
+            "effective tokens",
+        ] {
+            assert!(symbols.contains(&s), "{s} missing");
+        }
+        let def = |s: &str| g.iter().find(|(k, _)| *k == s).unwrap().1.clone();
+        assert!(def("T").contains("here 7"));
+        assert!(def("d").contains("32 ÷ 2 = 16"));
+        assert!(def("W_q, W_k, W_v").contains("32 × 16"));
+        let trained = glossary(7, 32, 2, true);
+        assert!(trained
+            .iter()
+            .any(|(k, v)| *k == "W_q, W_k, W_v"
+                && v.ends_with("Trained here (the grammar checkpoint).")));
+        assert!(glossary(7, 32, 8, false)
+            .iter()
+            .any(|(k, v)| *k == "d" && v.contains("32 ÷ 8 = 4")));
+        for (_, text) in &g {
+            assert!(!text.to_lowercase().contains("logit"), "{text}");
+        }
+    }
+}

@@ -1,0 +1,544 @@
+//! The training page's words: status and speed, what the loss is, the loss chart's name and
+//! milestone, the copying circuit's checklist, subject–verb agreement, replay and the closer look.
+
+use super::quote;
+use crate::format::{fixed, grouped, percent};
+use crate::model::stats::row_stats;
+use crate::model::train::detectors::AgreementReport;
+use crate::model::train::evaluation::{
+    BestHead, CircuitCheck, INDUCTION_MIN, PREVIOUS_TOKEN_MIN, REPEAT_RATIO_MAX,
+};
+use crate::model::train::tasks::NEAR_MINIMUM_PERCENT;
+
+/// What the training view shows: how many steps of which task made these weights, or, while it
+/// trains, that it is training.
+pub fn training_status(steps: usize, task: &str, running: bool) -> String {
+    if running {
+        // A live region: it changes when training starts and stops, not at every step (the
+        // step counter is beside the buttons).
+        return format!("Training on the {task} task in your browser…");
+    }
+    match steps {
+        0 => format!(
+            "Not trained yet: these are the seeded random starting weights for the {task} task. Press Train."
+        ),
+        1 => format!("Trained for 1 step on the {task} task; these weights were learned in your browser."),
+        n => format!("Trained for {n} steps on the {task} task; these weights were learned in your browser."),
+    }
+}
+
+/// The speed of the last stretch of training.
+pub fn training_rate(steps_per_second: f64, tokens_per_step: usize) -> String {
+    format!(
+        "{} steps/s, {} tokens/s",
+        fixed(steps_per_second, 1),
+        grouped((steps_per_second * tokens_per_step as f64).round() as u64)
+    )
+}
+
+/// What the loss chart's numbers mean, for a learner who has not met a loss: the loss of one
+/// prediction, the mean the chart shows, and the score of an even guess over the task's `vocab`
+/// tokens beside the run's own `start` (its step-0 evaluation), so the first point of the chart
+/// can be read.
+pub fn loss_explainer(vocab: usize, sequences: usize, start: Option<f64>) -> String {
+    let even = (vocab as f64).ln();
+    let start = start.map_or_else(String::new, |loss| {
+        let relation = if loss > even {
+            "worse than"
+        } else if loss < even {
+            "better than"
+        } else {
+            "the same as"
+        };
+        format!(
+            " At step 0 the random starting weights score {} nats, {relation} that even guess.",
+            fixed(loss, 3)
+        )
+    });
+    format!(
+        "The loss of one prediction is −ln p, where p is the probability the model gave the token that really came next: 0 if it was sure and right, ln\u{a0}2\u{a0}≈\u{a0}0.693 if it gave that token one half, and more the less it expected it. The chart shows its mean over every token predicted in {sequences} held-out sequences, kept apart from the training data, in nats (natural-log units). Spreading every guess evenly over the task's {vocab} tokens would score ln\u{a0}{vocab}\u{a0}≈\u{a0}{} nats.{start}",
+        fixed(even, 3)
+    )
+}
+
+/// The loss chart's accessible name, naming the grammar's achievable minimum when it is drawn.
+/// `minimum`: the grammar's (`None` for the repeat task, whose chart has the loss's two halves);
+/// `milestone`: the step the chart marks with a vertical line, if any.
+pub fn loss_chart_label(minimum: Option<f64>, milestone: Option<Milestone>) -> String {
+    let marker = milestone.map_or(String::new(), |m| {
+        format!(
+            ", and a dashed vertical line at step {}, where {}",
+            m.step(),
+            m.event()
+        )
+    });
+    match minimum {
+        Some(m) => format!(
+            "Line chart of the held-out loss against training step, with the grammar's achievable minimum, {} nats, as a dashed line{marker}; the table below gives the values.",
+            fixed(m, 3)
+        ),
+        None => format!(
+            "Line chart of the held-out loss against training step, on all predicted tokens, on the first copy and on the repeated part{marker}; the table below gives the values."
+        ),
+    }
+}
+
+/// The step the loss chart marks with a vertical line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Milestone {
+    /// The repeat task: the first evaluation at which the copying circuit had formed.
+    CircuitFormed(usize),
+    /// The tiny grammar: the first evaluation within `NEAR_MINIMUM_PERCENT` of the minimum.
+    NearMinimum(usize),
+}
+
+impl Milestone {
+    pub fn step(self) -> usize {
+        match self {
+            Self::CircuitFormed(step) | Self::NearMinimum(step) => step,
+        }
+    }
+
+    fn event(self) -> String {
+        match self {
+            Self::CircuitFormed(_) => "the copying circuit first formed".to_string(),
+            Self::NearMinimum(_) => {
+                format!("the loss first came within {NEAR_MINIMUM_PERCENT}% of the minimum")
+            }
+        }
+    }
+
+    /// Its legend entry.
+    pub fn legend(self) -> String {
+        match self {
+            Self::CircuitFormed(step) => format!("copying circuit first formed (step {step})"),
+            Self::NearMinimum(step) => {
+                format!("first within {NEAR_MINIMUM_PERCENT}% of the minimum (step {step})")
+            }
+        }
+    }
+}
+
+/// The tiny grammar's line under its loss curve: the exact floor (drawn dashed), how far the latest
+/// held-out loss is from it, and the first evaluated step within [`NEAR_MINIMUM_PERCENT`] of it
+/// (`first_within`, by [`crate::model::train::tasks::Grammar::near_minimum`]).
+pub fn grammar_verdict(
+    step: usize,
+    loss: f64,
+    minimum: f64,
+    first_within: Option<usize>,
+) -> String {
+    let gap = loss / minimum - 1.0;
+    let relation = if gap >= 0.0 {
+        format!("{} above it", percent(gap))
+    } else {
+        // Held-out sentences are not the training sentences the floor averages over.
+        format!(
+            "{} below it (held-out sentences are not the training ones)",
+            percent(-gap)
+        )
+    };
+    let within = match first_within {
+        Some(first) => {
+            format!("It first came within {NEAR_MINIMUM_PERCENT}% of it at step {first}.")
+        }
+        None => format!("It has not come within {NEAR_MINIMUM_PERCENT}% of it yet."),
+    };
+    format!(
+        "No model can average less than {} nats on the grammar's training sequences: its achievable minimum, computed exactly from the grammar's sentence probabilities (the dashed line). At step {step} the held-out loss is {} nats, {relation}. {within}",
+        fixed(minimum, 3),
+        fixed(loss, 3),
+    )
+}
+
+/// `value` with `decimals` decimals, or with more where those would print it equal to `limit`
+/// although it is not: a checklist must never read "0.70 (at least 0.70 needed)" beside "Not yet".
+fn beside_limit(value: f64, limit: f64, decimals: u32) -> String {
+    (decimals..=15)
+        .map(|d| (fixed(value, d), fixed(limit, d)))
+        .find(|(v, l)| value == limit || v != l)
+        .map_or_else(|| fixed(value, 15), |(v, _)| v)
+}
+
+/// One condition of the copying circuit, as the page lists it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CircuitItem {
+    pub met: bool,
+    /// "Met", "Not yet", or "Not possible" (an induction head in a one-layer model).
+    pub status: &'static str,
+    pub text: String,
+}
+
+/// The repeat task's copying circuit at one evaluation, condition by condition: the head that
+/// comes closest to each and the threshold it is measured against.
+pub fn circuit_items(check: &CircuitCheck) -> [CircuitItem; 3] {
+    let item = |met: bool, text: String| CircuitItem {
+        met,
+        status: if met { "Met" } else { "Not yet" },
+        text,
+    };
+    let head = |role: &str, layer: usize, best: BestHead, min: f64| {
+        format!(
+            "{role} head in layer {layer}: head {} scores {} (at least {} needed).",
+            best.head + 1,
+            beside_limit(best.score, min, 2),
+            fixed(min, 2)
+        )
+    };
+    let induction = match check.induction {
+        Some(best) => item(
+            check.induction_met(),
+            head("induction", 2, best, INDUCTION_MIN),
+        ),
+        None => CircuitItem {
+            met: false,
+            status: "Not possible",
+            text: "induction head in layer 2: this model has one layer.".to_string(),
+        },
+    };
+    [
+        item(
+            check.previous_token_met(),
+            head("previous-token", 1, check.previous_token, PREVIOUS_TOKEN_MIN),
+        ),
+        induction,
+        item(
+            check.copying_met(),
+            format!(
+                "copying pays off: the loss on the repeated part is {}% of the first copy's (at most {}% needed).",
+                beside_limit(check.repeat_ratio * 100.0, REPEAT_RATIO_MAX * 100.0, 1),
+                fixed(REPEAT_RATIO_MAX * 100.0, 0)
+            ),
+        ),
+    ]
+}
+
+/// The tiny grammar's subject–verb agreement at `step` ([`AgreementReport`]): how often the right
+/// verb is the more probable one, over all the held-out agreement sentences and over those whose
+/// nearer noun has the other number (where copying the nearer noun's number would be wrong), then
+/// the head that weights the subject most from the nearer noun's row (the one that predicts the
+/// verb), with what it puts on the nearer noun itself.
+pub fn agreement_summary(step: usize, r: &AgreementReport) -> String {
+    let counts = format!(
+        "At step {step} the right verb is more probable than the wrong one in {} of {} held-out sentences ({}), and in {} of the {} whose nearer noun has the other number ({}).",
+        r.correct,
+        r.sentences,
+        percent(r.accuracy()),
+        r.mismatched_correct,
+        r.mismatched,
+        percent(r.mismatched_accuracy())
+    );
+    match r.subject_head() {
+        Some((l, h)) => format!(
+            "{counts} From the nearer noun's row, layer {}, head {} looks at the subject most: {} of its weight on average, against {} on the nearer noun itself.",
+            l + 1,
+            h + 1,
+            fixed(r.subject_weight[l][h], 2),
+            fixed(r.attractor_weight[l][h], 2)
+        ),
+        None => counts,
+    }
+}
+
+/// What the checklist adds up to at the shown `step`, given the first evaluation of the run at
+/// which all three conditions held (`first_formed`, possibly later than a replayed `step`).
+pub fn circuit_summary(step: usize, check: &CircuitCheck, first_formed: Option<usize>) -> String {
+    if check.formed() {
+        return match first_formed {
+            Some(first) if first < step => format!(
+                "At step {step} the copying circuit has formed: all three conditions hold (they first did at the evaluation of step {first})."
+            ),
+            _ => format!(
+                "At step {step} the copying circuit has formed: all three conditions hold, for the first time in this run."
+            ),
+        };
+    }
+    if check.induction.is_none() {
+        return format!(
+            "At step {step} the copying circuit cannot form: it takes two layers, a previous-token head in the first and an induction head in the second that reads its output. Choose 2 layers to watch it form."
+        );
+    }
+    match first_formed {
+        Some(first) if first > step => format!(
+            "At step {step} the copying circuit has not formed yet; in this run it forms at the evaluation of step {first} (move Replay there)."
+        ),
+        Some(first) => format!(
+            "At step {step} not all three conditions hold, though they did at the evaluation of step {first}."
+        ),
+        None => format!(
+            "At step {step} the copying circuit has not formed yet: it counts as formed when all three conditions hold at one evaluation."
+        ),
+    }
+}
+
+/// Progress while a link's training is replayed.
+pub fn retrain_progress(done: usize, target: usize) -> String {
+    format!("Retraining to the link's step {target}: {done} of {target} steps done.")
+}
+
+/// The repeat task's verdict at the latest evaluation: the repeated part's loss as a share of
+/// the first copy's, and whether the run counts as stuck (see `EvalPoint::stuck`).
+pub fn repeat_verdict(step: usize, ratio: f64, stuck: bool) -> String {
+    let share = percent(ratio);
+    if stuck {
+        format!(
+            "Stuck: at step {step} the loss on the repeated part is still {share} of the first copy's (more than half). \
+             The model found no way to copy; another seed usually does."
+        )
+    } else {
+        format!("At step {step} the loss on the repeated part is {share} of the first copy's.")
+    }
+}
+
+/// A loss on screen (three decimals); "–" where it does not apply.
+pub fn loss_cell(loss: Option<f64>) -> String {
+    loss.map_or_else(|| "–".to_string(), |l| fixed(l, 3))
+}
+
+/// A detector score on screen (two decimals); "–" where it does not apply.
+pub fn score_cell(score: Option<f64>) -> String {
+    score.map_or_else(|| "–".to_string(), |s| fixed(s, 2))
+}
+
+/// The replay slider's readout: which evaluated step the head grid and detector table show.
+pub fn replay_readout(step: usize, latest: bool) -> String {
+    if latest {
+        format!("step {step} (latest evaluation)")
+    } else {
+        format!("step {step} (checkpoint)")
+    }
+}
+
+/// What the replay timeline holds, from the trainer's [`Checkpoints`](crate::model::train::checkpoints::Checkpoints).
+pub fn checkpoints_note(kept: usize, interval: usize, capacity: usize) -> String {
+    let noun = if kept == 1 {
+        "checkpoint"
+    } else {
+        "checkpoints"
+    };
+    format!(
+        "{kept} {noun} kept, one every {interval} steps from step 0. At most {capacity} are kept: when the timeline is full, every second one is dropped and the interval doubles."
+    )
+}
+
+/// The closer look's line under a row of a trained head: its largest weight and on which key
+/// (first of equals), and the row's entropy; `row` holds the weights on keys 1 … i + 1.
+pub fn closer_row_summary(tokens: &[String], row: &[f64]) -> String {
+    let stats = row_stats(row);
+    let spread = if row.len() == 1 {
+        "the first row sees only its own key".to_string()
+    } else {
+        format!(
+            "0 = one key, {} = evenly over all {}",
+            fixed((row.len() as f64).log2(), 2),
+            row.len()
+        )
+    };
+    format!(
+        "Largest weight {} on key {} {}; entropy {} bits ({spread}).",
+        percent(stats.max_weight),
+        stats.argmax + 1,
+        quote(tokens.get(stats.argmax).map_or("", String::as_str)),
+        fixed(stats.entropy_bits, 2),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The agreement lines: counts and shares as the report has them, and the head that weights the
+    /// subject most named with both of its weights.
+    #[test]
+    fn agreement_lines_count_and_name_the_subject_s_head() {
+        let report = AgreementReport {
+            sentences: 64,
+            correct: 62,
+            mismatched: 32,
+            mismatched_correct: 31,
+            subject_weight: vec![vec![0.1, 0.624], vec![0.624, 0.3]],
+            attractor_weight: vec![vec![0.5, 0.031], vec![0.2, 0.1]],
+        };
+        let counts = "At step 400 the right verb is more probable than the wrong one in 62 of 64 held-out sentences (96.9%), and in 31 of the 32 whose nearer noun has the other number (96.9%).";
+        // A tie names the first head.
+        assert_eq!(
+            agreement_summary(400, &report),
+            format!("{counts} From the nearer noun's row, layer 1, head 2 looks at the subject most: 0.62 of its weight on average, against 0.03 on the nearer noun itself.")
+        );
+        let empty = AgreementReport {
+            subject_weight: vec![],
+            attractor_weight: vec![],
+            ..report
+        };
+        assert_eq!(agreement_summary(400, &empty), counts);
+    }
+
+    /// The copying circuit's checklist and summary (`CircuitCheck`): head numbers from 1, every
+    /// number beside its threshold, never rounded onto it, and each way a run can stand.
+    #[test]
+    fn circuit_lines_say_which_head_and_how_far() {
+        let check = |prev: f64, ind: Option<f64>, ratio: f64| CircuitCheck {
+            previous_token: BestHead {
+                head: 0,
+                score: prev,
+            },
+            induction: ind.map(|score| BestHead { head: 1, score }),
+            repeat_ratio: ratio,
+        };
+        let formed = check(0.851, Some(0.79), 0.214);
+        let [previous, induction, copying] = circuit_items(&formed);
+        assert_eq!(
+            previous,
+            CircuitItem {
+                met: true,
+                status: "Met",
+                text: "previous-token head in layer 1: head 1 scores 0.85 (at least 0.70 needed)."
+                    .into(),
+            }
+        );
+        assert_eq!(
+            induction.text,
+            "induction head in layer 2: head 2 scores 0.79 (at least 0.50 needed)."
+        );
+        assert_eq!(
+            copying.text,
+            "copying pays off: the loss on the repeated part is 21.4% of the first copy's (at most 30% needed)."
+        );
+        // Just short of a threshold: more digits, so the number never reads as the limit.
+        let close = check(0.6951, Some(0.499_999_9), 0.300_04);
+        let items = circuit_items(&close);
+        assert!(items.iter().all(|i| !i.met && i.status == "Not yet"));
+        assert!(
+            items[0].text.contains("scores 0.695 (at"),
+            "{}",
+            items[0].text
+        );
+        assert!(
+            items[1].text.contains("scores 0.4999999 (at"),
+            "{}",
+            items[1].text
+        );
+        assert!(items[2].text.contains("is 30.004% of"), "{}", items[2].text);
+        // Exactly on a threshold is met, and printed as the threshold.
+        let on = circuit_items(&check(0.7, Some(0.5), 0.3));
+        assert!(on.iter().all(|i| i.met));
+        assert!(on[0].text.contains("scores 0.70 (at least 0.70 needed)"));
+        let one_layer = check(0.9, None, 0.2);
+        let items = circuit_items(&one_layer);
+        assert_eq!((items[1].met, items[1].status), (false, "Not possible"));
+        assert!(circuit_summary(300, &one_layer, None).contains("cannot form: it takes two layers"));
+        assert_eq!(
+            circuit_summary(1_200, &formed, Some(1_100)),
+            "At step 1200 the copying circuit has formed: all three conditions hold (they first did at the evaluation of step 1100)."
+        );
+        assert!(circuit_summary(1_100, &formed, Some(1_100))
+            .ends_with("for the first time in this run."));
+        assert!(circuit_summary(500, &close, Some(1_100))
+            .ends_with("in this run it forms at the evaluation of step 1100 (move Replay there)."));
+        assert!(circuit_summary(1_500, &close, Some(1_100))
+            .ends_with("though they did at the evaluation of step 1100."));
+        assert!(circuit_summary(500, &close, None)
+            .contains("has not formed yet: it counts as formed when"));
+    }
+
+    #[test]
+    fn training_sentences_say_what_is_shown() {
+        assert!(training_status(0, "tiny grammar", false).starts_with("Not trained yet"));
+        assert_eq!(
+            training_status(40, "repeat", true),
+            "Training on the repeat task in your browser…"
+        );
+        assert_eq!(
+            training_status(1, "tiny grammar", false),
+            "Trained for 1 step on the tiny grammar task; these weights were learned in your browser."
+        );
+        assert!(training_status(250, "repeat", false)
+            .starts_with("Trained for 250 steps on the repeat task"));
+        assert_eq!(training_rate(12.34, 256), "12.3 steps/s, 3,159 tokens/s");
+        assert_eq!(
+            loss_explainer(32, 64, Some(4.4371)),
+            "The loss of one prediction is −ln p, where p is the probability the model gave the token that really came next: 0 if it was sure and right, ln\u{a0}2\u{a0}≈\u{a0}0.693 if it gave that token one half, and more the less it expected it. The chart shows its mean over every token predicted in 64 held-out sequences, kept apart from the training data, in nats (natural-log units). Spreading every guess evenly over the task's 32 tokens would score ln\u{a0}32\u{a0}≈\u{a0}3.466 nats. At step 0 the random starting weights score 4.437 nats, worse than that even guess."
+        );
+        assert!(loss_explainer(29, 64, Some(3.0))
+            .ends_with("29 tokens would score ln\u{a0}29\u{a0}≈\u{a0}3.367 nats. At step 0 the random starting weights score 3.000 nats, better than that even guess."));
+        assert!(loss_explainer(29, 64, None).ends_with("ln\u{a0}29\u{a0}≈\u{a0}3.367 nats."));
+        assert!(loss_chart_label(None, None)
+            .ends_with("and on the repeated part; the table below gives the values."));
+        assert!(loss_chart_label(None, Some(Milestone::CircuitFormed(1100))).contains(
+            "on the repeated part, and a dashed vertical line at step 1100, where the copying circuit first formed;"
+        ));
+        assert!(loss_chart_label(Some(1.2907), None)
+            .ends_with("1.291 nats, as a dashed line; the table below gives the values."));
+        assert!(loss_chart_label(Some(1.2907), Some(Milestone::NearMinimum(125))).contains(
+            "1.291 nats, as a dashed line, and a dashed vertical line at step 125, where the loss first came within 10% of the minimum;"
+        ));
+        assert_eq!(
+            Milestone::CircuitFormed(825).legend(),
+            "copying circuit first formed (step 825)"
+        );
+        assert_eq!(
+            Milestone::NearMinimum(125).legend(),
+            "first within 10% of the minimum (step 125)"
+        );
+        assert_eq!(
+            grammar_verdict(200, 1.35, 1.290_759_4, Some(175)),
+            "No model can average less than 1.291 nats on the grammar's training sequences: its achievable minimum, computed exactly from the grammar's sentence probabilities (the dashed line). At step 200 the held-out loss is 1.350 nats, 4.6% above it. It first came within 10% of it at step 175."
+        );
+        assert!(grammar_verdict(0, 3.0, 1.29, None)
+            .ends_with("132.6% above it. It has not come within 10% of it yet."));
+        assert!(grammar_verdict(900, 1.2, 1.25, Some(150))
+            .contains("1.200 nats, 4.0% below it (held-out"));
+        assert_eq!(
+            retrain_progress(50, 200),
+            "Retraining to the link's step 200: 50 of 200 steps done."
+        );
+        assert!(repeat_verdict(2_500, 0.8, true).starts_with("Stuck: at step 2500"));
+        assert!(repeat_verdict(2_500, 0.8, true).contains(&percent(0.8)));
+        assert_eq!(
+            repeat_verdict(900, 0.25, false),
+            format!(
+                "At step 900 the loss on the repeated part is {} of the first copy's.",
+                percent(0.25)
+            )
+        );
+        assert_eq!(score_cell(None), "–");
+        assert_eq!(
+            (loss_cell(None), loss_cell(Some(3.46571))),
+            ("–".into(), "3.466".into())
+        );
+        assert_eq!(score_cell(Some(0.256)), "0.26");
+        assert_eq!(replay_readout(50, false), "step 50 (checkpoint)");
+        assert_eq!(replay_readout(75, true), "step 75 (latest evaluation)");
+        assert!(checkpoints_note(1, 25, 64).starts_with("1 checkpoint kept, one every 25 steps"));
+        assert!(checkpoints_note(33, 50, 64).starts_with("33 checkpoints kept, one every 50 steps"));
+    }
+
+    #[test]
+    fn checkpoints_note_matches_a_real_timeline() {
+        use crate::model::train::checkpoints::Checkpoints;
+        let mut c = Checkpoints::new(64, 25);
+        for step in (0..=1_600).step_by(25) {
+            c.offer(step, || ());
+        }
+        assert_eq!(
+            checkpoints_note(c.kept().len(), c.interval(), 64),
+            "33 checkpoints kept, one every 50 steps from step 0. At most 64 are kept: when the timeline is full, every second one is dropped and the interval doubles."
+        );
+    }
+
+    #[test]
+    fn closer_row_summary_names_the_largest_weight_and_the_spread() {
+        let tokens: Vec<String> = ["my", "key", "is"]
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        assert_eq!(
+            closer_row_summary(&tokens, &[0.25, 0.5, 0.25]),
+            "Largest weight 50.0% on key 2 “key”; entropy 1.50 bits (0 = one key, 1.58 = evenly over all 3)."
+        );
+        assert_eq!(
+            closer_row_summary(&tokens, &[1.0]),
+            "Largest weight 100.0% on key 1 “my”; entropy 0.00 bits (the first row sees only its own key)."
+        );
+    }
+}
