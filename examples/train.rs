@@ -15,7 +15,6 @@
 //! (The release profile is tuned for size, `opt-level = "z"`, like the wasm build; add
 //! `--config profile.release.opt-level=3` to cargo for the fastest native code.)
 
-use attention_explorer::model::host::CoreText;
 use attention_explorer::model::rng::SeededRng;
 use attention_explorer::model::train::backward::Workspace;
 use attention_explorer::model::train::evaluation::EvalPoint;
@@ -218,7 +217,7 @@ fn main() {
                     );
                 }
             }
-            let sentence = Grammar::encode::<CoreText>("The cat sat on the mat .").expect("words");
+            let sentence = Grammar::encode("The cat sat on the mat .").expect("words");
             for (h, w) in trainer.model().attention(&sentence)[0].iter().enumerate() {
                 let argmax: Vec<String> = (0..sentence.len())
                     .map(|i| {

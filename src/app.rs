@@ -26,7 +26,6 @@ use crate::model::url_state::ViewState;
 use crate::state::{load_trained_weights, provide_theme, sync_url, AppState, PageState};
 use crate::text::{glossary, weights_note, weights_note_short};
 use crate::web::location::location_search;
-use crate::web::BrowserText;
 use leptos::either::Either;
 use leptos::prelude::*;
 use std::time::Duration;
@@ -35,7 +34,7 @@ use std::time::Duration;
 /// context of its own: the explorer's components reach it through [`AppState`], the training
 /// page provides it, and the components every page has take it as a prop.)
 fn provide_page_state() -> PageState {
-    let (initial, notices) = ViewState::from_query_with::<BrowserText>(&location_search());
+    let (initial, notices) = ViewState::from_query(&location_search());
     let page = PageState::new(initial, notices.into_iter().map(|n| n.0).collect());
     sync_url(page);
     provide_theme();

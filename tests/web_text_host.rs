@@ -1,15 +1,13 @@
-//! The browser's text services (`BrowserText`: JavaScript's `parseFloat` and `toLowerCase`) give
-//! exactly what core's do (`CoreText`), in headless Chromium — so the page computes the same
-//! embeddings and reads the same links as the native tests. See `src/model/host.rs` for why the
-//! browser build borrows them.
+//! The page's text services (`model::host`: JavaScript's `toLowerCase` and `parseFloat` in the
+//! browser) give exactly what core's do (`str::to_lowercase`, `str::parse`), in headless Chromium,
+//! so the page computes the same embeddings and reads the same links as the native tests. See
+//! `src/model/host.rs` for why the browser build borrows them.
 #![cfg(target_arch = "wasm32")]
 
-use attention_explorer::model::explorer::{ExplorerConfig, Prepared};
-use attention_explorer::model::host::{CoreText, TextHost};
+use attention_explorer::model::host::{is_decimal_literal, lowercase, parse_decimal};
 use attention_explorer::model::rng::SeededRng;
-use attention_explorer::model::tokenizer::tokenize;
 use attention_explorer::model::url_state::ViewState;
-use attention_explorer::web::BrowserText;
+use attention_explorer::model::weights::token_embedding;
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -57,20 +55,12 @@ fn lower_case_matches_core() {
         "١٢٣",
         "日本語",
     ] {
-        assert_eq!(
-            BrowserText::lowercase(word),
-            CoreText::lowercase(word),
-            "{word}"
-        );
+        assert_eq!(lowercase(word), word.to_lowercase(), "{word}");
     }
     let mut rng = SeededRng::stream(7, "lowercase");
     for _ in 0..20_000 {
         let word = random_word(&mut rng);
-        assert_eq!(
-            BrowserText::lowercase(&word),
-            CoreText::lowercase(&word),
-            "{word}"
-        );
+        assert_eq!(lowercase(&word), word.to_lowercase(), "{word}");
     }
 }
 
@@ -123,40 +113,33 @@ fn decimal_parsing_matches_core() {
         cases.push(format!("0.{digits}"));
     }
     for s in &cases {
-        let (browser, core) = (BrowserText::parse_decimal(s), CoreText::parse_decimal(s));
+        let core = if is_decimal_literal(s) {
+            s.parse::<f64>().ok()
+        } else {
+            None
+        };
+        let browser = parse_decimal(s);
         assert_eq!(browser.map(f64::to_bits), core.map(f64::to_bits), "{s:?}");
     }
 }
 
 #[wasm_bindgen_test]
-fn the_browser_model_and_links_equal_the_native_ones() {
-    for sentence in [
-        "The cat sat on the mat .",
-        "ΟΔΟΣ Straße İstanbul THE the",
-        "A a B b",
-    ] {
-        let config = ExplorerConfig {
-            tokens: tokenize(sentence),
-            seed: 3,
-            heads: 2,
-            positions: true,
-        };
-        assert_eq!(
-            Prepared::new_with::<BrowserText>(config.clone()),
-            Prepared::new(config)
-        );
+fn the_page_s_embeddings_and_links_use_core_s_results() {
+    // A word's embedding is the stream named after its lower case: core's lower case here.
+    for word in ["The", "ΟΔΟΣ", "Straße", "İstanbul", "THE"] {
+        let mut rng = SeededRng::stream(3, &format!("embedding:{}", word.to_lowercase()));
+        let expected: Vec<f64> = (0..32).map(|_| rng.normal()).collect();
+        assert_eq!(token_embedding(word, 3, 32), expected, "{word}");
     }
-    for query in [
-        "tau=0.25&heads=4",
-        "tau=1e-7",
-        "tau=0.316227766016838",
-        "tau=1e400",
-        "tau= 2",
+    // A link's τ is core's parse of its text (clamped into the slider's range).
+    for (text, tau) in [
+        ("0.25", 0.25),
+        ("0.316227766016838", 0.316_227_766_016_838),
+        ("1e-7", 0.01),
     ] {
-        assert_eq!(
-            ViewState::from_query_with::<BrowserText>(query),
-            ViewState::from_query(query),
-            "{query}"
-        );
+        let (view, _) = ViewState::from_query(&format!("tau={text}"));
+        assert_eq!(view.tau.to_bits(), f64::to_bits(tau), "{text}");
     }
+    let (view, notices) = ViewState::from_query("tau= 2");
+    assert_eq!((view.tau, notices.len()), (1.0, 1));
 }

@@ -15,13 +15,11 @@ use crate::model::broken::{Mistake, Mistakes};
 use crate::model::compare::{
     compare_csv, difference, max_abs, refusal, setting_b, view_weights, SWAPPED_SENTENCE,
 };
-use crate::model::host::TextHost;
 use crate::model::tokenizer::tokenize;
 use crate::model::url_state::{CompareChange, ViewState};
 use crate::state::{AppState, Shared};
 use crate::text::{compare_text, diff_label, mistake_label, CompareText};
 use crate::web::download::{download_text, download_url};
-use crate::web::BrowserText;
 use leptos::either::Either;
 use leptos::html;
 use leptos::prelude::*;
@@ -111,7 +109,7 @@ fn compare_now(state: AppState) -> Result<Option<Compared>, String> {
         return Err(message);
     }
     let a = state.shown_weights.get();
-    let b = view_weights::<BrowserText>(&b_view);
+    let b = view_weights(&b_view);
     let diff = difference(&a, &b);
     let n = diff.nrows();
     let hidden = (0..n * n)
@@ -165,8 +163,7 @@ pub fn Compare() -> impl IntoView {
                 Mistake::from_key(&value).map_or(Mistakes::NONE, |m| Mistakes::NONE.with(m, true)),
             )),
             _ => {
-                let parsed =
-                    CompareChange::parse(&format!("{kind}:{value}"), BrowserText::parse_decimal);
+                let parsed = CompareChange::parse(&format!("{kind}:{value}"));
                 if parsed.is_none() {
                     status.set(Some(format!(
                         "“{value}” is not a value for setting B: use a temperature from 0.05 to 20, a seed from 0 to 4294967295, or a sentence."

@@ -3,14 +3,12 @@
 //! (`state::load_trained_weights` keeps them equal to it), so those controls are disabled.
 
 use crate::model::claims::first_repeated_word;
-use crate::model::host::TextHost;
 use crate::model::rng::SeededRng;
 use crate::model::trained::WeightsChoice;
 use crate::model::url_state::MAX_SEED;
 use crate::model::weights::{D_MODEL, HEAD_CHOICES};
 use crate::state::AppState;
 use crate::text::positions_help;
-use crate::web::BrowserText;
 use leptos::prelude::*;
 
 /// The seed "New seed" moves to: derived from the current one, so the sequence of seeds a
@@ -139,7 +137,7 @@ pub fn ModelControls() -> impl IntoView {
             <p class="help" data-testid="positions-help">
                 {move || {
                     state.tokens.with(|tokens| {
-                        let repeated = first_repeated_word(tokens, BrowserText::lowercase);
+                        let repeated = first_repeated_word(tokens);
                         positions_help(state.positions.get(), tokens, repeated)
                     })
                 }}

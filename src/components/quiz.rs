@@ -4,14 +4,13 @@
 //! put in the page only once Check is pressed. Progress lives in the tab's sessionStorage.
 
 use crate::components::heatmap::Heatmap;
-use crate::model::host::TextHost;
+use crate::model::host::parse_decimal;
 use crate::model::quiz::{grade, questions, Question, Response};
 use crate::state::{AppState, Shared};
 use crate::text::quiz::{
     quiz_choice, quiz_number, quiz_progress, quiz_prompt, quiz_scope, quiz_verdict, quiz_why,
 };
 use crate::web::session::{session_get, session_set};
-use crate::web::BrowserText;
 use leptos::html;
 use leptos::prelude::*;
 use std::sync::Arc;
@@ -48,9 +47,7 @@ pub fn Quiz() -> impl IntoView {
     let set = Memo::new(move |_| {
         let (head, tau, seed) = (state.head.get(), state.tau.get(), state.quiz.get());
         Shared(Arc::new(
-            state
-                .prepared
-                .with(|p| questions::<BrowserText>(p, head, tau, seed)),
+            state.prepared.with(|p| questions(p, head, tau, seed)),
         ))
     });
     let index = RwSignal::new(0usize);
@@ -86,7 +83,7 @@ pub fn Quiz() -> impl IntoView {
             return;
         }
         let response = if q.choices.is_empty() {
-            BrowserText::parse_decimal(typed.get_untracked().trim()).map(Response::Number)
+            parse_decimal(typed.get_untracked().trim()).map(Response::Number)
         } else {
             choice.get_untracked().map(Response::Choice)
         };

@@ -5,6 +5,7 @@
 //! these numbers, so it stays true for every sentence, seed, head split and temperature (the
 //! tests below and in `src/text.rs` check the wording against them).
 
+use super::host::lowercase;
 use super::stats::ROUNDING_TOLERANCE;
 use nalgebra::DMatrix;
 
@@ -62,11 +63,8 @@ impl HeadShape {
 }
 
 /// The first two tokens (by position) that are the same word once capitals are ignored, as this
-/// app's embedding sees them (`lowercase` is the case folding the embedding uses).
-pub fn first_repeated_word(
-    tokens: &[String],
-    lowercase: impl Fn(&str) -> String,
-) -> Option<(usize, usize)> {
+/// app's embedding sees them.
+pub fn first_repeated_word(tokens: &[String]) -> Option<(usize, usize)> {
     let folded: Vec<String> = tokens.iter().map(|t| lowercase(t)).collect();
     (1..folded.len()).find_map(|j| (0..j).find(|&i| folded[i] == folded[j]).map(|i| (i, j)))
 }
@@ -206,10 +204,7 @@ mod tests {
     #[test]
     fn identical_words_tie_without_positions_only() {
         let tokens = tokenize("The cat sat on the mat .");
-        assert_eq!(
-            first_repeated_word(&tokens, str::to_lowercase),
-            Some((0, 4))
-        );
+        assert_eq!(first_repeated_word(&tokens), Some((0, 4)));
         for heads in HEAD_CHOICES {
             for positions in [false, true] {
                 let p = model(heads, positions);

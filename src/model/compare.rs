@@ -10,7 +10,6 @@
 use super::broken::broken_weights_all;
 use super::explorer::{ExplorerConfig, Prepared};
 use super::export::csv_field;
-use super::host::TextHost;
 use super::tokenizer::{checked_tokens, tokenize};
 use super::url_state::{CompareChange, ViewState};
 use nalgebra::DMatrix;
@@ -50,10 +49,10 @@ pub fn refusal(a: &ViewState, b: &ViewState) -> Option<String> {
 }
 
 /// The weights the main view shows for `view`: its head, its τ, its mistakes (if any).
-pub fn view_weights<H: TextHost>(view: &ViewState) -> DMatrix<f64> {
+pub fn view_weights(view: &ViewState) -> DMatrix<f64> {
     let tokens = checked_tokens(&view.sentence, view.max_tokens)
         .unwrap_or_else(|_| tokenize(&view.sentence));
-    let prepared = Prepared::new_with::<H>(ExplorerConfig {
+    let prepared = Prepared::new(ExplorerConfig {
         tokens,
         seed: view.seed,
         heads: view.heads,
@@ -139,10 +138,9 @@ mod tests {
     use super::*;
     use crate::model::broken::{Mistake, Mistakes};
     use crate::model::explorer::DEFAULT_SENTENCE;
-    use crate::model::host::CoreText;
 
     fn parse(text: &str) -> Option<CompareChange> {
-        CompareChange::parse(text, CoreText::parse_decimal)
+        CompareChange::parse(text)
     }
 
     #[test]
@@ -219,8 +217,8 @@ mod tests {
     #[test]
     fn identical_settings_differ_by_exactly_zero() {
         let a = ViewState::default();
-        let wa = view_weights::<CoreText>(&a);
-        let wb = view_weights::<CoreText>(&setting_b(&CompareChange::Broken(Mistakes::NONE), &a));
+        let wa = view_weights(&a);
+        let wb = view_weights(&setting_b(&CompareChange::Broken(Mistakes::NONE), &a));
         let diff = difference(&wa, &wb);
         assert!(diff.iter().all(|&d| d == 0.0));
         assert_eq!(max_abs(&diff), 0.0);
@@ -240,7 +238,7 @@ mod tests {
         ] {
             let b = setting_b(&change, &a);
             assert_eq!(refusal(&a, &b), None);
-            let (wa, wb) = (view_weights::<CoreText>(&a), view_weights::<CoreText>(&b));
+            let (wa, wb) = (view_weights(&a), view_weights(&b));
             let diff = difference(&wa, &wb);
             for i in 0..7 {
                 for j in 0..7 {
@@ -262,13 +260,13 @@ mod tests {
         // B computed through view_weights is the matrix A's path gives when B is the view.
         let b = setting_b(&CompareChange::Tau(0.5), &ViewState::default());
         let tokens = tokenize(DEFAULT_SENTENCE);
-        let p = Prepared::new_with::<CoreText>(ExplorerConfig {
+        let p = Prepared::new(ExplorerConfig {
             tokens,
             seed: b.seed,
             heads: b.heads,
             positions: b.positions,
         });
-        assert_eq!(view_weights::<CoreText>(&b), p.weights_all(0.5)[b.head]);
+        assert_eq!(view_weights(&b), p.weights_all(0.5)[b.head]);
     }
 
     #[test]

@@ -2,7 +2,6 @@
 //! (τ-independent projections, then the τ-dependent softmax) so the slider stays cheap.
 
 use super::attention::{attend, HeadAttention, HeadProjections, LayerOutput};
-use super::host::{CoreText, TextHost};
 use super::train::checkpoint_file::Checkpoint;
 use super::weights::{embed, sinusoidal_positions, Projections, D_MODEL};
 use nalgebra::DMatrix;
@@ -45,14 +44,10 @@ pub struct Prepared {
 }
 
 impl Prepared {
+    /// The random model: seeded embeddings (and position codes when on) and projections.
     pub fn new(config: ExplorerConfig) -> Self {
-        Self::new_with::<CoreText>(config)
-    }
-
-    /// As [`Prepared::new`], lower-casing tokens through `H` (the browser passes its own).
-    pub fn new_with<H: TextHost>(config: ExplorerConfig) -> Self {
         let d_model = D_MODEL;
-        let mut x = embed::<H>(&config.tokens, config.seed, d_model);
+        let mut x = embed(&config.tokens, config.seed, d_model);
         if config.positions {
             x += sinusoidal_positions(config.tokens.len(), d_model);
         }

@@ -1,36 +1,41 @@
-//! The two text services the model borrows from whoever runs it: reading a decimal number and
-//! lower-casing a word.
+//! The two text services the model borrows from whoever runs it: lower-casing a word and
+//! reading a decimal number.
 //!
-//! Natively they are core's ([`CoreText`]). The browser build passes an implementation backed by
-//! JavaScript's `Number` and `String` (`components::browser::BrowserText`): the browser already
-//! ships correctly rounded float parsing and full Unicode case mapping, while core's versions
-//! bring their own tables and code into the wasm (≈ 16 KB of the gzipped bundle). The results are
-//! the same: parsing is correctly rounded for the syntax [`is_decimal_literal`] accepts, and lower
-//! case is Unicode's default mapping. `tests/web_text_host.rs` compares the two in Chromium.
-//! (Printing floats stays with core: the canvas backend formats colours with it anyway.)
+//! Natively they are core's. In the browser they are JavaScript's `String.prototype.toLowerCase`
+//! and `parseFloat`: the browser already ships full Unicode case mapping and correctly rounded
+//! float parsing, while core's versions bring their own tables and code into the wasm (≈ 16 kB of
+//! a page's gzipped code). The results are the same: lower case is Unicode's default mapping, and
+//! parsing is correctly rounded for the syntax [`is_decimal_literal`] accepts.
+//! `tests/web_text_host.rs` compares the two in Chromium. This file is the one place where the
+//! model calls into the JavaScript engine. (Printing floats stays with core: the canvas backend
+//! formats colours with it anyway.)
 
-/// Decimal parsing and case folding, as the model needs them.
-pub trait TextHost {
-    /// `s` in lower case (Unicode default case mapping, as `str::to_lowercase`).
-    fn lowercase(s: &str) -> String;
-    /// `s` as a number when it is a plain decimal literal ([`is_decimal_literal`]), else `None`.
-    fn parse_decimal(s: &str) -> Option<f64>;
-}
-
-/// Core's parsing and case mapping: the native implementation and the reference.
-pub struct CoreText;
-
-impl TextHost for CoreText {
-    fn lowercase(s: &str) -> String {
+/// `s` in lower case (Unicode's default case mapping, as `str::to_lowercase`).
+pub fn lowercase(s: &str) -> String {
+    #[cfg(target_arch = "wasm32")]
+    {
+        js_sys::JsString::from(s).to_lower_case().into()
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
         s.to_lowercase()
     }
+}
 
-    fn parse_decimal(s: &str) -> Option<f64> {
-        if is_decimal_literal(s) {
-            s.parse().ok()
-        } else {
-            None
-        }
+/// `s` as a number when it is a plain decimal literal ([`is_decimal_literal`]), else `None`.
+pub fn parse_decimal(s: &str) -> Option<f64> {
+    if !is_decimal_literal(s) {
+        return None;
+    }
+    // `parseFloat` is correctly rounded; the syntax check keeps out what it is lenient about
+    // (whitespace, trailing junk, "Infinity"), so it reads exactly what `str::parse` would.
+    #[cfg(target_arch = "wasm32")]
+    {
+        Some(js_sys::Number::parse_float(s))
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        s.parse().ok()
     }
 }
 
@@ -87,12 +92,12 @@ mod tests {
             "Infinity", "NaN", "1_000", "١", "1e5.5", "--1",
         ] {
             assert!(!is_decimal_literal(bad), "{bad:?}");
-            assert_eq!(CoreText::parse_decimal(bad), None, "{bad:?}");
+            assert_eq!(parse_decimal(bad), None, "{bad:?}");
         }
     }
 
     #[test]
-    fn core_text_round_trips() {
+    fn text_services_round_trip() {
         for x in [
             0.1 + 0.2,
             1e-300,
@@ -101,8 +106,8 @@ mod tests {
             1e21,
             5e-324,
         ] {
-            assert_eq!(CoreText::parse_decimal(&x.to_string()), Some(x), "{x}");
+            assert_eq!(parse_decimal(&x.to_string()), Some(x), "{x}");
         }
-        assert_eq!(CoreText::lowercase("ΟΔΟΣ The"), "οδος the");
+        assert_eq!(lowercase("ΟΔΟΣ The"), "οδος the");
     }
 }

@@ -13,7 +13,6 @@
 //! "bit-identical" only where the comparison is exact, and otherwise gives the largest change.
 
 use super::explorer::{ExplorerConfig, Prepared};
-use super::host::{CoreText, TextHost};
 use super::rng::SeededRng;
 
 /// The new order of the tokens when the `row` tokens before row `row` (0-based) are shuffled with
@@ -74,21 +73,10 @@ fn same_bits(a: &[f64], b: &[f64]) -> bool {
     a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits())
 }
 
-/// Row `row` (0-based) of head `head` at temperature `tau`, for `config` and for the same config
-/// with the tokens before the row shuffled by `seed` (same seed, heads and position switch).
+/// Row `row` (0-based) of head `head` at temperature `tau` of the model `prepared`, and of the
+/// same model with the tokens before the row shuffled by `seed` (same weights, random or trained,
+/// same heads and position switch).
 pub fn shuffle_the_past(
-    config: &ExplorerConfig,
-    head: usize,
-    tau: f64,
-    row: usize,
-    seed: u64,
-) -> ShuffleComparison {
-    shuffle_the_past_with::<CoreText>(&Prepared::new(config.clone()), head, tau, row, seed)
-}
-
-/// As [`shuffle_the_past`] for the model `prepared` (random or trained weights: the shuffled
-/// sentence gets the same ones), lower-casing tokens through `H` (the browser passes its own).
-pub fn shuffle_the_past_with<H: TextHost>(
     prepared: &Prepared,
     head: usize,
     tau: f64,
@@ -108,8 +96,8 @@ pub fn shuffle_the_past_with<H: TextHost>(
         // Cannot fail: the same words in another order, with the same weights.
         let p = prepared
             .weights
-            .prepare::<H>(config.clone())
-            .unwrap_or_else(|_| Prepared::new_with::<H>(config));
+            .prepare(config.clone())
+            .unwrap_or_else(|_| Prepared::new(config));
         let h = &p.heads[head.min(p.heads.len() - 1)];
         let w = h.weights(tau);
         (0..=row)
@@ -186,7 +174,13 @@ mod tests {
                     for seed in 0..4 {
                         for tau in [0.01, 1.0, 100.0] {
                             for head in [0, heads - 1] {
-                                let s = shuffle_the_past(&c, head, tau, row, seed);
+                                let s = shuffle_the_past(
+                                    &Prepared::new(c.clone()),
+                                    head,
+                                    tau,
+                                    row,
+                                    seed,
+                                );
                                 assert!(
                                     s.scores_bit_identical(),
                                     "{sentence} row {row} seed {seed} τ {tau}: {s:?}"
@@ -216,7 +210,7 @@ mod tests {
             for row in 2..c.tokens.len() {
                 for seed in 0..6 {
                     for tau in [1.0, 100.0] {
-                        let s = shuffle_the_past(&c, 0, tau, row, seed);
+                        let s = shuffle_the_past(&Prepared::new(c.clone()), 0, tau, row, seed);
                         assert!(!s.bit_identical(), "row {row} seed {seed}");
                         assert!(!s.scores_bit_identical(), "row {row} seed {seed}");
                         assert!(s.largest_change() > 1e-6, "row {row} seed {seed} τ {tau}");
@@ -229,7 +223,7 @@ mod tests {
     #[test]
     fn weights_are_moved_back_to_their_keys() {
         let c = config("The cat sat on the mat .", 2, false);
-        let s = shuffle_the_past(&c, 0, 1.0, 5, 1);
+        let s = shuffle_the_past(&Prepared::new(c.clone()), 0, 1.0, 5, 1);
         let p = Prepared::new(c);
         let w = p.heads[0].weights(1.0);
         for j in 0..=5 {
@@ -237,7 +231,7 @@ mod tests {
         }
         assert!((s.after.iter().sum::<f64>() - 1.0).abs() < 1e-12);
         // A 1-token row has nothing to shuffle.
-        let one = shuffle_the_past(&config("hi", 1, true), 0, 1.0, 0, 4);
+        let one = shuffle_the_past(&Prepared::new(config("hi", 1, true)), 0, 1.0, 0, 4);
         assert_eq!(
             (one.order.clone(), one.before.clone(), one.after.clone()),
             (vec![0], vec![1.0], vec![1.0])

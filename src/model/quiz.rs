@@ -11,7 +11,6 @@
 use super::broken::{broken_weights, Mistake, Mistakes};
 use super::claims::{first_repeated_word, top_keys};
 use super::explorer::{ExplorerConfig, Prepared};
-use super::host::TextHost;
 use super::rng::SeededRng;
 use super::stats::{row_entropy_bits, ROUNDING_TOLERANCE};
 use super::temperature::SLIDER_MAX_TAU;
@@ -206,7 +205,7 @@ impl View<'_> {
         from + self.pick(t - from)
     }
 
-    fn ask<H: TextHost>(&mut self, kind: Kind) -> Option<Question> {
+    fn ask(&mut self, kind: Kind) -> Option<Question> {
         let t = self.w.nrows();
         let mut q = Question {
             kind,
@@ -306,8 +305,8 @@ impl View<'_> {
                 q.answer = Answer::Choices(vec![usize::from(q.reference > q.value)]);
             }
             Kind::EqualColumns => {
-                let (i, j) = first_repeated_word(&self.p.config.tokens, H::lowercase)?;
-                let off = Prepared::new_with::<H>(ExplorerConfig {
+                let (i, j) = first_repeated_word(&self.p.config.tokens)?;
+                let off = Prepared::new(ExplorerConfig {
                     positions: false,
                     ..self.p.config.clone()
                 });
@@ -391,7 +390,7 @@ impl View<'_> {
 /// The quiz for head `head` of `p` at temperature `tau`, under quiz seed `seed`: one question per
 /// kind whose premise holds, in [`Kind::ALL`] order. `H` folds case as the embedding does (the
 /// repeated-word question).
-pub fn questions<H: TextHost>(p: &Prepared, head: usize, tau: f64, seed: u64) -> Vec<Question> {
+pub fn questions(p: &Prepared, head: usize, tau: f64, seed: u64) -> Vec<Question> {
     if p.is_empty() {
         return Vec::new();
     }
@@ -405,7 +404,7 @@ pub fn questions<H: TextHost>(p: &Prepared, head: usize, tau: f64, seed: u64) ->
     };
     Kind::ALL
         .into_iter()
-        .filter_map(|kind| view.ask::<H>(kind))
+        .filter_map(|kind| view.ask(kind))
         .collect()
 }
 

@@ -12,7 +12,7 @@
 //! any other word is refused with a message that names it.
 
 use super::explorer::{ExplorerConfig, Prepared, WeightSource};
-use super::host::TextHost;
+use super::host::lowercase;
 use super::train::checkpoint_file::Checkpoint;
 use super::train::shape::{ParamGroup, PositionKind};
 use super::train::tasks::GRAMMAR_WORDS;
@@ -51,10 +51,10 @@ impl WeightsChoice {
 impl WeightSource {
     /// The model for `config` with these weights (for trained weights, the checkpoint's head
     /// count and position codes replace the config's).
-    pub fn prepare<H: TextHost>(&self, config: ExplorerConfig) -> Result<Prepared, String> {
+    pub fn prepare(&self, config: ExplorerConfig) -> Result<Prepared, String> {
         match self {
-            Self::Random => Ok(Prepared::new_with::<H>(config)),
-            Self::Trained(checkpoint) => Prepared::from_checkpoint::<H>(config.tokens, checkpoint),
+            Self::Random => Ok(Prepared::new(config)),
+            Self::Trained(checkpoint) => Prepared::from_checkpoint(config.tokens, checkpoint),
         }
     }
 
@@ -77,11 +77,11 @@ pub fn vocabulary() -> String {
 
 /// The ids of `tokens` in the grammar's vocabulary (lower-cased through `H`, as the embedding
 /// does for the random model), or a message naming the first word the model never learned.
-pub fn grammar_ids<H: TextHost>(tokens: &[String]) -> Result<Vec<usize>, String> {
+pub fn grammar_ids(tokens: &[String]) -> Result<Vec<usize>, String> {
     tokens
         .iter()
         .map(|t| {
-            let word = H::lowercase(t);
+            let word = lowercase(t);
             GRAMMAR_WORDS.iter().position(|&g| g == word).ok_or_else(|| {
                 format!(
                     "The trained model knows only the tiny grammar's 29 words ({}); “{t}” is not one of them.",
@@ -95,10 +95,7 @@ pub fn grammar_ids<H: TextHost>(tokens: &[String]) -> Result<Vec<usize>, String>
 /// The ids of `tokens` for `checkpoint`'s model, or why it cannot read them: a model without
 /// sinusoidal position codes, a sentence longer than it was trained on, or a word it never
 /// learned. The one check behind [`Prepared::from_checkpoint`] and the page's fallback message.
-pub fn checkpoint_ids<H: TextHost>(
-    tokens: &[String],
-    checkpoint: &Checkpoint,
-) -> Result<Vec<usize>, String> {
+pub fn checkpoint_ids(tokens: &[String], checkpoint: &Checkpoint) -> Result<Vec<usize>, String> {
     let cfg = checkpoint.model.config();
     if cfg.positions != PositionKind::Sinusoidal {
         return Err("the explorer shows models with sinusoidal position codes only".into());
@@ -117,19 +114,19 @@ pub fn checkpoint_ids<H: TextHost>(
             tokens.len()
         ));
     }
-    grammar_ids::<H>(tokens)
+    grammar_ids(tokens)
 }
 
 impl Prepared {
     /// The explorer's model for `tokens` with the checkpoint's learned embeddings and layer-1
     /// matrices (heads and positions are the checkpoint's: its head count, sinusoidal codes on).
-    pub fn from_checkpoint<H: TextHost>(
+    pub fn from_checkpoint(
         tokens: Vec<String>,
         checkpoint: &Arc<Checkpoint>,
     ) -> Result<Self, String> {
         let model = &checkpoint.model;
         let cfg = *model.config();
-        let ids = checkpoint_ids::<H>(&tokens, checkpoint)?;
+        let ids = checkpoint_ids(&tokens, checkpoint)?;
         let matrix = |group| model.matrix(group).expect("every model has this group");
         let embedding = matrix(ParamGroup::TokenEmbedding);
         let d_model = cfg.d_model;
@@ -159,7 +156,6 @@ impl Prepared {
 mod tests {
     use super::*;
     use crate::model::explorer::DEFAULT_SENTENCE;
-    use crate::model::host::CoreText;
     use crate::model::tokenizer::tokenize;
     use crate::model::train::checkpoint_file::decode;
 
@@ -176,9 +172,9 @@ mod tests {
             "my dog slept under the small red box . the cat ran",
         ] {
             let tokens = tokenize(sentence);
-            let ids = grammar_ids::<CoreText>(&tokens).unwrap();
+            let ids = grammar_ids(&tokens).unwrap();
             let trainer_view = checkpoint.model.attention(&ids);
-            let explorer = Prepared::from_checkpoint::<CoreText>(tokens, &checkpoint).unwrap();
+            let explorer = Prepared::from_checkpoint(tokens, &checkpoint).unwrap();
             let weights = explorer.weights_all(1.0);
             assert_eq!(weights.len(), trainer_view[LAYER].len());
             for (ours, theirs) in weights.iter().zip(&trainer_view[LAYER]) {
@@ -192,14 +188,11 @@ mod tests {
     #[test]
     fn words_outside_the_grammar_and_long_sentences_are_refused_by_name() {
         let checkpoint = grammar_checkpoint();
-        let err = Prepared::from_checkpoint::<CoreText>(
-            tokenize("the cat sat on the sofa ."),
-            &checkpoint,
-        )
-        .unwrap_err();
+        let err = Prepared::from_checkpoint(tokenize("the cat sat on the sofa ."), &checkpoint)
+            .unwrap_err();
         assert!(err.contains("“sofa” is not one of them"), "{err}");
         let long = tokenize(&"the cat sat . ".repeat(5));
-        let err = Prepared::from_checkpoint::<CoreText>(long, &checkpoint).unwrap_err();
+        let err = Prepared::from_checkpoint(long, &checkpoint).unwrap_err();
         assert!(
             err.contains("up to 16 tokens; this sentence has 20"),
             "{err}"
@@ -211,11 +204,8 @@ mod tests {
         use crate::model::broken::Mistakes;
         use crate::model::export::view_json;
         use crate::text::{weights_note, weights_note_short};
-        let p = Prepared::from_checkpoint::<CoreText>(
-            tokenize(DEFAULT_SENTENCE),
-            &grammar_checkpoint(),
-        )
-        .unwrap();
+        let p =
+            Prepared::from_checkpoint(tokenize(DEFAULT_SENTENCE), &grammar_checkpoint()).unwrap();
         assert_eq!(
             weights_note(&p.weights, 1337),
             "Trained weights: the word vectors and W_q, W_k, W_v, W_o of a 1-layer, 2-head attention model that this app's own code trained for 1000 steps (seed 1) to predict the next word of sentences from a 29-word grammar, saved in f32. So these patterns were learned; the attention arithmetic on them is exact."
@@ -231,7 +221,7 @@ mod tests {
             "\"weights_source\": \"trained\",\n  \"checkpoint\": {\"task\": \"grammar\", \"seed\": 1, \"steps\": 1000}"
         ));
         // Shuffle the past rebuilds the model with the same trained weights.
-        let s = crate::model::positions::shuffle_the_past_with::<CoreText>(&p, 0, 1.0, 6, 3);
+        let s = crate::model::positions::shuffle_the_past(&p, 0, 1.0, 6, 3);
         let w = p.weights_all(1.0);
         for (j, b) in s.before.iter().enumerate() {
             assert_eq!(*b, w[0][(6, j)]);
@@ -249,7 +239,7 @@ mod tests {
         };
         use crate::model::train::trainer::Trainer;
         let tokens = tokenize(DEFAULT_SENTENCE);
-        let ids = grammar_ids::<CoreText>(&tokens).unwrap();
+        let ids = grammar_ids(&tokens).unwrap();
         let mut offered = 0;
         for task in TaskChoice::ALL {
             for layers in LAYER_CHOICES {
@@ -281,11 +271,9 @@ mod tests {
                                 .unwrap();
                                 let bytes = encode(CheckpointTask::Grammar, 4, 0, &model);
                                 let checkpoint = Arc::new(decode(&bytes).unwrap());
-                                assert!(Prepared::from_checkpoint::<CoreText>(
-                                    tokens.clone(),
-                                    &checkpoint
-                                )
-                                .is_err());
+                                assert!(
+                                    Prepared::from_checkpoint(tokens.clone(), &checkpoint).is_err()
+                                );
                             }
                             continue;
                         }
@@ -297,8 +285,7 @@ mod tests {
                         let bytes = encode(CheckpointTask::Grammar, 4, 30, t.model());
                         let checkpoint = Arc::new(decode(&bytes).unwrap());
                         let explorer =
-                            Prepared::from_checkpoint::<CoreText>(tokens.clone(), &checkpoint)
-                                .unwrap();
+                            Prepared::from_checkpoint(tokens.clone(), &checkpoint).unwrap();
                         let theirs = t.model().attention(&ids);
                         assert_eq!(explorer.heads.len(), heads);
                         assert_eq!(explorer.weights_all(1.0).len(), heads);
@@ -318,10 +305,9 @@ mod tests {
     #[test]
     fn capitals_fold_like_the_random_model_s_embedding() {
         let tokens = tokenize(DEFAULT_SENTENCE);
-        let ids = grammar_ids::<CoreText>(&tokens).unwrap();
+        let ids = grammar_ids(&tokens).unwrap();
         assert_eq!(ids[0], ids[4], "“The” and “the” are one word to the model");
-        let explorer =
-            Prepared::from_checkpoint::<CoreText>(tokens, &grammar_checkpoint()).unwrap();
+        let explorer = Prepared::from_checkpoint(tokens, &grammar_checkpoint()).unwrap();
         assert_eq!(explorer.config.heads, 2);
         assert_eq!(explorer.head_size(), 16);
     }
@@ -331,7 +317,6 @@ mod tests {
 mod report {
     use super::*;
     use crate::model::explorer::DEFAULT_SENTENCE;
-    use crate::model::host::CoreText;
     use crate::model::tokenizer::tokenize;
     use crate::model::train::checkpoint_file::decode;
 
@@ -341,7 +326,7 @@ mod report {
     fn what_the_trained_heads_attend_to_in_the_default_sentence() {
         let c = Arc::new(decode(include_bytes!("../../assets/checkpoints/grammar.bin")).unwrap());
         let tokens = tokenize(DEFAULT_SENTENCE);
-        let p = Prepared::from_checkpoint::<CoreText>(tokens, &c).unwrap();
+        let p = Prepared::from_checkpoint(tokens, &c).unwrap();
         let top = |w: &DMatrix<f64>, i: usize| {
             let (mut best, mut max) = (0, f64::MIN);
             for j in 0..=i {

@@ -1,7 +1,6 @@
 //! Seeded inputs: token embeddings, sinusoidal positions and the projection matrices (`W_q`, `W_k`,
 //! `W_v`, and the output projection `W_o` that mixes the heads' concatenated outputs).
-
-use super::host::TextHost;
+use super::host::lowercase;
 use super::rng::SeededRng;
 use nalgebra::DMatrix;
 
@@ -16,16 +15,16 @@ pub const DEFAULT_HEADS: usize = 2;
 
 /// A token's embedding: `d_model` N(0, 1) entries from the stream named after the lower-cased
 /// token, so "The" and "the" share a vector and a word's vector never depends on its neighbours.
-pub fn token_embedding<H: TextHost>(token: &str, seed: u64, d_model: usize) -> Vec<f64> {
-    let mut rng = SeededRng::stream(seed, &format!("embedding:{}", H::lowercase(token)));
+pub fn token_embedding(token: &str, seed: u64, d_model: usize) -> Vec<f64> {
+    let mut rng = SeededRng::stream(seed, &format!("embedding:{}", lowercase(token)));
     (0..d_model).map(|_| rng.normal()).collect()
 }
 
 /// T × `d_model` matrix of token embeddings, one row per token.
-pub fn embed<H: TextHost>(tokens: &[String], seed: u64, d_model: usize) -> DMatrix<f64> {
+pub fn embed(tokens: &[String], seed: u64, d_model: usize) -> DMatrix<f64> {
     let mut x = DMatrix::<f64>::zeros(tokens.len(), d_model);
     for (i, token) in tokens.iter().enumerate() {
-        for (c, value) in token_embedding::<H>(token, seed, d_model)
+        for (c, value) in token_embedding(token, seed, d_model)
             .into_iter()
             .enumerate()
         {
@@ -113,7 +112,6 @@ pub fn valid_heads(heads: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::host::CoreText;
 
     #[test]
     fn same_word_same_vector_regardless_of_case_and_context() {
@@ -121,12 +119,12 @@ mod tests {
             .iter()
             .map(std::string::ToString::to_string)
             .collect();
-        let x = embed::<CoreText>(&tokens, DEFAULT_SEED, D_MODEL);
+        let x = embed(&tokens, DEFAULT_SEED, D_MODEL);
         assert_eq!(x.row(0), x.row(2));
         assert_ne!(x.row(0), x.row(1));
-        let alone = embed::<CoreText>(&tokens[1..2], DEFAULT_SEED, D_MODEL);
+        let alone = embed(&tokens[1..2], DEFAULT_SEED, D_MODEL);
         assert_eq!(alone.row(0), x.row(1));
-        assert_ne!(embed::<CoreText>(&tokens, 1, D_MODEL), x);
+        assert_ne!(embed(&tokens, 1, D_MODEL), x);
     }
 
     #[test]

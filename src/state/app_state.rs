@@ -9,7 +9,6 @@ use crate::model::explorer::{ExplorerConfig, Prepared};
 use crate::model::tokenizer::{checked_tokens, tokenize};
 use crate::model::trained::{checkpoint_ids, WeightsChoice};
 use crate::model::url_state::DEFAULT_SENTENCE;
-use crate::web::BrowserText;
 use leptos::prelude::*;
 use nalgebra::DMatrix;
 use std::ops::Deref;
@@ -99,7 +98,7 @@ impl AppState {
                 return WeightSource::Random;
             };
             match loaded.get() {
-                Some(Ok(c)) if tokens.with(|t| checkpoint_ids::<BrowserText>(t, &c).is_ok()) => {
+                Some(Ok(c)) if tokens.with(|t| checkpoint_ids(t, &c).is_ok()) => {
                     WeightSource::Trained(c)
                 }
                 _ => WeightSource::Random,
@@ -114,7 +113,7 @@ impl AppState {
                 None => Some("Loading the trained weights…".to_string()),
                 Some(Err(e)) => Some(format!("{e} Showing the random weights.")),
                 Some(Ok(c)) => tokens
-                    .with(|t| checkpoint_ids::<BrowserText>(t, &c).err())
+                    .with(|t| checkpoint_ids(t, &c).err())
                     .map(|e| format!("{e} Showing the random weights.")),
             }
         });
@@ -126,8 +125,8 @@ impl AppState {
                 positions: positions.get(),
             };
             let model = in_use
-                .with(|w| w.prepare::<BrowserText>(config.clone()))
-                .unwrap_or_else(|_| Prepared::new_with::<BrowserText>(config));
+                .with(|w| w.prepare(config.clone()))
+                .unwrap_or_else(|_| Prepared::new(config));
             Shared(Arc::new(model))
         });
         let head_weights = Memo::new(move |_| {

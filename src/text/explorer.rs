@@ -395,7 +395,7 @@ mod tests {
     fn positions_help_names_the_repeated_pair() {
         let p = default_model();
         let tokens = &p.config.tokens;
-        let pair = crate::model::claims::first_repeated_word(tokens, str::to_lowercase);
+        let pair = crate::model::claims::first_repeated_word(tokens);
         assert!(positions_help(false, tokens, pair)
             .contains("So “The” (token 1) and “the” (token 5) get identical keys and values, and every row that sees both gives them exactly the same weight."));
         assert!(positions_help(true, tokens, pair)

@@ -354,7 +354,7 @@ mod tests {
         let tokens = &p.config.tokens;
         // Off: the scores never move; the sentence says "bit-identical" only if the weights are.
         for seed in 0..6 {
-            let cmp = shuffle_the_past(&p.config, 0, 1.0, 5, seed);
+            let cmp = shuffle_the_past(&p, 0, 1.0, 5, seed);
             let said = shuffle_check(&cmp);
             assert!(said.starts_with("✓ Every key kept its score"), "{said}");
             assert_eq!(
@@ -367,7 +367,7 @@ mod tests {
             positions: true,
             ..p.config.clone()
         };
-        let cmp = shuffle_the_past(&on, 0, 1.0, 5, 0);
+        let cmp = shuffle_the_past(&Prepared::new(on), 0, 1.0, 5, 0);
         let said = shuffle_check(&cmp);
         assert!(
             said.starts_with("The row changed: the largest change of a key's weight is "),

@@ -197,7 +197,6 @@ pub fn quiz_progress(correct: u32, answered: u32) -> String {
 mod tests {
     use super::*;
     use crate::model::explorer::default_view;
-    use crate::model::host::CoreText;
     use crate::model::quiz::questions;
 
     #[test]
@@ -205,7 +204,7 @@ mod tests {
         let p = default_view(2, false);
         let tokens = &p.config.tokens;
         for seed in 1..6 {
-            for q in questions::<CoreText>(&p, 0, 1.0, seed) {
+            for q in questions(&p, 0, 1.0, seed) {
                 let prompt = quiz_prompt(&q, tokens, 1.0);
                 assert!(
                     prompt.ends_with('?') || prompt.ends_with("counts."),

@@ -9,11 +9,8 @@ pub mod next_task;
 pub mod saved_model;
 pub mod service_worker;
 pub mod session;
-pub mod text_host;
 pub mod theme;
 pub mod timing;
-
-pub use text_host::BrowserText;
 
 /// The page's window (the app only runs in one).
 pub fn window() -> web_sys::Window {

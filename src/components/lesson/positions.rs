@@ -6,12 +6,11 @@
 use crate::components::break_it::BrokenLessonNote;
 use crate::format::fixed;
 use crate::model::claims::first_repeated_word;
-use crate::model::host::TextHost;
-use crate::model::positions::{shuffle_the_past_with, ShuffleComparison};
+use crate::model::positions::{shuffle_the_past, ShuffleComparison};
 use crate::model::tokenizer::checked_tokens;
 use crate::state::AppState;
 use crate::text::{pair_in_row, positions_help, quote, shuffle_check};
-use crate::web::{window, BrowserText};
+use crate::web::window;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -62,7 +61,7 @@ pub(super) fn PositionsStep() -> impl IntoView {
             Some(Shuffled {
                 tokens: p.config.tokens.clone(),
                 row,
-                comparison: shuffle_the_past_with::<BrowserText>(p, head, tau, row, seed),
+                comparison: shuffle_the_past(p, head, tau, row, seed),
             })
         })
     });
@@ -126,7 +125,7 @@ pub(super) fn PositionsStep() -> impl IntoView {
     };
     let tie = move || {
         state.tokens.with(|tokens| {
-            let repeated = first_repeated_word(tokens, BrowserText::lowercase);
+            let repeated = first_repeated_word(tokens);
             let help = positions_help(state.positions.get(), tokens, repeated);
             let row = repeated.map(|pair| {
                 let i = state.row.get().min(tokens.len() - 1);

@@ -2,7 +2,6 @@
 
 use super::*;
 use crate::model::broken::{broken_weights_all, DROPOUT_P};
-use crate::model::host::CoreText;
 use crate::model::tokenizer::tokenize;
 
 fn model(sentence: &str, seed: u64, heads: usize, positions: bool) -> Prepared {
@@ -39,7 +38,7 @@ fn views() -> Vec<(Prepared, usize, f64)> {
 }
 
 fn ask(p: &Prepared, head: usize, tau: f64, seed: u64) -> Vec<Question> {
-    questions::<CoreText>(p, head, tau, seed)
+    questions(p, head, tau, seed)
 }
 
 /// A response that `grade` must accept, and one it must refuse.

@@ -250,7 +250,7 @@ mod tests {
             positions: PositionKind::Rotary,
         };
         let mut params = vec![0.0; cfg.parameter_count()];
-        let is = Grammar::encode::<crate::model::host::CoreText>("is").unwrap()[0];
+        let is = Grammar::encode("is").unwrap()[0];
         for span in cfg.layout() {
             match span.group {
                 ParamGroup::TokenEmbedding => params[span.range()].fill(1.0),

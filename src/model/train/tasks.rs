@@ -18,8 +18,7 @@
 //! for evaluation — so the agreement accuracy is measured on sentences the model has not seen.
 //! [`Grammar::minimum_loss`] computes the loss a perfect predictor of the training distribution
 //! would reach, exactly, by enumerating every sentence.
-
-use crate::model::host::TextHost;
+use crate::model::host::lowercase;
 use crate::model::rng::{fnv1a64, SeededRng};
 use crate::model::tokenizer::tokenize;
 use std::collections::BTreeMap;
@@ -158,10 +157,10 @@ impl Grammar {
 
     /// Token ids of a text in the grammar's words (tokenized and lower-cased as the app does), or
     /// `None` if a word is not in the vocabulary.
-    pub fn encode<H: TextHost>(text: &str) -> Option<Vec<usize>> {
+    pub fn encode(text: &str) -> Option<Vec<usize>> {
         tokenize(text)
             .iter()
-            .map(|w| Self::word_id(&H::lowercase(w)))
+            .map(|w| Self::word_id(&lowercase(w)))
             .collect()
     }
 
@@ -383,7 +382,6 @@ impl Grammar {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::host::CoreText;
 
     #[test]
     fn repeat_sequences_repeat_with_varying_offsets() {
@@ -419,9 +417,9 @@ mod tests {
 
     #[test]
     fn the_default_sentence_is_in_the_vocabulary() {
-        let ids = Grammar::encode::<CoreText>("The cat sat on the mat .").unwrap();
+        let ids = Grammar::encode("The cat sat on the mat .").unwrap();
         assert_eq!(Grammar::decode(&ids), "the cat sat on the mat .");
-        assert!(Grammar::encode::<CoreText>("The cat sat on the sofa .").is_none());
+        assert!(Grammar::encode("The cat sat on the sofa .").is_none());
     }
 
     #[test]

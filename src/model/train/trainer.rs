@@ -562,10 +562,8 @@ mod tests {
         );
         let model = t.model();
         let (is, are) = (
-            crate::model::train::tasks::Grammar::encode::<crate::model::host::CoreText>("is")
-                .unwrap()[0],
-            crate::model::train::tasks::Grammar::encode::<crate::model::host::CoreText>("are")
-                .unwrap()[0],
+            crate::model::train::tasks::Grammar::encode("is").unwrap()[0],
+            crate::model::train::tasks::Grammar::encode("are").unwrap()[0],
         );
         let (mut correct, mut mismatched, mut mismatched_correct) = (0, 0, 0);
         let mut subject = vec![vec![0.0; 2]; 2];

@@ -8,7 +8,6 @@
 //! parser, the link writer and (in `src/state`) the view's signals are all made from it.
 
 use super::broken::Mistakes;
-use super::host::{CoreText, TextHost};
 use super::quiz::DEFAULT_QUIZ_SEED;
 use super::tokenizer::MAX_TOKENS;
 use super::train::settings::{TaskChoice, TrainSettings};
@@ -268,9 +267,9 @@ macro_rules! view_state_from_table {
         const TABLE: &[Param] = &[$(
             Param {
                 key: $key,
-                read: |value, state, parse_decimal| {
+                read: |value, state| {
                     let read: fn(&str, &ReadContext) -> Reading<$ty> = $read;
-                    read(value, &ReadContext { so_far: &*state, parse_decimal })
+                    read(value, &ReadContext { so_far: &*state })
                         .store(&mut state.$field)
                 },
                 then: some_or_none!($($then)?),
@@ -305,20 +304,16 @@ view_params!(view_state_from_table);
 struct Param {
     key: &'static str,
     /// Reads the link's value into the state; the notice, if the value was not used as written.
-    read: fn(&str, &mut ViewState, ParseDecimal) -> Option<String>,
+    read: fn(&str, &mut ViewState) -> Option<String>,
     then: Option<fn(&mut ViewState) -> Option<String>>,
     /// The value's text in the link (`None`: left out).
     write: fn(&ViewState) -> Option<String>,
 }
 
-/// Reads a decimal number (in the page, the browser's own parser; see [`TextHost`]).
-type ParseDecimal = fn(&str) -> Option<f64>;
-
 /// What a parameter's `read` fn may look at besides its text.
 struct ReadContext<'a> {
     /// The view read so far: the parameters read before this one hold their link values.
     so_far: &'a ViewState,
-    parse_decimal: ParseDecimal,
 }
 
 /// What a link's text for one parameter comes to.
@@ -384,11 +379,6 @@ fn display<T: std::fmt::Display>(value: &T) -> Option<String> {
 impl ViewState {
     /// The state a query string (with or without the leading `?`) describes, and what was corrected.
     pub fn from_query(query: &str) -> (Self, Vec<Notice>) {
-        Self::from_query_with::<CoreText>(query)
-    }
-
-    /// As [`ViewState::from_query`], reading numbers through `H` (the browser passes its own).
-    pub fn from_query_with<H: TextHost>(query: &str) -> (Self, Vec<Notice>) {
         let query = query.strip_prefix('?').unwrap_or(query);
         let mut notices = Vec::new();
         // Only the known parameters are kept (first value wins), so the work and the number of
@@ -416,7 +406,7 @@ impl ViewState {
         let mut state = Self::default();
         for (param, value) in in_read_order {
             if let Some(value) = value {
-                notices.extend((param.read)(&value, &mut state, H::parse_decimal).map(notice));
+                notices.extend((param.read)(&value, &mut state).map(notice));
             }
             if let Some(then) = param.then {
                 notices.extend(then(&mut state).map(notice));

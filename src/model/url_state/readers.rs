@@ -5,6 +5,7 @@ use super::{
     DEVELOPER_MAX_TOKENS, MAX_SEED, SLIDER_MAX_TAU, SLIDER_MIN_TAU,
 };
 use crate::model::broken::{Mistake, Mistakes};
+use crate::model::host::parse_decimal;
 use crate::model::scaling_lab::HEAD_SIZES;
 use crate::model::tokenizer::{checked_tokens, tokenize, MAX_TOKENS};
 use crate::model::train::settings::{
@@ -46,8 +47,8 @@ pub(super) fn settle_sentence(state: &mut ViewState) -> Option<String> {
     None
 }
 
-pub(super) fn read_tau(value: &str, cx: &ReadContext) -> Reading<f64> {
-    match (cx.parse_decimal)(value) {
+pub(super) fn read_tau(value: &str, _: &ReadContext) -> Reading<f64> {
+    match parse_decimal(value) {
         Some(t) if t.is_finite() && (SLIDER_MIN_TAU..=SLIDER_MAX_TAU).contains(&t) => {
             Reading::Valid(t)
         }
@@ -197,8 +198,8 @@ pub(super) fn read_quiz(value: &str, _: &ReadContext) -> Reading<u64> {
     }
 }
 
-pub(super) fn read_compare(value: &str, cx: &ReadContext) -> Reading<Option<CompareChange>> {
-    match CompareChange::parse(value, cx.parse_decimal) {
+pub(super) fn read_compare(value: &str, _: &ReadContext) -> Reading<Option<CompareChange>> {
+    match CompareChange::parse(value) {
         Some(change) => Reading::Valid(Some(change)),
         None => Reading::Ignored(format!(
             "Ignored cmp={}: use tau:2, seed:7, pos, s:<sentence> or broken:<mistakes>.",
@@ -261,8 +262,8 @@ pub(super) fn read_train_positions(value: &str, _: &ReadContext) -> Reading<Posi
     }
 }
 
-pub(super) fn read_train_lr(value: &str, cx: &ReadContext) -> Reading<f64> {
-    match (cx.parse_decimal)(value) {
+pub(super) fn read_train_lr(value: &str, _: &ReadContext) -> Reading<f64> {
+    match parse_decimal(value) {
         Some(lr) if LEARNING_RATES.contains(&lr) => Reading::Valid(lr),
         _ => Reading::Ignored(format!(
             "Ignored tlr={}: use 0.003, 0.01 or 0.03.",

@@ -2,6 +2,7 @@
 
 use super::{MAX_SEED, SLIDER_MAX_TAU, SLIDER_MIN_TAU};
 use crate::model::broken::{Mistake, Mistakes};
+use crate::model::host::parse_decimal;
 
 /// The lesson section on screen: the lesson's six steps, in order (their titles and one-line
 /// summaries are in `crate::text`).
@@ -93,8 +94,8 @@ impl CompareChange {
         }
     }
 
-    /// Reads a link's `cmp` text (numbers with `parse_decimal`); `None` if it is not one.
-    pub fn parse(text: &str, parse_decimal: fn(&str) -> Option<f64>) -> Option<Self> {
+    /// Reads a link's `cmp` text; `None` if it is not one.
+    pub fn parse(text: &str) -> Option<Self> {
         let (kind, value) = text.split_once(':').unwrap_or((text, ""));
         match kind {
             "tau" => parse_decimal(value)
