@@ -13,7 +13,7 @@ TARGETS = {
     "default_p95_ms": 2.0,
     "big_p95_ms": 16.0,
     "nav_ms": 300.0,
-    # The code budget since the redesign (issue 10): 300 kB, read as 300,000 bytes, for
+    # The code budget since the redesign: 300 kB, read as 300,000 bytes, for
     # .wasm + .js + .css (data fetched on demand is not counted).
     "bundle_gzip_bytes": 300_000,
 }
@@ -72,7 +72,7 @@ def span(values, fmt="{:,.0f}"):
 
 
 def training_section(d, m):
-    """Section 4 (issue 13): the trainer's step natively and in NumPy, and the default runs."""
+    """Section 4 (training): the trainer's step natively and in NumPy, and the default runs."""
     t = os.path.join(d, "train")
     result = load(t, "numpy_train.json", {})
     if not result:
@@ -90,7 +90,7 @@ def training_section(d, m):
     o3, cpu = native_step("o3"), native_step("native-cpu")
     L = []
     w = L.append
-    w("## 4. Training: native Rust vs NumPy (issue 13)")
+    w("## 4. Training: native Rust vs NumPy")
     w("")
     w(f"Run {m.get('date', '?')} on commit {m.get('git', '?')}, {m.get('nproc', '?')} cores, {m.get('cpu', '?')} "
       f"({m.get('cpu_flags', '').strip() or 'no AVX flags'}), load average before {m.get('load_before', '?')}, "
@@ -129,7 +129,7 @@ def training_section(d, m):
     if runs:
         w("Repeat task, reference default (2 layers of 2 rotary heads, d_model 32, vocab 32, batch 16, Adam lr 1e-2), "
           "natively with the release profile, evaluated every 25 steps as the page does (the seconds include those "
-          "evaluations). Phase change = the first evaluation where issue 13's test holds: repeated-part loss ≤ 30 % of "
+          "evaluations). Phase change = the first evaluation where the copying circuit's three conditions hold: repeated-part loss ≤ 30 % of "
           "the first copy's, a layer-2 induction score ≥ 0.5 and a layer-1 previous-token score ≥ 0.7.")
         w("")
         w("| seed | layer-1 previous-token > 0.5 | layer-2 induction > 0.5 | repeat loss ≤ 30 % | phase change (step) | seconds to it | stuck |")
@@ -168,7 +168,7 @@ def training_section(d, m):
         best = max(b["steps_per_second"] for b in browser)
         if numpy_rate:
             verdict = "met" if best >= numpy_rate else "**not met**"
-            w(f"Issue 13's target, the page at least as fast as NumPy batched on one thread ({numpy_rate:.0f} steps/s above): "
+            w(f"The training speed target, the page at least as fast as NumPy batched on one thread ({numpy_rate:.0f} steps/s above): "
               f"{verdict} (best run {best:.0f} steps/s, {best / numpy_rate:.2f}×).")
             repeat_cpu = cpu.get("repeat")
             if repeat_cpu:
@@ -198,7 +198,7 @@ def training_section(d, m):
     if page_grammar:
         w("The tiny grammar in Chromium, its default shape (1 layer of 2 sinusoidal heads, as the task menu sets it), "
           "seeds 1–3, 300 steps each: the first evaluation whose held-out loss is within 10 % of the achievable minimum "
-          "the page prints, and the seconds from Train to that step (issue 13's target: at most 5 s).")
+          "the page prints, and the seconds from Train to that step (the target: at most 5 s).")
         w("")
         w("| seed | steps/s | achievable minimum | within 10 % at step | seconds after Train | long tasks (longest) |")
         w("|---:|---:|---:|---:|---:|---|")
@@ -252,7 +252,7 @@ def main():
                      nav["median"] <= TARGETS["nav_ms"], nav["median"], TARGETS["nav_ms"], "ms"))
     for k in ("z", "s"):
         if k in totals:
-            # The release profile is "z"; "s" is measured for comparison, as the issue asks.
+            # The release profile is "z"; "s" is measured for comparison.
             met = totals[k] <= TARGETS["bundle_gzip_bytes"] if k == "z" else None
             rows.append((f"Bundle gzip total, opt-level \"{k}\"" + ("" if k == "z" else " (comparison; not shipped)"),
                          "≤ 300 kB (300,000 B)", f"{totals[k]:,} B", met, totals[k] / 1000, 300.0, "kB"))
@@ -308,7 +308,7 @@ def main():
           "Timings are inflated by that, p95 values and navigation most; treat them as upper bounds.")
         w("")
 
-    w("## Targets (issue 4)")
+    w("## Targets")
     w("")
     w("| target | goal | measured | |")
     w("|---|---|---|---|")
