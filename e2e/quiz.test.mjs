@@ -12,7 +12,7 @@ const app = useApp();
 const QUERY = 'quiz=5';
 const KINDS = [
   'first-row', 'top-key', 'masked-cell', 'half-tau', 'hot-limit',
-  'spread-head', 'equal-columns', 'which-mistake', 'dropout-sum', 'weight',
+  'spread-head', 'equal-columns', 'which-mistake', 'dropout-mean', 'weight',
 ];
 const MISTAKES = {
   'Scale by √d_model instead of √d (the head size)': 'd-model',
@@ -156,10 +156,12 @@ async function solve(page, q, json, h) {
       };
       return { ...pick(equal), shown: '0.0000' };
     }
-    case 'dropout-sum': {
+    case 'dropout-mean': {
+      // On average over masks the row's sum is its own sum, 1; the reveal shows this page's one
+      // mask's sum beside it.
+      assert.deepEqual([...q.choices].sort(), ['0.900', '1.000', '1.111']);
       const s = sum(weights(json, h, tau, new Set(['dropout']))[q.row]);
-      const word = Math.abs(s - 1) < 1e-12 ? 'exactly 1' : s > 1 ? 'more than 1' : 'less than 1';
-      return { ...pick((c) => c === word), shown: s.toFixed(4) };
+      return { ...pick((c) => c === '1.000'), shown: s.toFixed(4) };
     }
     case 'which-mistake': {
       const seen = await readMystery(page, T, json.tokens);

@@ -98,7 +98,7 @@ test('the glossary opens by keyboard and defines every symbol; "logits" appears 
       dts.map((dt) => ({ symbol: dt.textContent.trim(), dfn: !!dt.querySelector('dfn'), text: dt.nextElementSibling?.textContent.trim() ?? '' })),
     );
     const symbols = entries.map((e) => e.symbol);
-    for (const s of ['T', 'X', 'd_model', 'd', 'W_q, W_k, W_v', 'Q, K, V', 'A', 'scores', 'entropy (bits)', 'effective tokens']) {
+    for (const s of ['T', 'X', 'd_model', 'h', 'd', 'W_q, W_k, W_v', 'Q, K, V', 'scores', 'mask', 'A', 'concat', 'W_o', 'entropy (bits)', 'effective tokens']) {
       assert.ok(symbols.includes(s), `${s} missing from ${symbols}`);
     }
     for (const e of entries) {
@@ -112,6 +112,9 @@ test('the glossary opens by keyboard and defines every symbol; "logits" appears 
     assert.ok(def('T').includes(`here ${data.tokens.length}`), def('T'));
     assert.ok(def('d_model').includes(`here ${data.d_model}`), def('d_model'));
     assert.ok(def('d').includes(`${data.d_model} ÷ ${data.n_heads} = ${data.head_size}`), def('d'));
+    assert.ok(def('h').includes(`here ${data.n_heads}`), def('h'));
+    assert.ok(def('concat').includes(`${data.n_heads} × ${data.head_size} = ${data.d_model}`), def('concat'));
+    assert.ok(def('W_o').includes(`${data.w_o.length} × ${data.w_o[0].length}`), def('W_o'));
     // Enter again closes it (the download moved the focus).
     await details.locator('summary').focus();
     await page.keyboard.press('Enter');

@@ -98,7 +98,7 @@ test('tied top keys are all named, and the page says the weights are random', { 
       assert.ok(bars.includes(`the largest bars are “The” and “the” at ${percent} each.`), bars);
     });
     const note = await page.getByTestId('weights-note').textContent();
-    assert.match(note, /^Not trained: the word vectors and W_q, W_k, W_v are random \(seed 1337\), so which word a row picks means nothing yet\./);
+    assert.match(note, /^Not trained: the word vectors and W_q, W_k, W_v and W_o are random \(seed 1337\), so which word a row picks means nothing yet\./);
     await app.open(page, 'seed=42');
     assert.match(await page.getByTestId('weights-note').textContent(), /are random \(seed 42\),/);
     consoleLog.assertClean();

@@ -46,8 +46,11 @@ pub fn Quiz() -> impl IntoView {
     let state = AppState::from_context();
     let set = Memo::new(move |_| {
         let (head, tau, seed) = (state.head.get(), state.tau.get(), state.quiz.get());
+        let mistakes = state.broken.get();
         Shared(Arc::new(
-            state.prepared.with(|p| questions(p, head, tau, seed)),
+            state
+                .prepared
+                .with(|p| questions(p, head, tau, mistakes, seed)),
         ))
     });
     let index = RwSignal::new(0usize);
@@ -170,7 +173,7 @@ pub fn Quiz() -> impl IntoView {
                             prop:checked=move || choice.get() == Some(k)
                             on:change=move |_| choice.set(Some(k))
                         />
-                        <label for=id>{quiz_choice(q.kind, c, &tokens)}</label>
+                        <label for=id>{quiz_choice(c, &tokens)}</label>
                     </p>
                 }
             })

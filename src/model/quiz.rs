@@ -1,14 +1,21 @@
 //! "Predict, then reveal": questions about the live model, each with its exact answer.
 //!
 //! [`questions`] builds one question per [`Kind`] from the current view (sentence, seed, head
-//! split, head, τ) and a quiz seed: the seed picks the rows, keys, heads and mistakes asked about
-//! (the stream `quiz` of [`SeededRng`]), so the same seed and view give every student the same
-//! questions. A question whose premise is false for the live model is not asked (one head: no
-//! "which of two heads"; no repeated word: no "which two columns"; a mistake that changes nothing
-//! here: no "which mistake"), and where the model ties, every tied choice counts as right.
-//! [`grade`] marks a response; the words are in `crate::text`.
+//! split, head, τ, "Break it" mistakes) and a quiz seed: the seed picks the rows, keys, heads and
+//! mistakes asked about (the stream `quiz` of [`SeededRng`]), so the same seed and view give every
+//! student the same questions. A question whose premise is false for the live model is not asked
+//! (one head: no "which of two heads"; no repeated word: no "which two columns"; a mistake that
+//! changes nothing here: no "which mistake"), and where the model ties, every tied choice counts
+//! as right. [`grade`] marks a response; the words are in `crate::text`.
+//!
+//! The questions are about the heatmap as shown. With "Break it" mistakes on, that is the broken
+//! heatmap: the kinds that read a number off it (row 1, a top key, a future cell, a weight) are
+//! asked about the broken weights, with correct attention's number beside them in the reveal; the
+//! kinds whose premise is correct attention (τ halved, τ → ∞, two heads' spread, equal columns)
+//! are not asked; the two that bring their own setting (which mistake made a heatmap, dropout on
+//! average) are asked as always.
 
-use super::broken::{broken_weights, Mistake, Mistakes};
+use super::broken::{broken_weights, Mistake, Mistakes, DROPOUT_P};
 use super::claims::{first_repeated_word, top_keys};
 use super::explorer::{ExplorerConfig, Prepared};
 use super::rng::SeededRng;
@@ -42,8 +49,8 @@ pub enum Kind {
     EqualColumns,
     /// Which "Break it" mistake made the shown heatmap?
     WhichMistake,
-    /// With dropout on, does row `row` still sum to 1?
-    DropoutSum,
+    /// With dropout, what does row `row` sum to on average over dropout masks? (Exactly 1.)
+    DropoutMean,
     /// Guess the weight of row `row` on key `key`.
     Weight,
 }
@@ -59,7 +66,7 @@ impl Kind {
         Kind::SpreadHead,
         Kind::EqualColumns,
         Kind::WhichMistake,
-        Kind::DropoutSum,
+        Kind::DropoutMean,
         Kind::Weight,
     ];
 
@@ -74,13 +81,13 @@ impl Kind {
             Kind::HotLimit => "hot-limit",
             Kind::EqualColumns => "equal-columns",
             Kind::WhichMistake => "which-mistake",
-            Kind::DropoutSum => "dropout-sum",
+            Kind::DropoutMean => "dropout-mean",
             Kind::Weight => "weight",
         }
     }
 }
 
-/// How a row changes (τ halved), or how a sum compares with 1 (dropout).
+/// How a row changes when τ halves.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Direction {
     More,
@@ -89,7 +96,7 @@ pub enum Direction {
 }
 
 /// One choice of a multiple-choice question.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Choice {
     /// A key (token position, from 0).
     Key(usize),
@@ -99,6 +106,8 @@ pub enum Choice {
     /// Two key columns (from 0).
     Pair(usize, usize),
     Mistake(Mistake),
+    /// A number offered as the answer (dropout on average).
+    Value(f64),
 }
 
 /// The right answer: which choices count, or a number and how close a typed one must be.
@@ -129,12 +138,16 @@ pub struct Question {
     pub answer: Answer,
     /// The exact number the reveal shows (see [`Kind`]): the top weight, max weight after τ
     /// halves, the cell's weight, row 1's weight, the first head's mean entropy, 1/t, the largest
-    /// gap between the equal columns, the largest change from correct attention, the row's sum,
-    /// the cell's weight.
+    /// gap between the equal columns, the largest change from correct attention, the row's sum
+    /// under the page's one dropout mask, the cell's weight.
     pub value: f64,
     /// The number beside it: max weight before τ halves, the second head's mean entropy, the
-    /// largest gap from 1/t at the slider's top τ; otherwise 0.
+    /// largest gap from 1/t at the slider's top τ, the row's sum averaged over
+    /// [`DROPOUT_MASKS`] masks; with mistakes on, correct attention's number for the kinds read
+    /// off the broken heatmap; otherwise 0.
     pub reference: f64,
+    /// The "Break it" mistakes of the heatmap the question is about (none: correct attention).
+    pub mistakes: Mistakes,
     /// The heatmap the question shows (the broken weights of [`Kind::WhichMistake`]).
     pub heatmap: Option<DMatrix<f64>>,
 }
@@ -170,12 +183,20 @@ fn max_gap(a: &DMatrix<f64>, b: &DMatrix<f64>) -> f64 {
     (a - b).abs().max()
 }
 
+/// How many seeded dropout masks the dropout question averages a row's sum over.
+pub const DROPOUT_MASKS: usize = 2_000;
+
 /// The view a quiz is about.
 struct View<'a> {
     p: &'a Prepared,
     head: usize,
     tau: f64,
+    /// The mistakes of the heatmap shown (none: correct attention).
+    mistakes: Mistakes,
+    /// The weights shown: `correct` with `mistakes` made.
     w: DMatrix<f64>,
+    /// Correct attention's weights of the same head.
+    correct: DMatrix<f64>,
     rng: SeededRng,
 }
 
@@ -207,6 +228,16 @@ impl View<'_> {
 
     fn ask(&mut self, kind: Kind) -> Option<Question> {
         let t = self.w.nrows();
+        let broken = !self.mistakes.is_empty();
+        // The kinds whose premise is correct attention are asked only about it.
+        if broken
+            && matches!(
+                kind,
+                Kind::HalfTau | Kind::HotLimit | Kind::SpreadHead | Kind::EqualColumns
+            )
+        {
+            return None;
+        }
         let mut q = Question {
             kind,
             row: 0,
@@ -215,12 +246,14 @@ impl View<'_> {
             answer: Answer::Choices(Vec::new()),
             value: 0.0,
             reference: 0.0,
+            mistakes: self.mistakes,
             heatmap: None,
         };
         let number = |value, tolerance| Answer::Number { value, tolerance };
         match kind {
             Kind::FirstRow => {
                 q.value = self.w[(0, 0)];
+                q.reference = if broken { self.correct[(0, 0)] } else { 0.0 };
                 q.answer = number(q.value, EXACT_TOLERANCE);
             }
             Kind::TopKey => {
@@ -228,10 +261,19 @@ impl View<'_> {
                     return None;
                 }
                 q.row = self.pick_row(1);
-                let r = row(&self.w, q.row);
+                // Correct attention's row sees keys 0..=row; a broken one may weigh any key.
+                let keys = if broken { t } else { q.row + 1 };
+                let r: Vec<f64> = (0..keys).map(|j| self.w[(q.row, j)]).collect();
                 let top = top_keys(&r);
-                q.choices = (0..=q.row).map(Choice::Key).collect();
+                if top.len() == keys {
+                    // Every key ties: no choice could be wrong.
+                    return None;
+                }
+                q.choices = (0..keys).map(Choice::Key).collect();
                 q.value = r[top[0]];
+                if broken {
+                    q.reference = row(&self.correct, q.row).into_iter().fold(0.0, f64::max);
+                }
                 q.answer = Answer::Choices(top);
             }
             Kind::MaskedCell => {
@@ -241,6 +283,11 @@ impl View<'_> {
                 q.row = self.pick(t - 1);
                 q.key = q.row + 1 + self.pick(t - 1 - q.row);
                 q.value = self.w[(q.row, q.key)];
+                q.reference = if broken {
+                    self.correct[(q.row, q.key)]
+                } else {
+                    0.0
+                };
                 q.answer = number(q.value, EXACT_TOLERANCE);
             }
             Kind::HalfTau => {
@@ -345,7 +392,7 @@ impl View<'_> {
                 let mistake = Mistake::ALL[self.pick(Mistake::ALL.len())];
                 let made = |m: Mistake| self.made(m);
                 let shown = made(mistake);
-                q.value = max_gap(&shown, &self.w);
+                q.value = max_gap(&shown, &self.correct);
                 if q.value < ROUNDING_TOLERANCE {
                     return None;
                 }
@@ -357,29 +404,33 @@ impl View<'_> {
                 q.answer = Answer::Choices(right.map(|(k, _)| k).collect());
                 q.heatmap = Some(shown);
             }
-            Kind::DropoutSum => {
-                q.row = self.pick(t);
-                let dropped = self.made(Mistake::Dropout);
-                q.value = dropped.row(q.row).sum();
-                let change = if (q.value - 1.0).abs() < ROUNDING_TOLERANCE {
-                    Direction::Same
-                } else if q.value > 1.0 {
-                    Direction::More
-                } else {
-                    Direction::Less
-                };
-                q.choices = [Direction::Same, Direction::More, Direction::Less]
-                    .map(Choice::Direction)
-                    .to_vec();
+            Kind::DropoutMean => {
+                // Each weight survives with probability 1 − p and is then divided by 1 − p, so
+                // its mean is itself and a row's mean sum is the row's own sum, 1. The offered
+                // wrong answers are the two slips: forgetting the division (1 − p) and counting
+                // only the division (1 / (1 − p)).
+                q.row = self.pick_row(1.min(t - 1));
+                q.value = self.made(Mistake::Dropout).row(q.row).sum();
+                q.reference = mean_dropout_sum(&row(&self.correct, q.row), self.p.config.seed);
+                let offered = [1.0 - DROPOUT_P, 1.0, 1.0 / (1.0 - DROPOUT_P)];
+                let first = self.pick(offered.len());
+                q.choices = (0..offered.len())
+                    .map(|k| Choice::Value(offered[(first + k) % offered.len()]))
+                    .collect();
                 q.answer = Answer::Choices(vec![q
                     .choices
                     .iter()
-                    .position(|&c| c == Choice::Direction(change))?]);
+                    .position(|&c| c == Choice::Value(1.0))?]);
             }
             Kind::Weight => {
                 q.row = self.pick_row(1.min(t - 1));
                 q.key = self.pick(q.row + 1);
                 q.value = self.w[(q.row, q.key)];
+                q.reference = if broken {
+                    self.correct[(q.row, q.key)]
+                } else {
+                    0.0
+                };
                 q.answer = number(q.value, GUESS_TOLERANCE);
             }
         }
@@ -387,19 +438,56 @@ impl View<'_> {
     }
 }
 
-/// The quiz for head `head` of `p` at temperature `tau`, under quiz seed `seed`: one question per
-/// kind whose premise holds, in [`Kind::ALL`] order. `H` folds case as the embedding does (the
-/// repeated-word question).
-pub fn questions(p: &Prepared, head: usize, tau: f64, seed: u64) -> Vec<Question> {
+/// A causal row's sum under dropout, averaged over [`DROPOUT_MASKS`] seeded masks (the stream
+/// `quiz:dropout` under `seed`): each weight kept with probability 1 − p and divided by 1 − p, as
+/// the "Break it" switch does. Its exact mean is the row's sum, 1.
+pub fn mean_dropout_sum(row: &[f64], seed: u64) -> f64 {
+    let mut rng = SeededRng::stream(seed, "quiz:dropout");
+    let total: f64 = (0..DROPOUT_MASKS)
+        .map(|_| {
+            row.iter()
+                .filter(|_| rng.next_open01() >= DROPOUT_P)
+                .map(|w| w / (1.0 - DROPOUT_P))
+                .sum::<f64>()
+        })
+        .sum();
+    total / DROPOUT_MASKS as f64
+}
+
+/// The quiz for head `head` of `p` at temperature `tau` with the "Break it" `mistakes` of the
+/// heatmap shown (none: correct attention), under quiz seed `seed`: one question per kind whose
+/// premise holds, in [`Kind::ALL`] order.
+pub fn questions(
+    p: &Prepared,
+    head: usize,
+    tau: f64,
+    mistakes: Mistakes,
+    seed: u64,
+) -> Vec<Question> {
     if p.is_empty() {
         return Vec::new();
     }
     let head = head.min(p.heads.len() - 1);
+    let correct = p.heads[head].weights(tau);
+    let w = if mistakes.is_empty() {
+        correct.clone()
+    } else {
+        let sizes = (p.head_size(), p.d_model);
+        broken_weights(
+            &p.heads[head].scores,
+            mistakes,
+            sizes,
+            tau,
+            (p.config.seed, head),
+        )
+    };
     let mut view = View {
         p,
         head,
         tau,
-        w: p.heads[head].weights(tau),
+        mistakes,
+        w,
+        correct,
         rng: SeededRng::stream(seed, "quiz"),
     };
     Kind::ALL

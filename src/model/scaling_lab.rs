@@ -2,10 +2,15 @@
 //! with and without dividing by √d, as the head size d grows?
 //!
 //! Besides the largest weight, each head size reports why peakiness matters and where it comes
-//! from: the variance of the scores q·k (d for unit-normal entries, 1 once divided by √d) and the
-//! mean size of the softmax's Jacobian (how much the weights move when the scores move, the path
-//! every gradient takes; close to zero for a nearly one-hot row). [`times_eight`] is the lab's
-//! first draw at d = 64, where leaving out the division by √d = 8 multiplies every score by 8.
+//! from: the variance of the scores q·k (d for unit-normal entries, 1 once divided by √d), and how
+//! much gradient reaches the query. Training changes q by the gradient of the loss with respect to
+//! it; that gradient passes through the softmax, whose Jacobian `diag(p) − p pᵀ` is close to zero
+//! for a nearly one-hot row, and through the scores, `∂s/∂q = k` unscaled or `k/√d` scaled. With a
+//! random unit-normal gradient arriving at the 8 weights (the lab's own stream), each draw gives
+//! `‖∂L/∂q‖` both ways: without the scaling its mean is larger (the unsaturated rows pass a lot,
+//! through keys √d times longer) while its median collapses (most rows are saturated and pass
+//! almost nothing). [`times_eight`] is the lab's first draw at d = 64, where leaving out the
+//! division by √d = 8 multiplies every score by 8.
 
 use super::rng::SeededRng;
 use super::stats::softmax_jacobian_norm;
@@ -22,11 +27,15 @@ pub const HEAD_SIZES: [usize; 10] = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512];
 /// The single draws the notebook printed: (head size, unscaled max, scaled max).
 pub const NOTEBOOK_DRAWS: [(usize, f64, f64); 2] = [(16, 0.87, 0.32), (256, 0.94, 0.24)];
 
-/// Mean and 10th/90th percentiles of the largest softmax weight.
+/// A row counts as saturated when its largest weight is above this.
+pub const SATURATED: f64 = 0.99;
+
+/// Mean, median and 10th/90th percentiles of a number over the draws.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Spread {
     pub mean: f64,
     pub p10: f64,
+    pub median: f64,
     pub p90: f64,
 }
 
@@ -46,6 +55,14 @@ pub struct LabPoint {
     pub jacobian_unscaled: f64,
     /// The same with the scores divided by √d.
     pub jacobian_scaled: f64,
+    /// `‖∂L/∂q‖` over the draws for a unit-normal gradient arriving at the weights, raw scores.
+    pub gradient_unscaled: Spread,
+    /// The same with the scores divided by √d.
+    pub gradient_scaled: Spread,
+    /// The share of draws whose largest weight is above [`SATURATED`], raw scores.
+    pub saturated_unscaled: f64,
+    /// The same with the scores divided by √d.
+    pub saturated_scaled: f64,
 }
 
 /// Softmax of `scores × scale` (row maximum subtracted first).
@@ -80,29 +97,60 @@ fn spread(mut values: Vec<f64>) -> Spread {
     Spread {
         mean,
         p10: at(0.1),
+        median: at(0.5),
         p90: at(0.9),
     }
+}
+
+/// `‖∂L/∂q‖` for one query: the scores `K q` (raw, `keys` row by row, `KEYS` × d) multiplied by
+/// `scale`, softmaxed, and the gradient `upstream` arriving at the weights carried back through
+/// the softmax (`∂L/∂s_j = p_j (g_j − p·g)`) and the scores (`∂s_j/∂q = scale · k_j`).
+pub fn query_gradient_norm(keys: &[f64], scores: &[f64], scale: f64, upstream: &[f64]) -> f64 {
+    let p = softmax_scaled(scores, scale);
+    let mean: f64 = p.iter().zip(upstream).map(|(p, g)| p * g).sum();
+    let d = keys.len() / scores.len().max(1);
+    let mut grad = vec![0.0; d];
+    for (j, (p, g)) in p.iter().zip(upstream).enumerate() {
+        let through_softmax = p * (g - mean) * scale;
+        for (x, k) in grad.iter_mut().zip(&keys[j * d..(j + 1) * d]) {
+            *x += through_softmax * k;
+        }
+    }
+    grad.iter().map(|x| x * x).sum::<f64>().sqrt()
 }
 
 /// `draws` seeded experiments at head size `d`: q ~ N(0, I), 8 keys ~ N(0, I), scores `K q`.
 pub fn lab_point(head_size: usize, draws: usize, seed: u64) -> LabPoint {
     let d = head_size.max(1);
     let mut rng = SeededRng::stream(seed, &format!("scaling-lab:{d}"));
+    // The gradients have their own stream, so the scores are the same draws as without them.
+    let mut upstream_rng = SeededRng::stream(seed, &format!("scaling-lab-gradient:{d}"));
     let mut unscaled = Vec::with_capacity(draws);
     let mut scaled = Vec::with_capacity(draws);
+    let mut gradient_unscaled = Vec::with_capacity(draws);
+    let mut gradient_scaled = Vec::with_capacity(draws);
     let mut all_scores = Vec::with_capacity(draws.max(1) * KEYS);
     let (mut jacobian_unscaled, mut jacobian_scaled) = (0.0, 0.0);
     let scale = 1.0 / (d as f64).sqrt();
     let mut q = vec![0.0; d];
+    let mut keys = vec![0.0; KEYS * d];
     let mut scores = [0.0; KEYS];
+    let mut upstream = [0.0; KEYS];
     for _ in 0..draws.max(1) {
-        draw_scores(&mut rng, &mut q, &mut scores);
+        draw_scores(&mut rng, &mut q, &mut keys, &mut scores);
+        for g in &mut upstream {
+            *g = upstream_rng.normal();
+        }
         unscaled.push(max_softmax_weight(&scores, 1.0));
         scaled.push(max_softmax_weight(&scores, scale));
         jacobian_unscaled += softmax_jacobian_norm(&softmax_scaled(&scores, 1.0));
         jacobian_scaled += softmax_jacobian_norm(&softmax_scaled(&scores, scale));
+        gradient_unscaled.push(query_gradient_norm(&keys, &scores, 1.0, &upstream));
+        gradient_scaled.push(query_gradient_norm(&keys, &scores, scale, &upstream));
         all_scores.extend_from_slice(&scores);
     }
+    let share = |v: &[f64]| v.iter().filter(|&&w| w > SATURATED).count() as f64 / v.len() as f64;
+    let (saturated_unscaled, saturated_scaled) = (share(&unscaled), share(&scaled));
     let n = draws.max(1) as f64;
     let variance_unscaled = sample_variance(&all_scores);
     let scaled_scores: Vec<f64> = all_scores.iter().map(|s| s * scale).collect();
@@ -110,6 +158,10 @@ pub fn lab_point(head_size: usize, draws: usize, seed: u64) -> LabPoint {
         head_size: d,
         unscaled: spread(unscaled),
         scaled: spread(scaled),
+        gradient_unscaled: spread(gradient_unscaled),
+        gradient_scaled: spread(gradient_scaled),
+        saturated_unscaled,
+        saturated_scaled,
         scores: all_scores.len(),
         variance_unscaled,
         variance_scaled: sample_variance(&scaled_scores),
@@ -118,14 +170,18 @@ pub fn lab_point(head_size: usize, draws: usize, seed: u64) -> LabPoint {
     }
 }
 
-/// One draw: a unit-normal query `q` and `KEYS` unit-normal keys, drawn one by one, giving the
-/// scores `K q`.
-fn draw_scores(rng: &mut SeededRng, q: &mut [f64], scores: &mut [f64; KEYS]) {
+/// One draw: a unit-normal query `q` and `KEYS` unit-normal keys (`keys`, row by row), drawn one
+/// by one, giving the scores `K q`.
+fn draw_scores(rng: &mut SeededRng, q: &mut [f64], keys: &mut [f64], scores: &mut [f64; KEYS]) {
     for x in q.iter_mut() {
         *x = rng.normal();
     }
-    for s in scores.iter_mut() {
-        *s = q.iter().map(|qi| qi * rng.normal()).sum();
+    let d = q.len();
+    for (s, key) in scores.iter_mut().zip(keys.chunks_mut(d)) {
+        for k in key.iter_mut() {
+            *k = rng.normal();
+        }
+        *s = q.iter().zip(key.iter()).map(|(qi, ki)| qi * ki).sum();
     }
 }
 
@@ -154,8 +210,9 @@ pub fn times_eight(seed: u64) -> TimesEight {
     let d = TIMES_EIGHT_D;
     let mut rng = SeededRng::stream(seed, &format!("scaling-lab:{d}"));
     let mut q = vec![0.0; d];
+    let mut keys = vec![0.0; KEYS * d];
     let mut raw = [0.0; KEYS];
-    draw_scores(&mut rng, &mut q, &mut raw);
+    draw_scores(&mut rng, &mut q, &mut keys, &mut raw);
     let root = (d as f64).sqrt();
     let scaled = raw.map(|s| s / root);
     let times_eight = scaled.map(|s| 8.0 * s);
@@ -250,7 +307,7 @@ mod tests {
         for d in [1usize, 16, 256] {
             let p = lab_point(d, draws, LAB_SEED);
             let mut rng = SeededRng::stream(LAB_SEED, &format!("scaling-lab:{d}"));
-            let (mut q, mut scores) = (vec![0.0; d], [0.0; KEYS]);
+            let (mut q, mut keys, mut scores) = (vec![0.0; d], vec![0.0; KEYS * d], [0.0; KEYS]);
             let (mut u, mut s) = (0.0, 0.0);
             let norm = |w: &[f64]| {
                 let mut sum = 0.0;
@@ -263,7 +320,7 @@ mod tests {
                 sum.sqrt()
             };
             for _ in 0..draws {
-                draw_scores(&mut rng, &mut q, &mut scores);
+                draw_scores(&mut rng, &mut q, &mut keys, &mut scores);
                 u += norm(&softmax_scaled(&scores, 1.0));
                 s += norm(&softmax_scaled(&scores, 1.0 / (d as f64).sqrt()));
             }
@@ -315,5 +372,79 @@ mod tests {
         // Multiplying by 8 sharpens: the top weight grows (softmax of c·s is monotone in c).
         let top = |w: &[f64]| w.iter().copied().fold(0.0, f64::max);
         assert!(top(&x.weights_times_eight) > top(&x.weights));
+    }
+
+    /// `query_gradient_norm` against central finite differences of the loss
+    /// `L(q) = g · softmax(scale · K q)`, for several head sizes and both scales.
+    #[test]
+    fn the_query_gradient_matches_finite_differences() {
+        let mut rng = SeededRng::stream(9, "gradient-check");
+        for d in [1usize, 4, 16] {
+            let (mut q, mut keys, mut scores) = (vec![0.0; d], vec![0.0; KEYS * d], [0.0; KEYS]);
+            draw_scores(&mut rng, &mut q, &mut keys, &mut scores);
+            let g: Vec<f64> = (0..KEYS).map(|_| rng.normal()).collect();
+            for scale in [1.0, 1.0 / (d as f64).sqrt()] {
+                let loss = |q: &[f64]| {
+                    let s: Vec<f64> = keys
+                        .chunks(d)
+                        .map(|k| k.iter().zip(q).map(|(a, b)| a * b).sum())
+                        .collect();
+                    softmax_scaled(&s, scale)
+                        .iter()
+                        .zip(&g)
+                        .map(|(p, g)| p * g)
+                        .sum::<f64>()
+                };
+                let h = 1e-6;
+                let numeric: f64 = (0..d)
+                    .map(|i| {
+                        let (mut up, mut down) = (q.clone(), q.clone());
+                        up[i] += h;
+                        down[i] -= h;
+                        ((loss(&up) - loss(&down)) / (2.0 * h)).powi(2)
+                    })
+                    .sum::<f64>()
+                    .sqrt();
+                let exact = query_gradient_norm(&keys, &scores, scale, &g);
+                assert!(
+                    (exact - numeric).abs() <= 1e-6 * numeric.max(1.0),
+                    "d {d}: {exact} vs {numeric}"
+                );
+            }
+        }
+    }
+
+    /// The picture step 4 teaches, computed: at d = 1 the scaling is no change at all; as d grows,
+    /// the unscaled mean gradient reaching q is the larger (about 3× at d = 256) while its median
+    /// collapses (over 10× smaller than the scaled one at d = 256), because most unscaled rows
+    /// are saturated (above 99 % on one key) and pass almost nothing; scaled rows never saturate
+    /// here and their gradient hardly depends on d.
+    #[test]
+    fn without_scaling_most_rows_pass_almost_nothing_and_a_few_pass_a_lot() {
+        let one = lab_point(1, DRAWS, LAB_SEED);
+        assert_eq!(one.gradient_unscaled, one.gradient_scaled);
+        let p16 = lab_point(16, DRAWS, LAB_SEED);
+        let p256 = lab_point(256, DRAWS, LAB_SEED);
+        assert!(
+            p256.gradient_unscaled.mean > 2.0 * p256.gradient_scaled.mean,
+            "{p256:?}"
+        );
+        assert!(
+            p16.gradient_unscaled.mean > 1.5 * p16.gradient_scaled.mean,
+            "{p16:?}"
+        );
+        assert!(
+            p256.gradient_unscaled.median < 0.1 * p256.gradient_scaled.median,
+            "{p256:?}"
+        );
+        assert!(
+            p256.saturated_unscaled > 0.5 && p256.saturated_scaled == 0.0,
+            "{p256:?}"
+        );
+        for p in [p16, p256] {
+            assert!(p.gradient_unscaled.p10 <= p.gradient_unscaled.median);
+            assert!(p.gradient_unscaled.median <= p.gradient_unscaled.p90);
+        }
+        assert!((p256.gradient_scaled.median / p16.gradient_scaled.median - 1.0).abs() < 0.2);
     }
 }

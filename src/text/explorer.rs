@@ -1,12 +1,12 @@
 //! The explorer's own sentences: the temperature readout, the heatmap's accessible names and
 //! tooltips, the row inspector, the weights note, the positions help and the symbols list.
 
-use super::{format_tau, quote, top_keys_text};
+use super::{beside_limit, format_tau, quote, top_keys_text};
 use crate::format::{fixed, percent};
 use crate::model::claims::{top_keys, HeadShape, NEARLY_ONE_HOT};
 use crate::model::explorer::WeightSource;
 use crate::model::stats::row_stats;
-use crate::model::temperature::Regime;
+use crate::model::temperature::{divisor, unscaled_tau, Regime};
 use crate::model::train::tasks::GRAMMAR_WORDS;
 use nalgebra::DMatrix;
 
@@ -15,14 +15,32 @@ use nalgebra::DMatrix;
 /// claims without a number (colder is never flatter, hotter tends to the average, the limit at
 /// τ → 0) are properties tested in `model::claims`.
 pub fn regime_sentence(regime: Regime, tau: f64, head_size: usize, shape: &HeadShape) -> String {
+    let sqrt_d = (head_size as f64).sqrt();
+    // What the scores are divided by now, printed with enough digits never to read as the mark's
+    // own value when τ is only near the mark.
+    let divided_by = |mark: f64| beside_limit(divisor(head_size, tau), divisor(head_size, mark), 3);
     let opening = match regime {
+        Regime::Unscaled if tau == unscaled_tau(head_size) => format!(
+            "τ = 1/√{head_size}: the scores are divided by √d · τ = 1, so this is exactly attention without the 1/√d scaling, softmax(QKᵀ). The scores are {}× larger than at τ = 1, so every row is at least as peaked as there.",
+            format_tau(1.0 / tau)
+        ),
         Regime::Unscaled => format!(
-            "τ = 1/√{head_size}: exactly attention without the 1/√d scaling. Scores are {}× larger than at τ = 1, so every row is at least as peaked as there.",
+            "τ = {}, close to 1/√{head_size} = {} (attention without the 1/√d scaling): the scores are divided by √d · τ = {} instead of {} at τ = 1, so they are {}× larger than there and every row is at least as peaked.",
+            format_tau(tau),
+            format_tau(unscaled_tau(head_size)),
+            divided_by(unscaled_tau(head_size)),
+            fixed(sqrt_d, 3),
             format_tau(1.0 / tau)
         ),
         Regime::Colder => "Colder than unscaled attention. As τ → 0 each row puts all its weight on its top-scoring key, or splits it evenly between keys whose scores tie.".to_string(),
         Regime::Between => "Between unscaled and standard: every row is at least as peaked as at τ = 1 and at most as peaked as without the scaling.".to_string(),
-        Regime::Scaled => "τ = 1: standard scaled attention, softmax(QKᵀ/√d).".to_string(),
+        Regime::Scaled if tau == 1.0 => "τ = 1: standard scaled attention, softmax(QKᵀ/√d), the setting trained models use.".to_string(),
+        Regime::Scaled => format!(
+            "τ = {}, close to 1 (standard scaled attention, softmax(QKᵀ/√d), the setting trained models use): the scores are divided by √d · τ = {} instead of {}.",
+            format_tau(tau),
+            divided_by(1.0),
+            fixed(sqrt_d, 3)
+        ),
         Regime::Hotter => "Hotter than standard: rows flatten toward the plain average of the past, where row t gives each of its t tokens 1/t.".to_string(),
     };
     format!("{opening} {}", shape_sentence(shape))
@@ -35,7 +53,7 @@ pub fn shape_sentence(shape: &HeadShape) -> String {
         return "The only row sees only its own token, so it is always 100 % on it.".to_string();
     }
     let counts = format!(
-        "In this head {} of the {m} rows that see more than one key put over {} of their weight on one key; their largest weight averages {}.",
+        "In this head {} of the {m} rows that see more than one key put over {} of their weight on one key; averaged over those {m} rows, the largest weight is {}.",
         shape.nearly_one_hot,
         percent(NEARLY_ONE_HOT),
         percent(shape.mean_max_weight)
@@ -129,7 +147,7 @@ pub fn effective_tokens_text(effective: f64, visible: usize) -> String {
 pub fn weights_note(weights: &WeightSource, seed: u64) -> String {
     match weights.checkpoint() {
         None => format!(
-            "Not trained: the word vectors and W_q, W_k, W_v are random (seed {seed}), so which word a row picks means nothing yet. The mechanism is real: every step from scores to weights to outputs is exactly attention's."
+            "Not trained: the word vectors and W_q, W_k, W_v and W_o are random (seed {seed}), so which word a row picks means nothing yet. The mechanism is real: every step from scores to weights to outputs is exactly attention's."
         ),
         Some(c) => {
             let cfg = c.model.config();
@@ -203,12 +221,16 @@ pub fn glossary(
         ("X", "the T × d_model input to attention: one row per token, its word vector (plus its position code when positions are on).".to_string()),
         ("x", "one token's row of X.".to_string()),
         ("d_model", format!("how many numbers describe each token (here {d_model}).")),
-        ("d", format!("the head size: d_model ÷ number of heads (here {d_model} ÷ {heads} = {d}), the length of every query, key and value.")),
+        ("h", format!("the number of heads (here {heads}): attentions that run side by side on the same tokens, each with its own W_q, W_k, W_v (step 5).")),
+        ("d", format!("the head size: d_model ÷ h (here {d_model} ÷ {heads} = {d}), the length of every query, key and value.")),
         ("W_q, W_k, W_v", format!("d_model × d matrices (here {d_model} × {d}, one set per head) that turn x into its query, key and value. {}", if trained { "Trained here (the grammar checkpoint)." } else { "Random here, not trained." })),
         ("Q, K, V", "T × d matrices: Q = X·W_q, K = X·W_k, V = X·W_v. Row t holds token t's query q (what it is looking for), key k (what it offers to be found by) and value v (what it hands over).".to_string()),
         ("scores", "q·k for every query and key (the matrix QKᵀ); before softmax they are divided by √d·τ.".to_string()),
+        ("mask", "the causal mask: before the softmax, every score of a key after the query (j > t, the future) is set to −∞, so its weight is exactly 0. Row t's output is what the model uses to predict token t + 1, so a row may see its own token but never the next one.".to_string()),
         ("τ", "the temperature, an extra divisor of the scores; τ = 1 is standard attention.".to_string()),
-        ("A", "the T × T attention weights: softmax of each row of masked scores, so every row adds up to 1 (100 %). The output is A·V.".to_string()),
+        ("A", "the T × T attention weights: softmax of each row of masked scores, so every row adds up to 1 (100 %). The head's output is A·V, T × d.".to_string()),
+        ("concat", format!("the h heads' outputs A·V side by side: T × d_model (here {heads} × {d} = {d_model} columns).")),
+        ("W_o", format!("the d_model × d_model output projection (here {d_model} × {d_model}) that mixes the concatenated heads: the layer's output is concat · W_o. {}", if trained { "Trained here." } else { "Random here, not trained." })),
         ("entropy (bits)", "−Σ w·log₂ w over a row's weights: 0 bits when one key gets everything, log₂ n bits when n keys share equally.".to_string()),
         ("effective tokens", "2^entropy: how many keys the row is spread over, as if evenly.".to_string()),
     ]
@@ -246,21 +268,80 @@ mod tests {
         };
         // The count at τ = 1/√d the page's review found: 3 of 6 rows of head 1 and 1 of 6 of head 2 pass 0.95.
         assert!(said(unscaled_tau(d), 0).starts_with(
-            "τ = 1/√16: exactly attention without the 1/√d scaling. Scores are 4.00× larger than at τ = 1, so every row is at least as peaked as there. In this head 3 of the 6 rows that see more than one key put over 95.0% of their weight on one key"
+            "τ = 1/√16: the scores are divided by √d · τ = 1, so this is exactly attention without the 1/√d scaling, softmax(QKᵀ). The scores are 4.00× larger than at τ = 1, so every row is at least as peaked as there. In this head 3 of the 6 rows that see more than one key put over 95.0% of their weight on one key"
+        ));
+        // The slider's position nearest the mark is not the mark.
+        assert!(said(10f64.powf(-0.6), 0).starts_with(
+            "τ = 0.251, close to 1/√16 = 0.250 (attention without the 1/√d scaling): the scores are divided by √d · τ = 1.005 instead of 4.000 at τ = 1, so they are 3.98× larger than there"
         ));
         assert!(said(unscaled_tau(d), 1).contains(" 1 of the 6 rows "));
         assert!(said(0.01, 0).starts_with("Colder than unscaled attention. As τ → 0"));
         assert!(said(0.5, 0).starts_with(
             "Between unscaled and standard: every row is at least as peaked as at τ = 1"
         ));
-        assert!(said(1.0, 0)
-            .starts_with("τ = 1: standard scaled attention, softmax(QKᵀ/√d). In this head"));
+        assert!(said(1.0, 0).starts_with(
+            "τ = 1: standard scaled attention, softmax(QKᵀ/√d), the setting trained models use. In this head"
+        ));
+        assert!(said(1.02, 0).starts_with(
+            "τ = 1.02, close to 1 (standard scaled attention, softmax(QKᵀ/√d), the setting trained models use): the scores are divided by √d · τ = 4.080 instead of 4.000."
+        ));
         assert!(said(2.0, 0).starts_with(
             "Hotter than standard: rows flatten toward the plain average of the past, where row t gives each of its t tokens 1/t."
         ));
         let one = HeadShape::of(&DMatrix::from_element(1, 1, 1.0));
         assert!(regime_sentence(Regime::Scaled, 1.0, 16, &one)
             .ends_with("The only row sees only its own token, so it is always 100 % on it."));
+    }
+
+    /// "Exactly" only at a mark: over every slider position (log10 τ in steps of 0.01), each mark
+    /// itself and τ a hair away from it, for every head size, the sentence names a mark as τ
+    /// ("τ = 1/√d:", "τ = 1:") if and only if τ is bit for bit 1/√d or 1, says "exactly" only
+    /// there, and near a mark prints the divisor with enough digits never to show the mark's own.
+    #[test]
+    fn exactly_only_at_a_mark() {
+        use crate::model::weights::{D_MODEL, HEAD_CHOICES};
+        let shape = HeadShape::of(&DMatrix::from_element(1, 1, 1.0));
+        for heads in HEAD_CHOICES {
+            let d = D_MODEL / heads;
+            let marks = [unscaled_tau(d), 1.0];
+            let mut taus: Vec<f64> = (-200..=200)
+                .map(|k| 10f64.powf(f64::from(k) / 100.0))
+                .collect();
+            for m in marks {
+                taus.extend([
+                    m,
+                    m * (1.0 + 1e-9),
+                    m * (1.0 - 1e-9),
+                    m * 1.0399,
+                    m * 0.9601,
+                ]);
+            }
+            for tau in taus {
+                let text = regime_sentence(Regime::of(tau, d), tau, d, &shape);
+                let at_mark = marks.contains(&tau);
+                let names_the_mark = text.starts_with("τ = 1/√") || text.starts_with("τ = 1:");
+                assert_eq!(names_the_mark, at_mark, "d {d}, τ {tau}: {text}");
+                assert!(
+                    !text.contains("exactly") || at_mark,
+                    "d {d}, τ {tau}: {text}"
+                );
+                if !at_mark && text.contains("close to") {
+                    let mark_divisor = if Regime::of(tau, d) == Regime::Unscaled {
+                        "= 1 "
+                    } else {
+                        ""
+                    };
+                    assert!(
+                        mark_divisor.is_empty() || !text.contains(mark_divisor),
+                        "{text}"
+                    );
+                    assert!(
+                        !text.contains(&format!("τ = {} instead", fixed((d as f64).sqrt(), 3))),
+                        "{text}"
+                    );
+                }
+            }
+        }
     }
 
     /// Every count a regime sentence states equals the live model's, for 1, 2, 4 and 8 heads,
@@ -445,6 +526,7 @@ mod tests {
         let def = |s: &str| g.iter().find(|(k, _)| *k == s).unwrap().1.clone();
         assert!(def("T").contains("here 7"));
         assert!(def("d").contains("32 ÷ 2 = 16"));
+        assert!(def("h").contains("here 2"));
         assert!(def("W_q, W_k, W_v").contains("32 × 16"));
         let trained = glossary(7, 32, 2, true);
         assert!(trained
@@ -454,8 +536,10 @@ mod tests {
         assert!(glossary(7, 32, 8, false)
             .iter()
             .any(|(k, v)| *k == "d" && v.contains("32 ÷ 8 = 4")));
-        for (_, text) in &g {
-            assert!(!text.to_lowercase().contains("logit"), "{text}");
+        for s in ["h", "mask", "concat", "W_o"] {
+            assert!(symbols.contains(&s), "{s} missing");
         }
+        assert!(def("concat").contains("2 × 16 = 32"));
+        assert!(def("W_o").contains("32 × 32"));
     }
 }

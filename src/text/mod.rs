@@ -44,6 +44,15 @@ pub fn format_tau(tau: f64) -> String {
     }
 }
 
+/// `value` with `decimals` decimals, or with more where those would print it equal to `limit`
+/// although it is not: a checklist must never read "0.70 (at least 0.70 needed)" beside "Not yet".
+fn beside_limit(value: f64, limit: f64, decimals: u32) -> String {
+    (decimals..=15)
+        .map(|d| (fixed(value, d), fixed(limit, d)))
+        .find(|(v, l)| value == limit || v != l)
+        .map_or_else(|| fixed(value, 15), |(v, _)| v)
+}
+
 /// Names in typographic quotes, joined as running text: “a”, “b” and “c”.
 fn quoted_list<'a>(names: impl IntoIterator<Item = &'a str>) -> String {
     let quoted: Vec<String> = names.into_iter().map(quote).collect();

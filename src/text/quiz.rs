@@ -3,10 +3,10 @@
 //! Rows and keys are counted from 1, as on screen.
 
 use super::{format_tau, mistake_label, mistake_why, quote};
-use crate::format::{fixed, percent, scientific};
+use crate::format::{fixed, grouped, percent, scientific};
 use crate::model::broken::DROPOUT_P;
 use crate::model::quiz::{
-    Answer, Choice, Direction, Kind, Question, EXACT_TOLERANCE, GUESS_TOLERANCE,
+    Answer, Choice, Direction, Kind, Question, DROPOUT_MASKS, EXACT_TOLERANCE, GUESS_TOLERANCE,
 };
 
 /// "row 3 “sat”": a row or key by its number from 1 and its token.
@@ -24,6 +24,15 @@ fn number(x: f64) -> String {
     }
 }
 
+/// "the heatmap above" or "the broken heatmap above": what a question reads its number off.
+fn heatmap_named(q: &Question) -> &'static str {
+    if q.mistakes.is_empty() {
+        "the heatmap above"
+    } else {
+        "the broken heatmap above"
+    }
+}
+
 /// The question, with what kind of answer it wants. `tau` is the view's temperature.
 pub fn quiz_prompt(q: &Question, tokens: &[String], tau: f64) -> String {
     let row = token_at("row", tokens, q.row);
@@ -31,11 +40,15 @@ pub fn quiz_prompt(q: &Question, tokens: &[String], tau: f64) -> String {
         " Type a decimal; within {} counts.",
         fixed(EXACT_TOLERANCE, 4)
     );
+    let heatmap = heatmap_named(q);
     match q.kind {
-        Kind::FirstRow => format!("What weight does {row} put on itself?{typed}"),
-        Kind::TopKey => format!("Which key does {row} give the most weight, in this head at τ = {}?", format_tau(tau)),
+        Kind::FirstRow => format!("In {heatmap}, what weight does {row} put on itself?{typed}"),
+        Kind::TopKey => format!(
+            "In {heatmap} (this head, τ = {}), which key does {row} give the most weight?",
+            format_tau(tau)
+        ),
         Kind::MaskedCell => format!(
-            "What weight does {row} put on {}, a token after it?{typed}",
+            "In {heatmap}, what weight does {row} put on {}, a token after it?{typed}",
             token_at("key", tokens, q.key)
         ),
         Kind::HalfTau => format!(
@@ -48,18 +61,19 @@ pub fn quiz_prompt(q: &Question, tokens: &[String], tau: f64) -> String {
             q.row + 1
         ),
         Kind::SpreadHead => format!(
-            "At τ = {}, which head spreads its weight more (a higher entropy, averaged over rows 2 to {})?",
+            "At τ = {}, which of these two heads spreads its weight more on average (a higher entropy, averaged over rows 2 to {})?",
             format_tau(tau),
             tokens.len()
         ),
         Kind::EqualColumns => "Without position codes, which two key columns are equal in every row that sees both?".to_string(),
         Kind::WhichMistake => "One “Break it” switch alone turned this head's weights into the heatmap below. Which one?".to_string(),
-        Kind::DropoutSum => format!(
-            "With dropout (p = {}) on this head's weights, what does {row} sum to?",
-            fixed(DROPOUT_P, 1)
+        Kind::DropoutMean => format!(
+            "Dropout with p = {p} zeroes each weight of {row} with probability {p} and divides every weight it keeps by {keep}. Averaged over many dropout masks, what does the row sum to?",
+            p = fixed(DROPOUT_P, 1),
+            keep = fixed(1.0 - DROPOUT_P, 1)
         ),
         Kind::Weight => format!(
-            "Guess without looking: what weight does {row} put on {}? Type a decimal; within {} counts.",
+            "Guess from the colours in {heatmap}: what weight does {row} put on {}? Type a decimal; within {} counts.",
             token_at("key", tokens, q.key),
             fixed(GUESS_TOLERANCE, 2)
         ),
@@ -67,14 +81,11 @@ pub fn quiz_prompt(q: &Question, tokens: &[String], tau: f64) -> String {
 }
 
 /// One choice's label.
-pub fn quiz_choice(kind: Kind, choice: Choice, tokens: &[String]) -> String {
-    let dropout = kind == Kind::DropoutSum;
+pub fn quiz_choice(choice: Choice, tokens: &[String]) -> String {
     match choice {
         Choice::Key(j) => token_at("key", tokens, j),
         Choice::Head(h) => format!("head {}", h + 1),
-        Choice::Direction(Direction::More) if dropout => "more than 1".to_string(),
-        Choice::Direction(Direction::Less) if dropout => "less than 1".to_string(),
-        Choice::Direction(Direction::Same) if dropout => "exactly 1".to_string(),
+        Choice::Value(v) => fixed(v, 3),
         Choice::Direction(Direction::More) => "it gets peakier".to_string(),
         Choice::Direction(Direction::Less) => "it gets flatter".to_string(),
         Choice::Direction(Direction::Same) => "it stays the same".to_string(),
@@ -94,7 +105,7 @@ pub fn quiz_verdict(q: &Question, tokens: &[String], right: bool) -> String {
         Answer::Choices(ks) => {
             let names: Vec<String> = ks
                 .iter()
-                .map(|&k| quiz_choice(q.kind, q.choices[k], tokens))
+                .map(|&k| quiz_choice(q.choices[k], tokens))
                 .collect();
             let lead = if names.len() > 1 {
                 "Any of these counts: "
@@ -110,10 +121,21 @@ pub fn quiz_verdict(q: &Question, tokens: &[String], right: bool) -> String {
 /// The model's exact number behind the answer.
 pub fn quiz_number(q: &Question, tokens: &[String]) -> String {
     let v = number(q.value);
+    let broken = !q.mistakes.is_empty();
     match q.kind {
+        Kind::FirstRow | Kind::MaskedCell | Kind::Weight if broken => format!(
+            "The broken heatmap's weight: {v} ({}); correct attention's: {}.",
+            percent(q.value),
+            number(q.reference)
+        ),
         Kind::FirstRow | Kind::MaskedCell | Kind::Weight => {
             format!("The model's weight: {v} ({}).", percent(q.value))
         }
+        Kind::TopKey if broken => format!(
+            "The broken heatmap's largest weight in {}: {v}; correct attention's: {}.",
+            token_at("row", tokens, q.row),
+            number(q.reference)
+        ),
         Kind::TopKey => format!("The model's largest weight in {}: {v}.", token_at("row", tokens, q.row)),
         Kind::HalfTau => format!(
             "The model: the row's largest weight goes from {} to {v}.",
@@ -142,7 +164,11 @@ pub fn quiz_number(q: &Question, tokens: &[String]) -> String {
             token_at("column", tokens, q.key)
         ),
         Kind::WhichMistake => format!("The largest change it makes to a weight of this head: {v}."),
-        Kind::DropoutSum => format!("The model's row sums to {v}."),
+        Kind::DropoutMean => format!(
+            "The page's one dropout mask gives this row a sum of {v}; averaged over {} seeded masks, its sum is {}.",
+            grouped(DROPOUT_MASKS as u64),
+            number(q.reference)
+        ),
     }
 }
 
@@ -152,7 +178,7 @@ pub fn quiz_why(q: &Question, tokens: &[String]) -> String {
         Answer::Choices(ks) => ks.get(k).map(|&c| q.choices[c]),
         Answer::Number { .. } => None,
     };
-    match q.kind {
+    let why = match q.kind {
         Kind::FirstRow => "Row 1 sees only itself, and a softmax over one score gives it everything: e^s / e^s = 1.".to_string(),
         Kind::TopKey => "Softmax keeps the order of the scores: the key whose q·k is largest gets the largest weight.".to_string(),
         Kind::MaskedCell => "The mask sets a future key's score to −∞ before the softmax, and e^(−∞) = 0, exactly.".to_string(),
@@ -161,7 +187,7 @@ pub fn quiz_why(q: &Question, tokens: &[String]) -> String {
             _ => "Halving τ doubles every scaled score, which widens the gaps between them, so the top key takes a larger share.".to_string(),
         },
         Kind::HotLimit => "As τ grows every scaled score tends to 0, and a softmax of equal scores shares the weight evenly over the keys the row sees.".to_string(),
-        Kind::SpreadHead => "Entropy measures spread: a head with higher entropy shares each row's weight over more keys.".to_string(),
+        Kind::SpreadHead => "Entropy measures spread: the head with the higher mean entropy shares its rows' weight over more keys on average; a single row can still go the other way.".to_string(),
         Kind::EqualColumns => {
             let word = tokens.get(q.key).map_or(String::new(), |t| quote(t));
             format!("Without position codes the same word {word} has the same embedding, hence the same key, so every query scores both alike.")
@@ -170,13 +196,24 @@ pub fn quiz_why(q: &Question, tokens: &[String]) -> String {
             Some(Choice::Mistake(m)) => mistake_why(m).to_string(),
             _ => String::new(),
         },
-        Kind::DropoutSum => format!(
-            "Dropout zeroes each weight with probability {} and divides the others by {}, so a row sums to 1 only by luck.",
-            fixed(DROPOUT_P, 1),
-            fixed(1.0 - DROPOUT_P, 1)
+        Kind::DropoutMean => format!(
+            "Each weight w is kept with probability {keep} and then divided by {keep}, so on average it is {keep} × w / {keep} = w: the row's sum averages Σ w = 1. Any one mask gives its own sum; that is why dropout is switched off when a model is used.",
+            keep = fixed(1.0 - DROPOUT_P, 1)
         ),
         Kind::Weight => "A weight is its key's share of e^(scaled score) among the keys the row sees.".to_string(),
+    };
+    let read_off_the_heatmap = matches!(
+        q.kind,
+        Kind::FirstRow | Kind::TopKey | Kind::MaskedCell | Kind::Weight
+    );
+    if q.mistakes.is_empty() || !read_off_the_heatmap {
+        return why;
     }
+    let names: Vec<&str> = q.mistakes.iter().map(mistake_label).collect();
+    format!(
+        "This number is read off the broken heatmap ({}). Correct attention: {why}",
+        names.join(", ")
+    )
 }
 
 /// What the questions are about: the main heatmap's head at the current τ.
@@ -196,6 +233,7 @@ pub fn quiz_progress(correct: u32, answered: u32) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::broken::{Mistake, Mistakes};
     use crate::model::explorer::default_view;
     use crate::model::quiz::questions;
 
@@ -203,8 +241,25 @@ mod tests {
     fn every_question_of_the_default_view_reads_with_its_numbers() {
         let p = default_view(2, false);
         let tokens = &p.config.tokens;
-        for seed in 1..6 {
-            for q in questions(&p, 0, 1.0, seed) {
+        let broken = Mistakes::NONE.with(Mistake::WrongTriangle, true);
+        for (seed, mistakes) in (1..6).flat_map(|s| [(s, Mistakes::NONE), (s, broken)]) {
+            for q in questions(&p, 0, 1.0, mistakes, seed) {
+                let read_off = matches!(
+                    q.kind,
+                    Kind::FirstRow | Kind::TopKey | Kind::MaskedCell | Kind::Weight
+                );
+                // A question about a broken heatmap says so, and so do its number and its why.
+                if !mistakes.is_empty() && read_off {
+                    assert!(quiz_prompt(&q, tokens, 1.0).contains("the broken heatmap"));
+                    assert!(quiz_number(&q, tokens).contains("correct attention's"));
+                    assert!(
+                        quiz_why(&q, tokens).starts_with(
+                            "This number is read off the broken heatmap (The wrong triangle"
+                        ),
+                        "{}",
+                        quiz_why(&q, tokens)
+                    );
+                }
                 let prompt = quiz_prompt(&q, tokens, 1.0);
                 assert!(
                     prompt.ends_with('?') || prompt.ends_with("counts."),
@@ -222,7 +277,7 @@ mod tests {
                 if let Answer::Choices(ks) = &q.answer {
                     let verdict = quiz_verdict(&q, tokens, false);
                     for &k in ks {
-                        assert!(verdict.contains(&quiz_choice(q.kind, q.choices[k], tokens)));
+                        assert!(verdict.contains(&quiz_choice(q.choices[k], tokens)));
                     }
                 }
             }
@@ -235,24 +290,14 @@ mod tests {
             .iter()
             .map(|s| (*s).to_string())
             .collect();
+        assert_eq!(quiz_choice(Choice::Key(1), &tokens), "key 2 “cat”");
         assert_eq!(
-            quiz_choice(Kind::TopKey, Choice::Key(1), &tokens),
-            "key 2 “cat”"
-        );
-        assert_eq!(
-            quiz_choice(Kind::EqualColumns, Choice::Pair(0, 2), &tokens),
+            quiz_choice(Choice::Pair(0, 2), &tokens),
             "column 1 “The” and column 3 “the”"
         );
+        assert_eq!(quiz_choice(Choice::Value(1.0 / 0.9), &tokens), "1.111");
         assert_eq!(
-            quiz_choice(
-                Kind::DropoutSum,
-                Choice::Direction(Direction::More),
-                &tokens
-            ),
-            "more than 1"
-        );
-        assert_eq!(
-            quiz_choice(Kind::HalfTau, Choice::Direction(Direction::More), &tokens),
+            quiz_choice(Choice::Direction(Direction::More), &tokens),
             "it gets peakier"
         );
         assert_eq!(quiz_progress(3, 5), "3 of 5 correct");

@@ -228,6 +228,7 @@ mod tests {
         let spread = Spread {
             mean: 0.3456,
             p10: 0.2,
+            median: 0.3,
             p90: 0.555,
         };
         assert_eq!(lab_cell(&spread), "0.346 (0.20–0.56)");

@@ -1,7 +1,7 @@
 //! The training page's words: status and speed, what the loss is, the loss chart's name and
 //! milestone, the copying circuit's checklist, subject–verb agreement, replay and the closer look.
 
-use super::quote;
+use super::{beside_limit, quote};
 use crate::format::{fixed, grouped, percent};
 use crate::model::stats::row_stats;
 use crate::model::train::detectors::AgreementReport;
@@ -149,15 +149,6 @@ pub fn grammar_verdict(
         fixed(minimum, 3),
         fixed(loss, 3),
     )
-}
-
-/// `value` with `decimals` decimals, or with more where those would print it equal to `limit`
-/// although it is not: a checklist must never read "0.70 (at least 0.70 needed)" beside "Not yet".
-fn beside_limit(value: f64, limit: f64, decimals: u32) -> String {
-    (decimals..=15)
-        .map(|d| (fixed(value, d), fixed(limit, d)))
-        .find(|(v, l)| value == limit || v != l)
-        .map_or_else(|| fixed(value, 15), |(v, _)| v)
 }
 
 /// One condition of the copying circuit, as the page lists it.

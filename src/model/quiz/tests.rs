@@ -38,7 +38,22 @@ fn views() -> Vec<(Prepared, usize, f64)> {
 }
 
 fn ask(p: &Prepared, head: usize, tau: f64, seed: u64) -> Vec<Question> {
-    questions(p, head, tau, seed)
+    questions(p, head, tau, Mistakes::NONE, seed)
+}
+
+/// The "Break it" settings the broken views are tried with: each mistake alone, and two sets.
+fn mistake_sets() -> Vec<Mistakes> {
+    let mut sets: Vec<Mistakes> = Mistake::ALL
+        .iter()
+        .map(|&m| Mistakes::NONE.with(m, true))
+        .collect();
+    sets.push(Mistake::ALL.iter().copied().collect());
+    sets.push(
+        [Mistake::WrongTriangle, Mistake::MaskWithZero]
+            .into_iter()
+            .collect(),
+    );
+    sets
 }
 
 /// A response that `grade` must accept, and one it must refuse.
@@ -57,9 +72,15 @@ fn right_and_wrong(q: &Question) -> (Response, Response) {
 
 /// Each stated answer, recomputed here from `Prepared::weights_all` (or the broken weights
 /// written out by hand) without the quiz's own helpers.
-fn check_answer(p: &Prepared, head: usize, tau: f64, q: &Question) {
-    let w = &p.weights_all(tau)[head];
-    let t = w.nrows();
+fn check_answer(p: &Prepared, head: usize, tau: f64, mistakes: Mistakes, q: &Question) {
+    let correct = &p.weights_all(tau)[head];
+    let t = correct.nrows();
+    assert_eq!(q.mistakes, mistakes);
+    if !mistakes.is_empty() {
+        check_broken_answer(p, head, tau, mistakes, q);
+        return;
+    }
+    let w = correct;
     let right = match &q.answer {
         Answer::Choices(right) => right.clone(),
         Answer::Number { .. } => Vec::new(),
@@ -180,28 +201,7 @@ fn check_answer(p: &Prepared, head: usize, tau: f64, q: &Question) {
                 assert_eq!(right.contains(&k), max_gap(made, shown) < 1e-12, "{m:?}");
             }
         }
-        Kind::DropoutSum => {
-            // Dropout by hand: the documented stream `dropout:<head>` (docs/guide.md, Break it), one draw per cell.
-            let mut rng = SeededRng::stream(p.config.seed, &format!("dropout:{}", head + 1));
-            let mut sum = 0.0;
-            for i in 0..t {
-                for j in 0..t {
-                    let keep = rng.next_open01() >= DROPOUT_P;
-                    if i == q.row && keep {
-                        sum += w[(i, j)] / (1.0 - DROPOUT_P);
-                    }
-                }
-            }
-            assert!((sum - q.value).abs() < 1e-12);
-            let expected = if (sum - 1.0).abs() < 1e-12 {
-                Direction::Same
-            } else if sum > 1.0 {
-                Direction::More
-            } else {
-                Direction::Less
-            };
-            assert_eq!(chosen, vec![Choice::Direction(expected)]);
-        }
+        Kind::DropoutMean => check_dropout_mean(p, head, w, q, &chosen),
         Kind::Weight => {
             assert!(q.key <= q.row);
             assert_eq!(
@@ -215,12 +215,130 @@ fn check_answer(p: &Prepared, head: usize, tau: f64, q: &Question) {
     }
 }
 
+/// The dropout question: the page's one mask redone by hand (the documented stream
+/// `dropout:<head>`, one draw per cell in row-major order, a cell dropped when its draw is below
+/// p), the average over masks within a few standard errors of 1, and 1 the only right choice.
+fn check_dropout_mean(
+    p: &Prepared,
+    head: usize,
+    w: &DMatrix<f64>,
+    q: &Question,
+    chosen: &[Choice],
+) {
+    let t = w.nrows();
+    let mut rng = SeededRng::stream(p.config.seed, &format!("dropout:{}", head + 1));
+    let mut sum = 0.0;
+    for i in 0..t {
+        for j in 0..t {
+            let keep = rng.next_open01() >= DROPOUT_P;
+            if i == q.row && keep {
+                sum += w[(i, j)] / (1.0 - DROPOUT_P);
+            }
+        }
+    }
+    assert!((sum - q.value).abs() < 1e-12);
+    // A one-hot row's sum has the largest spread: 1/0.9 or 0, standard deviation 1/3 per mask.
+    let standard_error = (1.0 / 3.0) / (DROPOUT_MASKS as f64).sqrt();
+    assert!(
+        (q.reference - 1.0).abs() < 5.0 * standard_error,
+        "{}",
+        q.reference
+    );
+    assert_eq!(chosen, [Choice::Value(1.0)]);
+    let mut offered: Vec<f64> = q
+        .choices
+        .iter()
+        .map(|c| match c {
+            Choice::Value(v) => *v,
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    offered.sort_by(f64::total_cmp);
+    assert_eq!(offered, [1.0 - DROPOUT_P, 1.0, 1.0 / (1.0 - DROPOUT_P)]);
+}
+
+/// With mistakes on, the kinds read off the heatmap read the broken weights (by
+/// `broken_weights_all`, tested in `model::broken`) with correct attention's number beside them;
+/// the kinds whose premise is correct attention are not asked.
+fn check_broken_answer(p: &Prepared, head: usize, tau: f64, mistakes: Mistakes, q: &Question) {
+    let shown = &broken_weights_all(p, mistakes, tau)[head];
+    let correct = &p.weights_all(tau)[head];
+    let t = shown.nrows();
+    let right = match &q.answer {
+        Answer::Choices(right) => right.clone(),
+        Answer::Number { .. } => Vec::new(),
+    };
+    let chosen: Vec<Choice> = right.iter().map(|&k| q.choices[k]).collect();
+    let number = |value: f64, tolerance| Answer::Number { value, tolerance };
+    match q.kind {
+        Kind::FirstRow => {
+            assert_eq!(q.answer, number(shown[(0, 0)], EXACT_TOLERANCE));
+            assert_eq!(q.reference, 1.0);
+        }
+        Kind::MaskedCell => {
+            assert!(q.key > q.row && q.key < t);
+            assert_eq!(q.answer, number(shown[(q.row, q.key)], EXACT_TOLERANCE));
+            assert_eq!(q.reference, 0.0);
+        }
+        Kind::Weight => {
+            assert_eq!(q.answer, number(shown[(q.row, q.key)], GUESS_TOLERANCE));
+            assert_eq!(q.reference, correct[(q.row, q.key)]);
+        }
+        Kind::TopKey => {
+            // Every key of the row is offered: a broken row may weigh the future.
+            assert_eq!(q.choices.len(), t);
+            let best = (0..t).map(|j| shown[(q.row, j)]).fold(f64::MIN, f64::max);
+            for j in 0..t {
+                let is_top = best - shown[(q.row, j)] < 1e-12;
+                assert_eq!(
+                    chosen.contains(&Choice::Key(j)),
+                    is_top,
+                    "row {} key {j}",
+                    q.row
+                );
+            }
+            let correct_best = (0..=q.row).map(|j| correct[(q.row, j)]).fold(0.0, f64::max);
+            assert_eq!(q.reference, correct_best);
+        }
+        Kind::WhichMistake => {
+            let made_shown = q.heatmap.as_ref().unwrap();
+            for (k, &m) in Mistake::ALL.iter().enumerate() {
+                let made = &broken_weights_all(p, Mistakes::NONE.with(m, true), tau)[head];
+                assert_eq!(
+                    right.contains(&k),
+                    max_gap(made, made_shown) < 1e-12,
+                    "{m:?}"
+                );
+            }
+        }
+        Kind::DropoutMean => check_dropout_mean(p, head, correct, q, &chosen),
+        Kind::HalfTau | Kind::HotLimit | Kind::SpreadHead | Kind::EqualColumns => {
+            panic!("{:?} asked about a broken heatmap", q.kind)
+        }
+    }
+}
+
+#[test]
+fn broken_views_ask_about_the_heatmap_shown() {
+    for (p, head, tau) in views().into_iter().step_by(3) {
+        for mistakes in mistake_sets() {
+            for seed in [1, 5] {
+                for q in questions(&p, head, tau, mistakes, seed) {
+                    check_answer(&p, head, tau, mistakes, &q);
+                    let (right, wrong) = right_and_wrong(&q);
+                    assert!(grade(&q, right) && !grade(&q, wrong), "{q:?}");
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn every_answer_matches_an_independent_computation_and_grades_both_ways() {
     for (p, head, tau) in views() {
         for seed in [1, 2, 99] {
             for q in ask(&p, head, tau, seed) {
-                check_answer(&p, head, tau, &q);
+                check_answer(&p, head, tau, Mistakes::NONE, &q);
                 let (right, wrong) = right_and_wrong(&q);
                 assert!(grade(&q, right), "{q:?}");
                 assert!(!grade(&q, wrong), "{q:?}");
@@ -284,6 +402,7 @@ fn grading_by_hand() {
         },
         value: 0.3,
         reference: 0.0,
+        mistakes: Mistakes::NONE,
         heatmap: None,
     };
     assert!(grade(&q, Response::Number(0.34)));
