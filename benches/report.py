@@ -143,7 +143,7 @@ def training_section(d, m):
     gram = load_lines(os.path.join(t, "grammar-runs.jsonl"))
     if gram:
         w(f"Tiny grammar, default (1 layer of 2 sinusoidal heads), natively with the release profile: held-out loss within "
-          f"10 % of the exact achievable minimum ({gram[0]['minimum']:.4f} nats, `Grammar::minimum_loss`), first seen at "
+          f"10 % of the exact floor of the held-out loss ({gram[0]['minimum']:.4f} nats, `Grammar::held_out_floor_loss`), first seen at "
           f"step {span([g['within_step'] for g in gram])} (evaluated every 25 steps), after "
           f"{span([g['within_seconds'] for g in gram], '{:.2f}')} s (seeds {', '.join(str(g['seed']) for g in gram)}).")
         w("")
@@ -197,16 +197,16 @@ def training_section(d, m):
     page_grammar = [b for b in (load(t, f"browser-grammar-{s}.json") for s in (1, 2, 3)) if b]
     if page_grammar:
         w("The tiny grammar in Chromium, its default shape (1 layer of 2 sinusoidal heads, as the task menu sets it), "
-          "seeds 1–3, 300 steps each: the first evaluation whose held-out loss is within 10 % of the achievable minimum "
+          "seeds 1–3, 300 steps each: the first evaluation whose held-out loss is within 10 % of its floor "
           "the page prints, and the seconds from Train to that step (the target: at most 5 s).")
         w("")
-        w("| seed | steps/s | achievable minimum | within 10 % at step | seconds after Train | long tasks (longest) |")
+        w("| seed | steps/s | held-out floor | within 10 % at step | seconds after Train | long tasks (longest) |")
         w("|---:|---:|---:|---:|---:|---|")
         for b in page_grammar:
             seed = b["query"].rsplit("tseed=", 1)[-1]
             step = b.get("within_10_percent_step")
             secs = b.get("within_10_percent_seconds")
-            w(f"| {seed} | {b['steps_per_second']:.1f} | {b['achievable_minimum']:.4f} nats | "
+            w(f"| {seed} | {b['steps_per_second']:.1f} | {b['held_out_floor']:.4f} nats | "
               f"{'—' if step is None else format(step, ',')} | {'—' if secs is None else f'{secs:.2f} s'} | "
               f"{b['long_tasks']} ({b['longest_task_ms']:.0f} ms) |")
         w("")

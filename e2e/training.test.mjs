@@ -407,7 +407,7 @@ test('the copying circuit: the checklist follows the replay and names the evalua
   }
 });
 
-test('tiny grammar: the exact achievable minimum is drawn, named and compared with the held-out loss', { timeout: 120_000 }, async () => {
+test('tiny grammar: the exact floor of the held-out loss is drawn, named and compared with it', { timeout: 120_000 }, async () => {
   const { page, context, consoleLog } = await app.newPage();
   try {
     // The grammar's default shape, as the task menu sets it: 1 layer of 2 sinusoidal heads.
@@ -415,31 +415,32 @@ test('tiny grammar: the exact achievable minimum is drawn, named and compared wi
     await eventually(async () => assert.equal(await steps(page), 200), 60_000);
     const verdict = page.getByTestId('grammar-verdict');
     await eventually(async () => assert.match(await verdict.textContent(), /At step 200 /), 5_000);
-    const minimum = Number(await verdict.getAttribute('data-minimum'));
+    const floor = Number(await verdict.getAttribute('data-floor'));
     const text = await verdict.textContent();
-    // Every number in the sentence, from the page's own exact values: the floor (data-minimum)
+    // Every number in the sentence, from the page's own exact values: the floor (data-floor)
     // and the loss table (data-value). tasks.rs checks the floor against the enumeration natively.
-    assert.ok(text.startsWith(`No model can average less than ${minimum.toFixed(3)} nats on the grammar's training sequences`), text);
+    assert.ok(text.startsWith('The chart shows the loss on held-out sentences, which training never uses.'), text);
+    assert.ok(text.includes(`would average ${floor.toFixed(3)} nats on them (the dashed line`), text);
     const rows = await lossRows(page);
     const latest = Number(rows[0].all);
     assert.equal(rows[0].step, 200);
-    const gap = (latest / minimum - 1) * 100;
+    const gap = (latest / floor - 1) * 100;
     assert.ok(gap >= 0, 'held-out loss above the floor at step 200');
-    assert.ok(text.includes(`At step 200 the held-out loss is ${latest.toFixed(3)} nats, ${gap.toFixed(1)}% above it.`), text);
-    const within = [...rows].reverse().find((r) => Number(r.all) <= 1.1 * minimum);
-    assert.ok(within, 'seed 1 comes within 10 % of the floor by step 200 (natively at step 100–175)');
-    assert.ok(text.endsWith(`It first came within 10% of it at step ${within.step}.`), text);
+    assert.ok(text.includes(`At step 200 the held-out loss is ${latest.toFixed(3)} nats, ${gap.toFixed(1)}% above the line.`), text);
+    const within = [...rows].reverse().find((r) => Number(r.all) <= 1.1 * floor);
+    assert.ok(within, 'seed 1 comes within 10 % of the floor by step 200');
+    assert.ok(text.endsWith(`It first came within 10% of the line at step ${within.step}.`), text);
     // Drawn and named: the legend's dashed entries and the chart's accessible name; the vertical
     // line stands at that first step within 10 %.
     assert.deepEqual(
       await page.locator('.legend-line .legend-item').evaluateAll((items) => items.map((i) => i.textContent.trim())),
-      ['all predicted tokens', 'achievable minimum (exact)', `first within 10% of the minimum (step ${within.step})`],
+      ['all predicted tokens', 'floor for held-out sentences (exact)', `first within 10% of the floor (step ${within.step})`],
     );
     assert.match(
       await page.getByTestId('loss-chart').getAttribute('aria-label'),
       new RegExp(
-        `achievable minimum, ${minimum.toFixed(3).replace('.', '\\.')} nats, as a dashed line, ` +
-          `and a dashed vertical line at step ${within.step}, where the loss first came within 10% of the minimum;`,
+        `floor for held-out sentences, ${floor.toFixed(3).replace('.', '\\.')} nats, as a dashed line, ` +
+          `and a dashed vertical line at step ${within.step}, where the held-out loss first came within 10% of its floor;`,
       ),
     );
     await assertVerticalLineAt(page, within.step / 200);

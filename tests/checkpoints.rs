@@ -2,7 +2,7 @@
 //! `cargo run --release --example checkpoints`): each decodes, belongs to its default run, has the
 //! head scores recorded in `tests/data/checkpoint_scores.txt` (which the Train page's e2e test
 //! also reads), and really is trained: the repeat checkpoint has the induction circuit, the
-//! grammar checkpoint's held-out loss is within 10 % of the grammar's exact minimum.
+//! grammar checkpoint's held-out loss is within 10 % of the grammar's exact held-out floor.
 
 use attention_explorer::model::train::checkpoint_file::{decode, CheckpointTask};
 use attention_explorer::model::train::detectors::score_heads;
@@ -92,7 +92,7 @@ fn the_repeat_checkpoint_has_the_induction_circuit() {
 }
 
 #[test]
-fn the_grammar_checkpoint_is_near_the_grammar_s_minimum_loss() {
+fn the_grammar_checkpoint_is_near_the_grammar_s_held_out_floor() {
     let (checkpoint, trainer) = load(CheckpointTask::Grammar);
     let tokens: Vec<Vec<usize>> = trainer
         .held_out()
@@ -100,10 +100,10 @@ fn the_grammar_checkpoint_is_near_the_grammar_s_minimum_loss() {
         .map(|s| s.tokens.clone())
         .collect();
     let loss = checkpoint.model.batch_loss(&tokens).mean;
-    let minimum = Grammar::REFERENCE.minimum_loss();
+    let minimum = Grammar::REFERENCE.held_out_floor_loss();
     assert!(
-        Grammar::near_minimum(loss, minimum),
-        "held-out loss {loss} vs minimum {minimum}"
+        Grammar::near_floor(loss, minimum),
+        "held-out loss {loss} vs floor {minimum}"
     );
 }
 

@@ -1,8 +1,8 @@
 //! The training view's loss curve: the held-out loss at every evaluation and, for the repeat
 //! task, its two halves (the first copy, which cannot be predicted, and the repeated part, which
-//! can once the model copies); for the tiny grammar, its exact achievable minimum as a dashed
+//! can once the model copies); for the tiny grammar, the exact floor of its held-out loss as a dashed
 //! line; and a dashed vertical line at a milestone step (the repeat task: where the copying circuit
-//! first formed, the phase change; the grammar: where the loss first came near its minimum).
+//! first formed, the phase change; the grammar: where the loss first came near its floor).
 
 use super::canvas::{color, drawing_area};
 use super::colors::{Rgb, Theme};
@@ -21,12 +21,12 @@ pub const REPEATED: Rgb = Rgb(0x00, 0x72, 0xb2);
 /// Which loss of an evaluation a line shows.
 type Pick = fn(&EvalPoint) -> Option<f64>;
 
-/// Draws the curves of `evals`, `minimum` (a loss no model can go below) as a dashed horizontal
+/// Draws the curves of `evals`, `floor` (the loss a model of the task's rules would score) as a dashed horizontal
 /// line and `milestone` (a step) as a dashed vertical one, both in the text colour.
 pub fn draw_loss_chart(
     canvas: &HtmlCanvasElement,
     evals: &[EvalPoint],
-    minimum: Option<f64>,
+    floor: Option<f64>,
     milestone: Option<usize>,
     theme: Theme,
     dpr: f64,
@@ -42,7 +42,7 @@ pub fn draw_loss_chart(
         .iter()
         .flat_map(|e| [Some(e.loss), e.first_copy_loss, e.repeated_loss])
         .flatten()
-        .chain(minimum)
+        .chain(floor)
         .fold(0.5_f64, f64::max)
         * 1.05;
     let mut chart = ChartBuilder::on(&root)
@@ -75,8 +75,8 @@ pub fn draw_loss_chart(
             color(theme.text).stroke_width(px(1.5)),
         )
     };
-    if let Some(minimum) = minimum {
-        chart.draw_series(dashed((0.0, minimum), (x_max, minimum)))?;
+    if let Some(floor) = floor {
+        chart.draw_series(dashed((0.0, floor), (x_max, floor)))?;
     }
     if let Some(step) = milestone {
         let x = step as f64;

@@ -8,7 +8,8 @@ use crate::model::train::detectors::AgreementReport;
 use crate::model::train::evaluation::{
     BestHead, CircuitCheck, INDUCTION_MIN, PREVIOUS_TOKEN_MIN, REPEAT_RATIO_MAX,
 };
-use crate::model::train::tasks::NEAR_MINIMUM_PERCENT;
+use crate::model::train::settings::GrammarFloors;
+use crate::model::train::tasks::NEAR_FLOOR_PERCENT;
 
 /// What the training view shows: how many steps of which task made these weights, or, while it
 /// trains, that it is training.
@@ -61,10 +62,10 @@ pub fn loss_explainer(vocab: usize, sequences: usize, start: Option<f64>) -> Str
     )
 }
 
-/// The loss chart's accessible name, naming the grammar's achievable minimum when it is drawn.
-/// `minimum`: the grammar's (`None` for the repeat task, whose chart has the loss's two halves);
+/// The loss chart's accessible name, naming the grammar's held-out floor when it is drawn.
+/// `floor`: the grammar's (`None` for the repeat task, whose chart has the loss's two halves);
 /// `milestone`: the step the chart marks with a vertical line, if any.
-pub fn loss_chart_label(minimum: Option<f64>, milestone: Option<Milestone>) -> String {
+pub fn loss_chart_label(floor: Option<f64>, milestone: Option<Milestone>) -> String {
     let marker = milestone.map_or(String::new(), |m| {
         format!(
             ", and a dashed vertical line at step {}, where {}",
@@ -72,9 +73,9 @@ pub fn loss_chart_label(minimum: Option<f64>, milestone: Option<Milestone>) -> S
             m.event()
         )
     });
-    match minimum {
+    match floor {
         Some(m) => format!(
-            "Line chart of the held-out loss against training step, with the grammar's achievable minimum, {} nats, as a dashed line{marker}; the table below gives the values.",
+            "Line chart of the held-out loss against training step, with the grammar's floor for held-out sentences, {} nats, as a dashed line{marker}; the table below gives the values.",
             fixed(m, 3)
         ),
         None => format!(
@@ -88,22 +89,22 @@ pub fn loss_chart_label(minimum: Option<f64>, milestone: Option<Milestone>) -> S
 pub enum Milestone {
     /// The repeat task: the first evaluation at which the copying circuit had formed.
     CircuitFormed(usize),
-    /// The tiny grammar: the first evaluation within `NEAR_MINIMUM_PERCENT` of the minimum.
-    NearMinimum(usize),
+    /// The tiny grammar: the first evaluation within `NEAR_FLOOR_PERCENT` of the held-out floor.
+    NearFloor(usize),
 }
 
 impl Milestone {
     pub fn step(self) -> usize {
         match self {
-            Self::CircuitFormed(step) | Self::NearMinimum(step) => step,
+            Self::CircuitFormed(step) | Self::NearFloor(step) => step,
         }
     }
 
     fn event(self) -> String {
         match self {
             Self::CircuitFormed(_) => "the copying circuit first formed".to_string(),
-            Self::NearMinimum(_) => {
-                format!("the loss first came within {NEAR_MINIMUM_PERCENT}% of the minimum")
+            Self::NearFloor(_) => {
+                format!("the held-out loss first came within {NEAR_FLOOR_PERCENT}% of its floor")
             }
         }
     }
@@ -112,41 +113,44 @@ impl Milestone {
     pub fn legend(self) -> String {
         match self {
             Self::CircuitFormed(step) => format!("copying circuit first formed (step {step})"),
-            Self::NearMinimum(step) => {
-                format!("first within {NEAR_MINIMUM_PERCENT}% of the minimum (step {step})")
+            Self::NearFloor(step) => {
+                format!("first within {NEAR_FLOOR_PERCENT}% of the floor (step {step})")
             }
         }
     }
 }
 
-/// The tiny grammar's line under its loss curve: the exact floor (drawn dashed), how far the latest
-/// held-out loss is from it, and the first evaluated step within [`NEAR_MINIMUM_PERCENT`] of it
-/// (`first_within`, by [`crate::model::train::tasks::Grammar::near_minimum`]).
+/// The tiny grammar's line under its loss curve: what the plotted loss is measured on, its floor
+/// (drawn dashed) beside the training sentences' minimum, how far the latest held-out loss is from
+/// the floor, and the first evaluated step within [`NEAR_FLOOR_PERCENT`] of it (`first_within`, by
+/// [`crate::model::train::tasks::Grammar::near_floor`]). `sequences`: how many held-out sequences
+/// an evaluation averages.
 pub fn grammar_verdict(
     step: usize,
     loss: f64,
-    minimum: f64,
+    floors: GrammarFloors,
+    sequences: usize,
     first_within: Option<usize>,
 ) -> String {
-    let gap = loss / minimum - 1.0;
+    let gap = loss / floors.held_out - 1.0;
     let relation = if gap >= 0.0 {
-        format!("{} above it", percent(gap))
+        format!("{} above the line", percent(gap))
     } else {
-        // Held-out sentences are not the training sentences the floor averages over.
         format!(
-            "{} below it (held-out sentences are not the training ones)",
+            "{} below the line: the curve averages {sequences} held-out sequences, a sample, which can score a little below the average over all held-out sentences",
             percent(-gap)
         )
     };
     let within = match first_within {
         Some(first) => {
-            format!("It first came within {NEAR_MINIMUM_PERCENT}% of it at step {first}.")
+            format!("It first came within {NEAR_FLOOR_PERCENT}% of the line at step {first}.")
         }
-        None => format!("It has not come within {NEAR_MINIMUM_PERCENT}% of it yet."),
+        None => format!("It has not come within {NEAR_FLOOR_PERCENT}% of the line yet."),
     };
     format!(
-        "No model can average less than {} nats on the grammar's training sequences: its achievable minimum, computed exactly from the grammar's sentence probabilities (the dashed line). At step {step} the held-out loss is {} nats, {relation}. {within}",
-        fixed(minimum, 3),
+        "The chart shows the loss on held-out sentences, which training never uses. A model that had learned the grammar's rules exactly would average {} nats on them (the dashed line, computed exactly by listing every sentence of the grammar), and {} nats on its training sentences. At step {step} the held-out loss is {} nats, {relation}. {within}",
+        fixed(floors.held_out, 3),
+        fixed(floors.training, 3),
         fixed(loss, 3),
     )
 }
@@ -261,6 +265,15 @@ pub fn circuit_summary(step: usize, check: &CircuitCheck, first_formed: Option<u
         ),
     }
 }
+
+/// What the copying circuit is, above its checklist. The checklist finds the two heads and the
+/// saving together; it does not show that one uses the other (the transformer tests show a run can
+/// copy by another route), so the words say "usually" and name what the list does not test.
+pub const CIRCUIT_INTRO: &str = "Copying usually takes two heads, the induction circuit: a previous-token head in layer 1 writes into each position the token before it; an induction head in layer 2 uses that to attend to the token after the current token's earlier occurrence, the one the repeat predicts. The list below checks that such heads exist while copying pays off; it does not test that layer 2 really reads layer 1, and a run can find another route.";
+
+/// The closer look's note on its temperature (the transformer tests check both halves: layer 1
+/// only spreads as τ rises; a later layer's row can sharpen).
+pub const CLOSER_TAU_NOTE: &str = "Every layer's scores are divided by √d · τ, as in the explorer. In layer 1, τ above 1 spreads every row's weights and τ below 1 sharpens them; layer 2 also reads layer 1's changed output, so its rows can move either way. τ = 1 is the model as trained (the grid above).";
 
 /// Progress while a link's training is replayed.
 pub fn retrain_progress(done: usize, target: usize) -> String {
@@ -458,27 +471,33 @@ mod tests {
         assert!(loss_chart_label(None, Some(Milestone::CircuitFormed(1100))).contains(
             "on the repeated part, and a dashed vertical line at step 1100, where the copying circuit first formed;"
         ));
-        assert!(loss_chart_label(Some(1.2907), None)
-            .ends_with("1.291 nats, as a dashed line; the table below gives the values."));
-        assert!(loss_chart_label(Some(1.2907), Some(Milestone::NearMinimum(125))).contains(
-            "1.291 nats, as a dashed line, and a dashed vertical line at step 125, where the loss first came within 10% of the minimum;"
+        assert!(loss_chart_label(Some(1.3196), None).ends_with(
+            "the grammar's floor for held-out sentences, 1.320 nats, as a dashed line; the table below gives the values."
+        ));
+        assert!(loss_chart_label(Some(1.3196), Some(Milestone::NearFloor(125))).contains(
+            "1.320 nats, as a dashed line, and a dashed vertical line at step 125, where the held-out loss first came within 10% of its floor;"
         ));
         assert_eq!(
             Milestone::CircuitFormed(825).legend(),
             "copying circuit first formed (step 825)"
         );
         assert_eq!(
-            Milestone::NearMinimum(125).legend(),
-            "first within 10% of the minimum (step 125)"
+            Milestone::NearFloor(125).legend(),
+            "first within 10% of the floor (step 125)"
         );
+        let floors = GrammarFloors {
+            held_out: crate::model::train::tasks::Grammar::REFERENCE.held_out_floor(),
+            training: crate::model::train::tasks::Grammar::REFERENCE.achievable_minimum(),
+        };
         assert_eq!(
-            grammar_verdict(200, 1.35, 1.290_759_4, Some(175)),
-            "No model can average less than 1.291 nats on the grammar's training sequences: its achievable minimum, computed exactly from the grammar's sentence probabilities (the dashed line). At step 200 the held-out loss is 1.350 nats, 4.6% above it. It first came within 10% of it at step 175."
+            grammar_verdict(200, 1.35, floors, 64, Some(175)),
+            "The chart shows the loss on held-out sentences, which training never uses. A model that had learned the grammar's rules exactly would average 1.320 nats on them (the dashed line, computed exactly by listing every sentence of the grammar), and 1.291 nats on its training sentences. At step 200 the held-out loss is 1.350 nats, 2.3% above the line. It first came within 10% of the line at step 175."
         );
-        assert!(grammar_verdict(0, 3.0, 1.29, None)
-            .ends_with("132.6% above it. It has not come within 10% of it yet."));
-        assert!(grammar_verdict(900, 1.2, 1.25, Some(150))
-            .contains("1.200 nats, 4.0% below it (held-out"));
+        assert!(grammar_verdict(0, 3.0, floors, 64, None)
+            .ends_with("127.3% above the line. It has not come within 10% of the line yet."));
+        assert!(grammar_verdict(900, 1.3, floors, 64, Some(150)).contains(
+            "1.300 nats, 1.5% below the line: the curve averages 64 held-out sequences, a sample,"
+        ));
         assert_eq!(
             retrain_progress(50, 200),
             "Retraining to the link's step 200: 50 of 200 steps done."

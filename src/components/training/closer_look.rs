@@ -14,7 +14,7 @@ use crate::model::export::weights_csv;
 use crate::model::trace::RowTrace;
 use crate::model::train::shape::PositionKind;
 use crate::state::Shared;
-use crate::text::{closer_row_summary, quote};
+use crate::text::{closer_row_summary, quote, CLOSER_TAU_NOTE};
 use crate::web::download::{download_canvas_png, download_text};
 use leptos::html;
 use leptos::prelude::*;
@@ -169,9 +169,7 @@ pub(super) fn CloserLook() -> impl IntoView {
             />
             <output for="closer-tau" data-testid="closer-tau">{move || format!("τ = {}", fixed(tau(), 2))}</output>
         </div>
-        <p class="hint">
-            "Every layer's scores are divided by √d · τ, as in the explorer: τ above 1 spreads the weights, below 1 sharpens them. τ = 1 is the model as trained (the grid above)."
-        </p>
+        <p class="hint">{CLOSER_TAU_NOTE}</p>
         <div node_ref=wrap data-testid="closer-heatmap">
             <Heatmap
                 weights=weights

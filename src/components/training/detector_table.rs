@@ -6,7 +6,7 @@
 use super::use_training;
 use crate::format::fixed;
 use crate::model::train::detectors::{AgreementReport, HeadScores};
-use crate::text::{agreement_summary, circuit_items, circuit_summary, score_cell};
+use crate::text::{agreement_summary, circuit_items, circuit_summary, score_cell, CIRCUIT_INTRO};
 use leptos::prelude::*;
 
 /// A detector table (the live one and the saved checkpoint's): one row per head, layers counted
@@ -114,11 +114,7 @@ pub(super) fn DetectorTable() -> impl IntoView {
         circuit().map(|(summary, items)| {
             view! {
                 <div class="circuit" data-testid="circuit">
-                    <p class="hint">
-                        "Copying takes two heads, the induction circuit: a previous-token head in layer 1 writes into "
-                        "each position the token before it; an induction head in layer 2 uses that to attend to the "
-                        "token after the current token's earlier occurrence, the one the repeat predicts."
-                    </p>
+                    <p class="hint">{CIRCUIT_INTRO}</p>
                     <p data-testid="circuit-summary">{summary}</p>
                     <ul data-testid="circuit-check">
                         {items

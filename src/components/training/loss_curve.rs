@@ -1,8 +1,8 @@
 //! The loss curve (held-out loss, and for the repeat task the first copy and the repeated part;
-//! for the tiny grammar its exact achievable minimum; a line at the step where the copying circuit
-//! first formed, or where the grammar's loss first came near its minimum), its table, the grammar's
-//! distance from that minimum, and the repeat task's verdict with "try another seed" when the run
-//! is stuck.
+//! for the tiny grammar the exact floor of its held-out loss; a line at the step where the copying
+//! circuit first formed, or where the grammar's loss first came near its floor), its table, the
+//! grammar's distance from that floor, and the repeat task's verdict with "try another seed" when
+//! the run is stuck.
 
 use super::use_training;
 use crate::charts::loss_chart::{draw_loss_chart, FIRST_COPY, HELD_OUT, REPEATED};
@@ -22,28 +22,30 @@ pub(super) fn LossCurve() -> impl IntoView {
     let training = use_training();
     let canvas_ref = NodeRef::<html::Canvas>::new();
     let wrap_ref = NodeRef::<html::Div>::new();
-    let minimum = Memo::new(move |_| training.settings.with(TrainSettings::achievable_minimum));
-    // The tiny grammar: the first evaluation near the achievable minimum.
-    let near_minimum_at = Memo::new(move |_| {
+    let floors = Memo::new(move |_| training.settings.with(TrainSettings::grammar_floors));
+    // The floor the chart draws: the held-out one (the chart plots held-out loss).
+    let floor = Memo::new(move |_| floors.get().map(|f| f.held_out));
+    // The tiny grammar: the first evaluation near its floor.
+    let near_floor_at = Memo::new(move |_| {
         training.evals.track();
-        let minimum = minimum.get()?;
-        training.with(|t| t?.first_step_where(|e| Grammar::near_minimum(e.loss, minimum)))
+        let floor = floor.get()?;
+        training.with(|t| t?.first_step_where(|e| Grammar::near_floor(e.loss, floor)))
     });
     // The step the chart marks: one of the two (each task has one of them).
     let milestone = Memo::new(move |_| match training.circuit_formed_at.get() {
         Some(step) => Some(Milestone::CircuitFormed(step)),
-        None => near_minimum_at.get().map(Milestone::NearMinimum),
+        None => near_floor_at.get().map(Milestone::NearFloor),
     });
     use_canvas("loss chart", canvas_ref, Some(wrap_ref), move |pass| {
         training.evals.track();
-        let minimum = minimum.get();
+        let floor = floor.get();
         let marked = milestone.get().map(Milestone::step);
         let width = pass.width.clamp(260.0, 720.0);
         let height = (width * 0.5).clamp(200.0, 300.0);
         training.with(|t| {
             let evals = t.map_or(&[][..], |t| &t.evals[..]);
             pass.paint_whole((width, height), |canvas| {
-                draw_loss_chart(canvas, evals, minimum, marked, pass.theme, pass.dpr)
+                draw_loss_chart(canvas, evals, floor, marked, pass.theme, pass.dpr)
             });
         });
         // The training page's first drawing: tests wait for it, and the offline service worker
@@ -63,14 +65,16 @@ pub(super) fn LossCurve() -> impl IntoView {
     };
     let grammar_line = move || {
         training.evals.track();
-        let minimum = minimum.get()?;
-        let first_within = near_minimum_at.get();
+        let floors = floors.get()?;
+        let first_within = near_floor_at.get();
+        let sequences = training.settings.with(|s| s.config().eval_sequences);
         training.with(|t| {
             let latest = t?.latest();
             Some(grammar_verdict(
                 latest.step,
                 latest.loss,
-                minimum,
+                floors,
+                sequences,
                 first_within,
             ))
         })
@@ -114,10 +118,10 @@ pub(super) fn LossCurve() -> impl IntoView {
                     "repeated part"
                 </span>
             </Show>
-            <Show when=move || minimum.get().is_some()>
+            <Show when=move || floor.get().is_some()>
                 <span class="legend-item">
                     <span class="swatch dashed"></span>
-                    "achievable minimum (exact)"
+                    "floor for held-out sentences (exact)"
                 </span>
             </Show>
             {move || milestone.get().map(|m| view! {
@@ -132,11 +136,11 @@ pub(super) fn LossCurve() -> impl IntoView {
                 node_ref=canvas_ref
                 role="img"
                 data-testid="loss-chart"
-                aria-label=move || loss_chart_label(minimum.get(), milestone.get())
+                aria-label=move || loss_chart_label(floor.get(), milestone.get())
             ></canvas>
         </div>
         {move || grammar_line().map(|text| view! {
-            <p data-testid="grammar-verdict" data-minimum=minimum.get().map(|m| m.to_string())>{text}</p>
+            <p data-testid="grammar-verdict" data-floor=floor.get().map(|m| m.to_string())>{text}</p>
         })}
         {move || verdict().map(|(text, stuck)| view! {
             <p data-testid="repeat-verdict" class:error=stuck>{text}</p>

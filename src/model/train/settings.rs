@@ -9,6 +9,17 @@
 use super::shape::PositionKind;
 use super::trainer::{Task, TrainConfig};
 
+/// The tiny grammar's two floors, in nats (see `tasks::Grammar`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct GrammarFloors {
+    /// The mean held-out loss of a model that predicts with the grammar's rules: the floor of
+    /// the curve the page plots ([`Grammar::held_out_floor`](super::tasks::Grammar::held_out_floor)).
+    pub held_out: f64,
+    /// The smallest mean loss any model can reach on the training sentences
+    /// ([`Grammar::achievable_minimum`](super::tasks::Grammar::achievable_minimum)).
+    pub training: f64,
+}
+
 /// The two built-in tasks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TaskChoice {
@@ -135,11 +146,15 @@ impl TrainSettings {
         config.batch * config.task.seq_len()
     }
 
-    /// The tiny grammar's achievable minimum loss in nats (`None` for the repeat task, whose
-    /// random first copy has no such floor the page could draw).
-    pub fn achievable_minimum(&self) -> Option<f64> {
+    /// The tiny grammar's floors in nats: (for the held-out loss the page plots, on its
+    /// training sentences); `None` for the repeat task, whose random first copy has no such floor
+    /// the page could draw.
+    pub fn grammar_floors(&self) -> Option<GrammarFloors> {
         match self.config().task {
-            Task::Grammar(grammar) => Some(grammar.achievable_minimum()),
+            Task::Grammar(grammar) => Some(GrammarFloors {
+                held_out: grammar.held_out_floor(),
+                training: grammar.achievable_minimum(),
+            }),
             Task::Repeat(_) => None,
         }
     }

@@ -198,3 +198,53 @@ fn initialisation_is_seeded_and_shapes_are_checked() {
     );
     assert_eq!(ParamGroup::Key(1).label(), "layer 2 W_k");
 }
+
+/// The largest weight of each row of `w` (causal: keys 0..=i).
+fn row_maxima(w: &DMatrix<f64>) -> Vec<f64> {
+    (0..w.nrows())
+        .map(|i| (0..=i).map(|j| w[(i, j)]).fold(0.0, f64::max))
+        .collect()
+}
+
+/// The closer look's sentence on τ: in layer 1 a higher τ never raises a row's largest weight
+/// (its scores do not depend on τ, only their divisor does), for every position kind, seed and
+/// pair of temperatures on the slider; in layer 2, whose input is layer 1's changed output, some
+/// row's largest weight does rise with τ, so "later layers can move either way" is true.
+#[test]
+fn hotter_spreads_layer_1_and_can_go_either_way_in_layer_2() {
+    let taus: Vec<f64> = (-12..=12).map(|k| 2f64.powf(f64::from(k) / 4.0)).collect();
+    let mut layer_2_rose = false;
+    for positions in PositionKind::ALL {
+        for seed in 1..=4 {
+            let config = small(positions, 2, 2);
+            let model = Transformer::new(config, seed).unwrap();
+            let tokens: Vec<usize> = (0..config.max_len)
+                .map(|i| (seed as usize * 5 + 3 * i + 1) % config.vocab)
+                .collect();
+            let mut previous: Option<Vec<Vec<Vec<f64>>>> = None;
+            for &tau in &taus {
+                let maxima: Vec<Vec<Vec<f64>>> = model
+                    .attention_at(&tokens, tau)
+                    .iter()
+                    .map(|layer| layer.iter().map(row_maxima).collect())
+                    .collect();
+                if let Some(before) = &previous {
+                    for (head, rows) in maxima[0].iter().enumerate() {
+                        for (i, &m) in rows.iter().enumerate() {
+                            assert!(
+                                m <= before[0][head][i] + 1e-12,
+                                "{positions:?} seed {seed} head {head} row {i} τ {tau}"
+                            );
+                        }
+                    }
+                    layer_2_rose |= maxima[1]
+                        .iter()
+                        .zip(&before[1])
+                        .any(|(now, was)| now.iter().zip(was).any(|(a, b)| *a > b + 1e-9));
+                }
+                previous = Some(maxima);
+            }
+        }
+    }
+    assert!(layer_2_rose, "some layer-2 row sharpens as τ rises");
+}
