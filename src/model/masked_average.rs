@@ -35,6 +35,80 @@ pub fn bit_identical(a: &DMatrix<f64>, b: &DMatrix<f64>) -> bool {
             .all(|(x, y)| x.to_bits() == y.to_bits())
 }
 
+/// The "large negative number" many implementations mask with instead of −∞.
+pub const LARGE_NEGATIVE: f64 = -1e9;
+
+/// A softmax over one row of logits as the notebook writes it: subtract the row's maximum,
+/// exponentiate, divide by the sum. Unlike [`causal_softmax`], which never touches a masked
+/// entry, it does nothing special for −∞: a row that is −∞ everywhere gives −∞ − (−∞) = NaN.
+pub fn plain_softmax(logits: &[f64]) -> Vec<f64> {
+    let max = logits.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let e: Vec<f64> = logits.iter().map(|l| (l - max).exp()).collect();
+    let sum: f64 = e.iter().sum();
+    e.iter().map(|x| x / sum).collect()
+}
+
+/// Masking with −∞ or with [`LARGE_NEGATIVE`], for one row of a head: the row's scaled scores
+/// with the future filled both ways and softmaxed the notebook's way, the page's own weights, and
+/// a row with nothing visible filled both ways.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MaskFillDemo {
+    pub with_infinity: Vec<f64>,
+    pub with_large: Vec<f64>,
+    /// The page's weights for the row (`causal_softmax`, which skips the future).
+    pub page: Vec<f64>,
+    /// A row of as many keys with every one masked, filled with −∞ (NaN everywhere).
+    pub all_masked_infinity: Vec<f64>,
+    /// The same filled with [`LARGE_NEGATIVE`] (an even split).
+    pub all_masked_large: Vec<f64>,
+}
+
+impl MaskFillDemo {
+    /// Whether the two fills give the same weights, bit for bit.
+    pub fn fills_agree(&self) -> bool {
+        bit_identical_rows(&self.with_infinity, &self.with_large)
+    }
+
+    /// Whether the −∞ fill gives the page's weights, bit for bit.
+    pub fn page_agrees(&self) -> bool {
+        bit_identical_rows(&self.with_infinity, &self.page)
+    }
+
+    /// Whether every future entry of the large fill is exactly 0.
+    pub fn large_masks_exactly(&self, row: usize) -> bool {
+        self.with_large[row + 1..].iter().all(|&w| w == 0.0)
+    }
+}
+
+fn bit_identical_rows(a: &[f64], b: &[f64]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits())
+}
+
+/// [`MaskFillDemo`] for row `row` (0-based) of the raw `scores`, multiplied by `scale`.
+pub fn mask_fill_demo(scores: &DMatrix<f64>, row: usize, scale: f64) -> MaskFillDemo {
+    let t = scores.ncols();
+    let filled = |fill: f64| {
+        let logits: Vec<f64> = (0..t)
+            .map(|j| {
+                if j <= row {
+                    scores[(row, j)] * scale
+                } else {
+                    fill
+                }
+            })
+            .collect();
+        plain_softmax(&logits)
+    };
+    let page = causal_softmax(scores, scale);
+    MaskFillDemo {
+        with_infinity: filled(f64::NEG_INFINITY),
+        with_large: filled(LARGE_NEGATIVE),
+        page: (0..t).map(|j| page[(row, j)]).collect(),
+        all_masked_infinity: plain_softmax(&vec![f64::NEG_INFINITY; t]),
+        all_masked_large: plain_softmax(&vec![LARGE_NEGATIVE; t]),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -103,5 +177,35 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// −∞ against −1e9, over the default sentence's heads, rows, head splits, both position
+    /// settings and the slider's range: both give the page's weights bit for bit and an exact 0
+    /// in the future; a row with nothing visible is NaN with −∞ and an even split with −1e9.
+    /// With scores as large as 1e9 the large fill stops masking (the page's numbers never are).
+    #[test]
+    fn minus_infinity_and_minus_a_billion_agree_until_a_row_is_fully_masked() {
+        use crate::model::explorer::default_view;
+        for heads in [1, 2, 4, 8] {
+            for positions in [false, true] {
+                let p = default_view(heads, positions);
+                for tau in [0.01, 0.25, 1.0, 100.0] {
+                    for head in &p.heads {
+                        let scale = crate::model::temperature::logit_scale(head.head_size(), tau);
+                        for row in 0..p.len() {
+                            let demo = mask_fill_demo(&head.scores, row, scale);
+                            assert!(demo.fills_agree() && demo.page_agrees(), "{demo:?}");
+                            assert!(demo.large_masks_exactly(row));
+                            assert!(demo.all_masked_infinity.iter().all(|w| w.is_nan()));
+                            let even = 1.0 / p.len() as f64;
+                            assert!(demo.all_masked_large.iter().all(|&w| w == even));
+                        }
+                    }
+                }
+            }
+        }
+        let huge = DMatrix::from_row_slice(2, 2, &[-2e9, 0.0, -2e9, -2e9]);
+        let demo = mask_fill_demo(&huge, 0, 1.0);
+        assert!(!demo.large_masks_exactly(0) && !demo.fills_agree());
     }
 }

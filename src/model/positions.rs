@@ -14,6 +14,7 @@
 
 use super::explorer::{ExplorerConfig, Prepared};
 use super::rng::SeededRng;
+use super::stats::ROUNDING_TOLERANCE;
 
 /// The new order of the tokens when the `row` tokens before row `row` (0-based) are shuffled with
 /// `seed`: `order[p]` is the original index of the token now at position `p`. The row's own token
@@ -117,6 +118,67 @@ pub fn shuffle_the_past(
         after,
         scores_before,
         scores_after,
+    }
+}
+
+/// The lesson's preset pair: the same three words, opposite meanings.
+pub const PRESETS: [&str; 2] = ["dog bites man", "man bites dog"];
+
+/// The presets' past swapped: "dog bites man" with its first two words swapped, so "man" has
+/// the same past in another order.
+pub const PAST_SWAPPED: &str = "bites dog man";
+
+/// What step 6's presets show, computed for a view's seed, heads and position switch.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct OrderDemo {
+    /// How many of the presets' words have output rows (every head's A·V) that differ by more
+    /// than rounding between the two sentences: each word has a different past there.
+    pub rows_that_differ: usize,
+    /// How many words the presets have.
+    pub words: usize,
+    /// The largest difference between the output rows of "man", the last word, in
+    /// "dog bites man" and in [`PAST_SWAPPED`]: the same past in another order.
+    pub past_swap_gap: f64,
+}
+
+/// The output rows (A·V of every head, side by side) of `tokens` under `config`'s settings.
+fn outputs(tokens: &[String], config: &ExplorerConfig, tau: f64) -> Vec<nalgebra::DMatrix<f64>> {
+    let p = Prepared::new(ExplorerConfig {
+        tokens: tokens.to_vec(),
+        ..config.clone()
+    });
+    p.heads.iter().map(|h| h.weights(tau) * &h.v).collect()
+}
+
+/// Step 6's presets at temperature `tau` with `config`'s seed, heads and position switch (its
+/// tokens are not used). Without position codes a row's output depends on its own word and on the
+/// set of words before it, not their order; the presets give each word a different past.
+pub fn order_demo(config: &ExplorerConfig, tau: f64) -> OrderDemo {
+    let tokens = |s: &str| super::tokenizer::tokenize(s);
+    let [a, b] = PRESETS.map(tokens);
+    let (oa, ob) = (outputs(&a, config, tau), outputs(&b, config, tau));
+    let row_gap =
+        |x: &[nalgebra::DMatrix<f64>], i: usize, y: &[nalgebra::DMatrix<f64>], j: usize| {
+            x.iter()
+                .zip(y)
+                .map(|(m, n)| (m.row(i) - n.row(j)).abs().max())
+                .fold(0.0, f64::max)
+        };
+    let rows_that_differ = (0..a.len())
+        .filter(|&i| {
+            let j = b
+                .iter()
+                .position(|w| *w == a[i])
+                .expect("the presets share their words");
+            row_gap(&oa, i, &ob, j) > ROUNDING_TOLERANCE
+        })
+        .count();
+    let swapped = outputs(&tokens(PAST_SWAPPED), config, tau);
+    let last = a.len() - 1;
+    OrderDemo {
+        rows_that_differ,
+        words: a.len(),
+        past_swap_gap: row_gap(&oa, last, &swapped, last),
     }
 }
 
@@ -237,5 +299,36 @@ mod tests {
             (vec![0], vec![1.0], vec![1.0])
         );
         assert!(one.bit_identical() && one.scores_bit_identical());
+    }
+
+    /// The presets, for every head split, seeds and temperatures: every word's row differs
+    /// between the two presets (each word has another past), with or without positions; swapping
+    /// the past of "man" changes its row only by rounding without positions, and clearly with them.
+    #[test]
+    fn the_presets_differ_everywhere_and_a_swapped_past_only_with_positions() {
+        for heads in HEAD_CHOICES {
+            for seed in [1, 1337, 42] {
+                for tau in [0.01, 0.25, 1.0, 100.0] {
+                    let off = ExplorerConfig {
+                        seed,
+                        ..config("x", heads, false)
+                    };
+                    let demo = order_demo(&off, tau);
+                    assert!(demo.past_swap_gap < ROUNDING_TOLERANCE, "{demo:?}");
+                    if tau >= 0.25 {
+                        assert_eq!((demo.rows_that_differ, demo.words), (3, 3), "{demo:?}");
+                    }
+                    let on = ExplorerConfig {
+                        positions: true,
+                        ..off
+                    };
+                    let demo = order_demo(&on, tau);
+                    if tau >= 0.25 {
+                        assert_eq!(demo.rows_that_differ, 3, "{demo:?}");
+                        assert!(demo.past_swap_gap > 1e-6, "{demo:?}");
+                    }
+                }
+            }
+        }
     }
 }

@@ -14,7 +14,7 @@ pub fn mistake_label(m: Mistake) -> &'static str {
         Mistake::MultiplyBySqrtD => "Multiply by √d instead of dividing",
         Mistake::MaskWithZero => "Mask with 0 instead of −∞",
         Mistake::MaskAfterSoftmax => "Mask after the softmax, without renormalising",
-        Mistake::SoftmaxOverColumns => "Softmax over the columns instead of the rows",
+        Mistake::SoftmaxOverColumns => "Softmax over the query axis (down each column) instead of the key axis (along each row)",
         Mistake::WrongTriangle => "The wrong triangle: triu instead of tril",
         Mistake::Dropout => "Dropout on the weights (p = 0.1) at inference",
     }
@@ -27,7 +27,7 @@ pub fn mistake_why(m: Mistake) -> &'static str {
         Mistake::MultiplyBySqrtD => "Multiplying makes the scores d times those of correct attention, as if τ were divided by d, so every row is at least as peaked as correct attention's.",
         Mistake::MaskWithZero => "A score of 0 is an ordinary score, not a barrier: e⁰ = 1, so the future keeps a share of the weight; only −∞ gives e^(−∞) = 0.",
         Mistake::MaskAfterSoftmax => "The softmax has already handed weight to the future; zeroing it afterwards throws that share away, so every row that gave the future any weight sums to less than 1.",
-        Mistake::SoftmaxOverColumns => "softmax(dim=0) normalises each key's column over the queries, so the columns sum to 1 and the rows, each query's share of attention, do not.",
+        Mistake::SoftmaxOverColumns => "For scores of shape (batch, T queries, T keys), dim=-2 is the query axis: the softmax then normalises each key's column over the queries, so the columns sum to 1 and the rows, each query's share of attention, do not. (dim=0 would be the batch axis, a different mistake.)",
         Mistake::WrongTriangle => "triu keeps the upper triangle, so each token attends to itself and the tokens after it while its past is hidden: it reads the very tokens it should predict.",
         Mistake::Dropout => "Dropout zeroes each weight with probability 0.1 and divides the rest by 0.9, as in training, so rows sum to 1 only on average; at inference it must be off.",
     }
@@ -46,7 +46,7 @@ pub fn mistake_code(m: Mistake) -> (&'static str, &'static str) {
             "softmax(scores).masked_fill(tril == 0, 0)",
             "softmax(scores.masked_fill(tril == 0, -inf))",
         ),
-        Mistake::SoftmaxOverColumns => ("softmax(scores, dim=0)", "softmax(scores, dim=-1)"),
+        Mistake::SoftmaxOverColumns => ("softmax(scores, dim=-2)", "softmax(scores, dim=-1)"),
         Mistake::WrongTriangle => (
             "tril = torch.triu(ones(T, T))",
             "tril = torch.tril(ones(T, T))",
@@ -57,6 +57,9 @@ pub fn mistake_code(m: Mistake) -> (&'static str, &'static str) {
         ),
     }
 }
+
+/// What the code lines assume, for a reader who has not used `PyTorch`.
+pub const CODE_NOTE: &str = "The code lines are written as in PyTorch, for scores of shape (batch, T queries, T keys): scores.masked_fill(tril == 0, v) puts v wherever the lower-triangular matrix tril has a 0 (the future); dim=-1 is the last axis, the keys of one row, and dim=-2 the queries of one column; model.eval() switches a model from training to use, which turns dropout off. Dropout is a training trick: it zeroes each weight at random (here with probability 0.1) and divides the others by 0.9, so that on average nothing changes, to keep a model from leaning on any single weight.";
 
 /// The eighth mistake, which no switch can show: reading a weight as importance.
 pub const IMPORTANCE_NOTE: &str = "One more mistake has no switch, because it is in the reading, not the code: a large weight says how much of that key's value vector this head mixes in, not how much the token matters. Value vectors differ in size, other heads and layers mix again, and quite different weights can give similar outputs.";

@@ -3,8 +3,10 @@
 
 use super::{check_mark, format_tau, quote};
 use crate::format::{fixed, percent, scientific};
+use crate::model::masked_average::MaskFillDemo;
 use crate::model::multihead::HeadsRow;
-use crate::model::positions::ShuffleComparison;
+use crate::model::positions::{OrderDemo, ShuffleComparison};
+use crate::model::stats::ROUNDING_TOLERANCE;
 use crate::model::url_state::Step;
 
 /// Step 2's check: the averaging matrix times X against the notebook's loop, differing by `diff`.
@@ -246,6 +248,48 @@ pub fn heads_sum_check(row: &HeadsRow) -> String {
 /// A note about the `NumPy` article's multi-head code: quoted, not computed here.
 pub fn heads_article_note() -> String {
     "About the NumPy article (its code, not computed here): its multi-head function multiplies each head's output by that head's rows of W_o first and then concatenates the h results, each T × d_model, so it returns T × h·d_model, not the T × d_model its comment states. The shape that works is the one above: concatenate first, concat (T × d_model), then one product with W_o (d_model × d_model), giving T × d_model. Adding the per-head products instead of concatenating them gives the same numbers, as the second check shows.".to_string()
+}
+
+/// Step 6's presets, read for the live seed, heads, τ and position switch (`demo`, from
+/// `model::positions::order_demo`).
+pub fn presets_note(demo: &OrderDemo, positions: bool) -> String {
+    let differ = match demo.rows_that_differ {
+        n if n == demo.words => format!("all {n} words get a different output row"),
+        0 => "no word's output row differs beyond rounding at this τ".to_string(),
+        n => format!("{n} of the {} words get a different output row", demo.words),
+    };
+    let swap = if demo.past_swap_gap <= ROUNDING_TOLERANCE {
+        format!(
+            "it does not change beyond rounding (largest difference {})",
+            scientific(demo.past_swap_gap, 1)
+        )
+    } else {
+        format!("it changes by up to {}", fixed(demo.past_swap_gap, 3))
+    };
+    let with = if positions {
+        "With position codes on"
+    } else {
+        "Without position codes"
+    };
+    format!(
+        "What to look for: a row's output depends on its own word and on the words before it. In “dog bites man”, “man” has seen “dog” and “bites”; in “man bites dog” it has seen nothing, so each word has a different past, and here {differ}: to causal attention the two sentences are not the same. What it cannot see without position codes is the order inside a past: swap the first two words (“bites dog man”) and look at the row of “man”. {with}, {swap}."
+    )
+}
+
+/// Step 2's note on −∞ against a large negative number, for row `row` (0-based) with token
+/// `token` of the live head (`demo`, from `model::masked_average::mask_fill_demo`).
+pub fn mask_fill_note(demo: &MaskFillDemo, token: &str, row: usize) -> String {
+    let same = if demo.fills_agree() && demo.large_masks_exactly(row) {
+        "the same weights, bit for bit, with an exact 0 for every future key: e^(−1e9 − max) underflows to exactly 0 in 64-bit floating point"
+    } else {
+        "different weights: this row's scores are so large that e^(−1e9 − max) is not 0"
+    };
+    let t = demo.all_masked_large.len();
+    format!(
+        "Why −∞, and not a large negative number such as −1e9, as much code does? For row {} {}, filling the future with −1e9 gives {same}. The two part ways only on a row with nothing visible: with −∞ the softmax computes (−∞) − (−∞) = NaN in every entry, while −1e9 gives an even split, 1/{t} each. Causal attention never has such a row, since every token sees itself; a padding mask can.",
+        row + 1,
+        quote(token),
+    )
 }
 
 #[cfg(test)]
@@ -491,5 +535,66 @@ mod tests {
         assert!(heads_check(&row)
             .starts_with("✗ concat · W_o equals the layer output: largest difference 2.5e-1 "));
         assert!(heads_sum_check(&row).starts_with("✗ "));
+    }
+
+    /// The presets' note over views: its count and its swap sentence are the model's.
+    #[test]
+    fn the_presets_note_states_the_live_comparison() {
+        use crate::model::explorer::ExplorerConfig;
+        use crate::model::positions::order_demo;
+        for heads in [1, 2, 8] {
+            for positions in [false, true] {
+                for tau in [0.01, 1.0, 100.0] {
+                    let config = ExplorerConfig {
+                        tokens: vec![],
+                        seed: 1337,
+                        heads,
+                        positions,
+                    };
+                    let demo = order_demo(&config, tau);
+                    let text = presets_note(&demo, positions);
+                    assert!(!text.contains("are the same"), "{text}");
+                    if demo.rows_that_differ == 3 {
+                        assert!(
+                            text.contains("all 3 words get a different output row"),
+                            "{text}"
+                        );
+                    }
+                    assert_eq!(
+                        text.contains("does not change beyond rounding"),
+                        demo.past_swap_gap <= ROUNDING_TOLERANCE,
+                        "{text}"
+                    );
+                    if !positions {
+                        assert!(
+                            text.contains(
+                                "Without position codes, it does not change beyond rounding"
+                            ),
+                            "{text}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    /// The mask-fill note is built from the live demo: "bit for bit" exactly when it is.
+    #[test]
+    fn the_mask_fill_note_follows_the_computation() {
+        use crate::model::masked_average::mask_fill_demo;
+        let p = crate::model::explorer::default_view(2, false);
+        let scale = crate::model::temperature::logit_scale(16, 1.0);
+        let demo = mask_fill_demo(&p.heads[0].scores, 2, scale);
+        let text = mask_fill_note(&demo, "sat", 2);
+        assert!(
+            text.contains(
+                "For row 3 “sat”, filling the future with −1e9 gives the same weights, bit for bit"
+            ),
+            "{text}"
+        );
+        assert!(text.contains("an even split, 1/7 each"), "{text}");
+        let huge = nalgebra::DMatrix::from_row_slice(2, 2, &[-2e9, 0.0, -2e9, -2e9]);
+        let text = mask_fill_note(&mask_fill_demo(&huge, 0, 1.0), "a", 0);
+        assert!(text.contains("gives different weights"), "{text}");
     }
 }

@@ -33,8 +33,8 @@ pub(super) fn AveragingStep() -> impl IntoView {
         <p>
             "The same numbers come from one matrix product. Write the shares as a T × T table "
             <code>"wei"</code> " (rows and columns counted from 1, as on screen): row t gives each "
-            "of its t visible tokens an equal 1/t and the future nothing. (The notebook counts from "
-            "0, so it writes 1/(t+1).) Then the loop is " <code>"wei · X"</code> "."
+            "of its t visible tokens an equal 1/t and the future nothing. (The notebook counts rows "
+            "from 0, so its row t averages t + 1 tokens.) Then the loop is " <code>"wei · X"</code> "."
         </p>
         <Heatmap
             weights=Signal::from(wei)
