@@ -19,7 +19,7 @@ const MISTAKES = {
   'Multiply by √d instead of dividing': 'multiply',
   'The wrong triangle: triu instead of tril': 'triu',
   'Mask with 0 instead of −∞': 'mask-zero',
-  'Softmax over the columns instead of the rows': 'columns',
+  'Softmax over the query axis (down each column) instead of the key axis (along each row)': 'columns',
   'Mask after the softmax, without renormalising': 'mask-after',
   'Dropout on the weights (p = 0.1) at inference': 'dropout',
 };

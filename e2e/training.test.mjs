@@ -454,7 +454,7 @@ test('tiny grammar: the exact floor of the held-out loss is drawn, named and com
       const text = await page.getByTestId('agreement').textContent();
       const m = text.match(
         new RegExp(
-          `^At step ${step} the right verb is more probable than the wrong one in (\\d+) of (\\d+) held-out sentences \\(([\\d.]+)%\\), and in (\\d+) of the (\\d+) whose nearer noun has the other number \\(([\\d.]+)%\\)\\. ` +
+          `^At step ${step} the right verb is more probable than the wrong one in (\\d+) of (\\d+) held-out sentences \\(([\\d.]+)%\\), and in (\\d+) of the (\\d+) whose nearer noun differs from the subject in number, one singular and the other plural \\(([\\d.]+)%\\)\\. ` +
             `From the nearer noun's row, (layer \\d+, head \\d+) looks at the subject most: ([\\d.]+) of its weight on average, against ([\\d.]+) on the nearer noun itself\\.$`,
         ),
       );

@@ -13,7 +13,6 @@
 //! division by √d = 8 multiplies every score by 8.
 
 use super::rng::SeededRng;
-use super::stats::softmax_jacobian_norm;
 
 /// Keys per draw, as in the notebook.
 pub const KEYS: usize = 8;
@@ -51,10 +50,6 @@ pub struct LabPoint {
     pub variance_unscaled: f64,
     /// Sample variance of q·k/√d (expected: 1).
     pub variance_scaled: f64,
-    /// Mean Frobenius norm of the softmax's Jacobian over the draws, raw scores.
-    pub jacobian_unscaled: f64,
-    /// The same with the scores divided by √d.
-    pub jacobian_scaled: f64,
     /// `‖∂L/∂q‖` over the draws for a unit-normal gradient arriving at the weights, raw scores.
     pub gradient_unscaled: Spread,
     /// The same with the scores divided by √d.
@@ -130,7 +125,6 @@ pub fn lab_point(head_size: usize, draws: usize, seed: u64) -> LabPoint {
     let mut gradient_unscaled = Vec::with_capacity(draws);
     let mut gradient_scaled = Vec::with_capacity(draws);
     let mut all_scores = Vec::with_capacity(draws.max(1) * KEYS);
-    let (mut jacobian_unscaled, mut jacobian_scaled) = (0.0, 0.0);
     let scale = 1.0 / (d as f64).sqrt();
     let mut q = vec![0.0; d];
     let mut keys = vec![0.0; KEYS * d];
@@ -143,15 +137,12 @@ pub fn lab_point(head_size: usize, draws: usize, seed: u64) -> LabPoint {
         }
         unscaled.push(max_softmax_weight(&scores, 1.0));
         scaled.push(max_softmax_weight(&scores, scale));
-        jacobian_unscaled += softmax_jacobian_norm(&softmax_scaled(&scores, 1.0));
-        jacobian_scaled += softmax_jacobian_norm(&softmax_scaled(&scores, scale));
         gradient_unscaled.push(query_gradient_norm(&keys, &scores, 1.0, &upstream));
         gradient_scaled.push(query_gradient_norm(&keys, &scores, scale, &upstream));
         all_scores.extend_from_slice(&scores);
     }
     let share = |v: &[f64]| v.iter().filter(|&&w| w > SATURATED).count() as f64 / v.len() as f64;
     let (saturated_unscaled, saturated_scaled) = (share(&unscaled), share(&scaled));
-    let n = draws.max(1) as f64;
     let variance_unscaled = sample_variance(&all_scores);
     let scaled_scores: Vec<f64> = all_scores.iter().map(|s| s * scale).collect();
     LabPoint {
@@ -165,8 +156,6 @@ pub fn lab_point(head_size: usize, draws: usize, seed: u64) -> LabPoint {
         scores: all_scores.len(),
         variance_unscaled,
         variance_scaled: sample_variance(&scaled_scores),
-        jacobian_unscaled: jacobian_unscaled / n,
-        jacobian_scaled: jacobian_scaled / n,
     }
 }
 
@@ -296,53 +285,6 @@ mod tests {
         }
         // The estimator itself, by hand: 1, 2, 3, 4 has mean 2.5 and variance 5/3.
         assert!((sample_variance(&[1.0, 2.0, 3.0, 4.0]) - 5.0 / 3.0).abs() < 1e-15);
-    }
-
-    /// The Jacobian's mean size, recomputed from the same draws with an explicit J = diag(p) − p pᵀ,
-    /// and its trend: equal at d = 1, the unscaled one shrinking as d grows while the scaled one
-    /// stays put.
-    #[test]
-    fn unscaled_softmax_passes_less_gradient() {
-        let draws = 300;
-        for d in [1usize, 16, 256] {
-            let p = lab_point(d, draws, LAB_SEED);
-            let mut rng = SeededRng::stream(LAB_SEED, &format!("scaling-lab:{d}"));
-            let (mut q, mut keys, mut scores) = (vec![0.0; d], vec![0.0; KEYS * d], [0.0; KEYS]);
-            let (mut u, mut s) = (0.0, 0.0);
-            let norm = |w: &[f64]| {
-                let mut sum = 0.0;
-                for i in 0..KEYS {
-                    for j in 0..KEYS {
-                        let delta = if i == j { w[i] } else { 0.0 };
-                        sum += (delta - w[i] * w[j]).powi(2);
-                    }
-                }
-                sum.sqrt()
-            };
-            for _ in 0..draws {
-                draw_scores(&mut rng, &mut q, &mut keys, &mut scores);
-                u += norm(&softmax_scaled(&scores, 1.0));
-                s += norm(&softmax_scaled(&scores, 1.0 / (d as f64).sqrt()));
-            }
-            assert!((p.jacobian_unscaled - u / draws as f64).abs() < 1e-12);
-            assert!((p.jacobian_scaled - s / draws as f64).abs() < 1e-12);
-            // Between 0 (one-hot) and the largest possible, 1/2 (an even split of two).
-            for j in [p.jacobian_unscaled, p.jacobian_scaled] {
-                assert!((0.0..=0.5).contains(&j), "{p:?}");
-            }
-        }
-        let p1 = lab_point(1, draws, LAB_SEED);
-        assert_eq!(p1.jacobian_unscaled, p1.jacobian_scaled);
-        let (p16, p256) = (
-            lab_point(16, draws, LAB_SEED),
-            lab_point(256, draws, LAB_SEED),
-        );
-        assert!(p256.jacobian_unscaled < p16.jacobian_unscaled);
-        assert!(
-            p256.jacobian_unscaled < p256.jacobian_scaled / 2.0,
-            "{p256:?}"
-        );
-        assert!((p256.jacobian_scaled - p16.jacobian_scaled).abs() < 0.05);
     }
 
     #[test]

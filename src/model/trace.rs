@@ -13,8 +13,8 @@
 
 use super::attention::HeadProjections;
 use super::explorer::Prepared;
-use super::stats::{softmax_jacobian_norm, ROUNDING_TOLERANCE};
-use super::temperature::{logit_scale, unscaled_tau};
+use super::stats::ROUNDING_TOLERANCE;
+use super::temperature::logit_scale;
 use nalgebra::DMatrix;
 
 /// Row `t` of one head at temperature `tau`, stage by stage. The per-key vectors have one entry
@@ -166,18 +166,6 @@ impl QkvRow {
     }
 }
 
-/// The size of the softmax's Jacobian (see [`softmax_jacobian_norm`]) for row `t` of `head` over
-/// its visible keys: `(scaled, unscaled)`, at τ = 1 and at τ = 1/√d (no division by √d).
-pub fn row_jacobian_norms(head: &HeadProjections, t: usize) -> (f64, f64) {
-    let d = head.head_size();
-    let norm = |tau: f64| {
-        let w = head.weights(tau);
-        let row: Vec<f64> = (0..=t).map(|j| w[(t, j)]).collect();
-        softmax_jacobian_norm(&row)
-    };
-    (norm(1.0), norm(unscaled_tau(d)))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -296,28 +284,6 @@ mod tests {
             row.diff
         );
         assert!(QkvRow::new(&p, 1, 2).matches());
-    }
-
-    #[test]
-    fn row_jacobians_are_the_scaled_and_unscaled_rows() {
-        let p = default_model();
-        for head in &p.heads {
-            // Unscaled: softmax of the raw scores, written out here.
-            for t in 0..p.len() {
-                let raw: Vec<f64> = (0..=t).map(|j| head.scores[(t, j)]).collect();
-                let max = raw.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-                let e: Vec<f64> = raw.iter().map(|r| (r - max).exp()).collect();
-                let sum: f64 = e.iter().sum();
-                let w: Vec<f64> = e.iter().map(|x| x / sum).collect();
-                let (scaled, unscaled) = row_jacobian_norms(head, t);
-                assert!((unscaled - softmax_jacobian_norm(&w)).abs() < 1e-12);
-                let w1: Vec<f64> = (0..=t).map(|j| head.weights(1.0)[(t, j)]).collect();
-                assert_eq!(scaled, softmax_jacobian_norm(&w1));
-                if t == 0 {
-                    assert_eq!((scaled, unscaled), (0.0, 0.0));
-                }
-            }
-        }
     }
 
     /// The training page's closer look traces a trained model's heads: for every position kind,

@@ -48,7 +48,7 @@ pub fn step_adds(step: Step) -> &'static str {
         Step::Softmax => "Step 2 computes the same average as a softmax over a masked score matrix, the form attention uses.",
         Step::Attention => "Step 3 computes the scores from the words themselves, with queries and keys, and blends values instead of the raw word vectors.",
         Step::Scaling => "Step 4 explains why those scores are divided by √d before the softmax.",
-        Step::Heads => "Step 5 splits the same computation into several smaller heads and combines their outputs with W_o.",
+        Step::Heads => "Step 5 cuts the model's width into several smaller heads, each with its own W_q, W_k and W_v, so each can look for something different, and combines their outputs with W_o.",
         Step::Positions => "Step 6 adds word order: without position codes, a row cannot tell in which order the words before it came.",
     }
 }

@@ -2,9 +2,9 @@
 //! softmax's gradient), the notebook's quoted draws and the ×8 example.
 
 use super::{check_mark, quote};
-use crate::format::{fixed, scientific};
+use crate::format::{fixed, percent, scientific};
 use crate::model::claims::NEARLY_ONE_HOT;
-use crate::model::scaling_lab::{LabPoint, Spread, DRAWS, KEYS, NOTEBOOK_DRAWS};
+use crate::model::scaling_lab::{LabPoint, Spread, DRAWS, KEYS, NOTEBOOK_DRAWS, SATURATED};
 
 /// A lab table cell: mean to 3 decimals, then the 10th–90th percentile band.
 pub fn lab_cell(spread: &Spread) -> String {
@@ -117,57 +117,79 @@ pub fn variance_readout(point: &LabPoint) -> String {
     )
 }
 
-/// How `small` compares with `large`, in words ("3.2× less than"), for the gradient sentences.
-fn times_less(large: f64, small: f64) -> String {
-    let ratio = large / small;
-    if !ratio.is_finite() || ratio > 1e6 {
-        "vastly less than".to_string()
-    } else if ratio >= 1.05 {
-        format!("{}× less than", fixed(ratio, 1))
-    } else if ratio > 1.0 / 1.05 {
-        "about as much as".to_string()
-    } else {
-        format!("{}× more than", fixed(1.0 / ratio, 1))
-    }
-}
+/// What step 4 needs before it speaks of gradients: a loss, a gradient and training, in brief
+/// (the training page has the full story).
+pub const TRAINING_IN_BRIEF: &str = "Why does a peaky softmax matter? Because of how a model learns. A model is scored by a loss, a number that is large when it predicts the next token badly (the training page plots it). Training nudges every weight, W_q and W_k included, a little in the direction that lowers the loss; that direction is the gradient, ∂loss/∂weight. A weight learns only from the gradient that reaches it, and to reach W_q it must pass back through the softmax and through the scores.";
 
-/// Step 4's reason: the softmax's Jacobian size, unscaled against scaled, at the selected d.
+/// Step 4's gradient readout at the selected head size: how much gradient reaches the query
+/// through the softmax and the scores, unscaled against scaled (`LabPoint::gradient_*`), and
+/// what that does to learning. Every comparison in it is computed from `point`.
 pub fn gradient_readout(point: &LabPoint) -> String {
     let d = point.head_size;
-    let (u, s) = (point.jacobian_unscaled, point.jacobian_scaled);
+    let (u, s) = (&point.gradient_unscaled, &point.gradient_scaled);
+    let measured = format!(
+        "In the same {DRAWS} draws, a random unit-size gradient arriving at the {KEYS} weights was carried back to q (through the softmax's Jacobian and through ∂score/∂q = k, or k/√d scaled). At d = {d} the gradient reaching q has median {} and mean {} unscaled, median {} and mean {} scaled.",
+        fixed(u.median, 3),
+        fixed(u.mean, 3),
+        fixed(s.median, 3),
+        fixed(s.mean, 3)
+    );
+    let band = |x: &Spread| format!("{}–{}", fixed(x.p10, 3), fixed(x.p90, 3));
+    let saturated = percent(point.saturated_unscaled);
     let reading = if d == 1 {
         "At d = 1, √d = 1, so scaling changes nothing.".to_string()
+    } else if u.median < s.median {
+        format!(
+            "Unscaled, the mean is {}× the scaled one, yet the median is {}× smaller: {saturated} of the draws are saturated (over {} on one key) and pass almost nothing, while the few others pass a lot through keys √d = {} times longer. Training then moves a few queries in large jolts and leaves most of them nearly still; scaled, the middle 80 % of draws get between {} and {}.",
+            fixed(u.mean / s.mean, 1),
+            fixed(s.median / u.median, 1),
+            percent(SATURATED),
+            fixed((d as f64).sqrt(), 1),
+            fixed(s.p10, 3),
+            fixed(s.p90, 3)
+        )
     } else {
         format!(
-            "Without the scaling, a nudge to the scores moves the weights {} with it, and the gradient sent back to the scores is at most ‖J‖ times the one arriving at the weights: a nearly one-hot row passes almost none.",
-            times_less(s, u)
+            "Unscaled, the gradient is larger ({}× the scaled mean) and more uneven (middle 80 % of draws: {} against {} scaled), and {saturated} of the draws are already saturated (over {} on one key). The larger d, the more rows saturate and pass almost nothing: try d = 256.",
+            fixed(u.mean / s.mean, 1),
+            band(u),
+            band(s),
+            percent(SATURATED)
         )
     };
-    format!(
-        "Every gradient that trains W_q and W_k reaches the scores through the softmax's Jacobian J = diag(p) − p pᵀ, the table of ∂ weight ÷ ∂ score. Its mean size ‖J‖ (root of the sum of its squared entries; 0 for a one-hot row, at most 0.5) at d = {d} is {} unscaled and {} scaled. {reading}",
-        fixed(u, 3),
-        fixed(s, 3)
-    )
+    format!("{measured} {reading}")
 }
 
-/// The same for the main view's selected row: ‖J‖ of row `t` of `head` at τ = 1 (`scaled`) and at
-/// τ = 1/√d (`unscaled`).
-pub fn row_gradient_text(token: &str, t: usize, head: usize, scaled: f64, unscaled: f64) -> String {
-    format!(
-        "The main view's row {} ({}) of head {}: ‖J‖ = {} scaled (τ = 1) and {} unscaled (τ = 1/√d), {}.",
+/// The main view's selected row `t` of `head`, at τ = 1 and unscaled (τ = 1/√d): its largest
+/// weight each way, and whether unscaled it is saturated.
+pub fn row_saturation_text(
+    token: &str,
+    t: usize,
+    head: usize,
+    scaled: f64,
+    unscaled: f64,
+) -> String {
+    let row = format!(
+        "The main view's row {} ({}) of head {}",
         t + 1,
         quote(token),
-        head + 1,
-        fixed(scaled, 3),
-        fixed(unscaled, 3),
-        if unscaled == 0.0 && scaled == 0.0 {
-            "both zero: a row that sees only itself has nothing to move".to_string()
-        } else {
-            format!(
-                "so without the scaling its weights move {} with it",
-                times_less(scaled, unscaled)
-            )
-        }
+        head + 1
+    );
+    if t == 0 {
+        return format!("{row} sees only itself: its weight is 1 at any τ, and it passes no gradient to its scores.");
+    }
+    let verdict = if unscaled > SATURATED {
+        format!(
+            " Unscaled it is saturated (over {}): it would pass almost no gradient.",
+            percent(SATURATED)
+        )
+    } else {
+        String::new()
+    };
+    format!(
+        "{row} puts {} on its top key at τ = 1 and {} unscaled (τ = 1/√d).{verdict}",
+        percent(scaled),
+        percent(unscaled)
     )
 }
 
@@ -248,34 +270,49 @@ mod tests {
         // The readout's two numbers stand in the relation it states, at their precision.
         assert!((p.variance_unscaled / 16.0 - p.variance_scaled).abs() < 1e-12);
 
+        // The gradient readout at every head size: the branch it takes and every number in it
+        // are the lab's.
+        for d in crate::model::scaling_lab::HEAD_SIZES {
+            let p = lab_point(d, DRAWS, LAB_SEED);
+            let said = gradient_readout(&p);
+            let (u, s) = (p.gradient_unscaled, p.gradient_scaled);
+            assert!(said.contains(&format!(
+                "At d = {d} the gradient reaching q has median {} and mean {} unscaled, median {} and mean {} scaled.",
+                fixed(u.median, 3), fixed(u.mean, 3), fixed(s.median, 3), fixed(s.mean, 3)
+            )), "{said}");
+            if d == 1 {
+                assert!(said.ends_with("scaling changes nothing."));
+            } else if u.median < s.median {
+                assert!(
+                    said.contains(&format!(
+                        "yet the median is {}× smaller",
+                        fixed(s.median / u.median, 1)
+                    )),
+                    "{said}"
+                );
+                assert!(said.contains(&format!(
+                    "{} of the draws are saturated",
+                    percent(p.saturated_unscaled)
+                )));
+            } else {
+                assert!(said.contains("Unscaled, the gradient is larger"), "{said}");
+                assert!(u.mean > s.mean && u.p90 - u.p10 > s.p90 - s.p10, "{p:?}");
+            }
+        }
         let p256 = lab_point(256, DRAWS, LAB_SEED);
-        let said = gradient_readout(&p256);
-        let ratio = p256.jacobian_scaled / p256.jacobian_unscaled;
-        assert!(ratio > 1.05, "{ratio}");
         assert!(
-            said.contains(&format!(
-                "at d = 256 is {} unscaled and {} scaled.",
-                fixed(p256.jacobian_unscaled, 3),
-                fixed(p256.jacobian_scaled, 3)
-            )),
-            "{said}"
+            gradient_readout(&p256).contains("yet the median is"),
+            "the picture at d = 256"
         );
-        assert!(said.contains(&format!(
-            "moves the weights {}× less than with it",
-            fixed(ratio, 1)
-        )));
-        assert!(
-            gradient_readout(&lab_point(1, 100, LAB_SEED)).ends_with("scaling changes nothing.")
-        );
-        assert_eq!(times_less(1.0, 1.0), "about as much as");
-        assert_eq!(times_less(1.0, 2.0), "2.0× more than");
-        assert_eq!(times_less(1.0, 0.0), "vastly less than");
         assert_eq!(
-            row_gradient_text("The", 0, 1, 0.0, 0.0),
-            "The main view's row 1 (“The”) of head 2: ‖J‖ = 0.000 scaled (τ = 1) and 0.000 unscaled (τ = 1/√d), both zero: a row that sees only itself has nothing to move."
+            row_saturation_text("The", 0, 1, 1.0, 1.0),
+            "The main view's row 1 (“The”) of head 2 sees only itself: its weight is 1 at any τ, and it passes no gradient to its scores."
         );
-        assert!(row_gradient_text("on", 3, 0, 0.3, 0.1)
-            .ends_with("so without the scaling its weights move 3.0× less than with it."));
+        assert_eq!(
+            row_saturation_text("on", 3, 0, 0.4, 0.995),
+            "The main view's row 4 (“on”) of head 1 puts 40.0% on its top key at τ = 1 and 99.5% unscaled (τ = 1/√d). Unscaled it is saturated (over 99.0%): it would pass almost no gradient."
+        );
+        assert!(!row_saturation_text("on", 3, 0, 0.4, 0.9).contains("saturated"));
 
         let x = times_eight(LAB_SEED);
         let said = times_eight_text(&x);

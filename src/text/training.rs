@@ -9,6 +9,7 @@ use crate::model::train::evaluation::{
     BestHead, CircuitCheck, INDUCTION_MIN, PREVIOUS_TOKEN_MIN, REPEAT_RATIO_MAX,
 };
 use crate::model::train::settings::GrammarFloors;
+use crate::model::train::shape::TransformerConfig;
 use crate::model::train::tasks::NEAR_FLOOR_PERCENT;
 
 /// What the training view shows: how many steps of which task made these weights, or, while it
@@ -215,7 +216,7 @@ pub fn circuit_items(check: &CircuitCheck) -> [CircuitItem; 3] {
 /// verb), with what it puts on the nearer noun itself.
 pub fn agreement_summary(step: usize, r: &AgreementReport) -> String {
     let counts = format!(
-        "At step {step} the right verb is more probable than the wrong one in {} of {} held-out sentences ({}), and in {} of the {} whose nearer noun has the other number ({}).",
+        "At step {step} the right verb is more probable than the wrong one in {} of {} held-out sentences ({}), and in {} of the {} whose nearer noun differs from the subject in number, one singular and the other plural ({}).",
         r.correct,
         r.sentences,
         percent(r.accuracy()),
@@ -274,6 +275,63 @@ pub const CIRCUIT_INTRO: &str = "Copying usually takes two heads, the induction 
 /// The closer look's note on its temperature (the transformer tests check both halves: layer 1
 /// only spreads as τ rises; a later layer's row can sharpen).
 pub const CLOSER_TAU_NOTE: &str = "Every layer's scores are divided by √d · τ, as in the explorer. In layer 1, τ above 1 spreads every row's weights and τ below 1 sharpens them; layer 2 also reads layer 1's changed output, so its rows can move either way. τ = 1 is the model as trained (the grid above).";
+
+/// The training page's opening: what it teaches and what to do first.
+pub const TRAINING_INTRO: &str = "This page shows how attention heads come to do useful jobs: a tiny transformer made of attention alone (no MLP, no LayerNorm) learns a task here, in your browser, step by step. Start by pressing Train and watching the loss fall. Repeat task: a random segment of 4–8 tokens appears twice among 16 random tokens; the first copy cannot be predicted, the repeat can, by copying. Tiny grammar: sentences such as “the cat sat on the mat .” and “the keys to the cabinet are rusted .”.";
+
+/// How the model reads a sequence (`config`: the run's model), for a learner who has met one
+/// attention layer in the explorer.
+pub fn model_explainer(config: &TransformerConfig) -> String {
+    let layers = match config.layers {
+        1 => "its attention layer reads it and adds what its heads find back into it".to_string(),
+        n => format!(
+            "each of its {n} attention layers in turn reads it and adds what its heads find back into it, so layer 2 reads everything layer 1 wrote"
+        ),
+    };
+    format!(
+        "How the model reads a sequence: each token starts as a vector of d_model = {} numbers, its embedding, with its place encoded by the position kind (below). That vector is the residual stream: {layers} (X ← X + concat(heads) · W_o; each layer has {} heads of d = {}). At the end the unembedding, a {} × {} matrix, turns each position's vector into one score per token of the vocabulary, and a softmax turns those into the probabilities of the next token.",
+        config.d_model,
+        config.heads,
+        config.head_size(),
+        config.d_model,
+        config.vocab
+    )
+}
+
+/// What one training step is and what the learning rate does (`batch` sequences per step, learning
+/// rate `lr`).
+pub fn step_explainer(batch: usize, lr: f64) -> String {
+    format!(
+        "One step: the page draws {batch} training sequences, runs the model on each, measures the loss and, by backpropagation, its gradient for every weight, then makes one Adam update: every weight moves against its gradient by roughly the learning rate, here {lr} (Adam scales each weight's move by how large its recent gradients were). A larger learning rate learns faster but can overshoot; a smaller one is steadier but slower."
+    )
+}
+
+/// The three kinds of positions, as the settings offer them.
+pub const POSITION_KINDS: &str = "Positions: sinusoidal adds a fixed sine–cosine code for each place to the embedding, as in the explorer; learned adds one vector per place, trained like every other weight; rotary (RoPE) adds nothing but turns each query and key by an angle that grows with its place, so a score depends on how far apart two tokens are.";
+
+/// What to watch while the repeat task trains.
+pub const WHAT_TO_WATCH: &str = "What to watch: at first the heads spread their weight and both copies cost about the same. Then, usually within a few hundred steps, the loss on the repeated part falls far below the first copy's while a layer-1 head starts looking one token back (a stripe just below the diagonal) and a layer-2 head, in the second copy, looks at the token after the current token's earlier occurrence (a stripe as far below the diagonal as the segment is long).";
+
+/// Why the first copy's loss stays at or above the even guess: its tokens are random, so no model
+/// can beat ln V there on average, and any uneven guess costs more (Gibbs' inequality).
+pub fn first_copy_note(vocab: usize, first_copy_loss: f64, sequences: usize) -> String {
+    let even = (vocab as f64).ln();
+    let relation = if first_copy_loss >= even {
+        format!(
+            "{} nats, above it: the model's guesses are not even, because it has learned to predict from the context (copying), which pays off in the repeat and costs a little here",
+            fixed(first_copy_loss, 3)
+        )
+    } else {
+        format!(
+            "{} nats, below it on these {sequences} sequences: a sample can fall below the average",
+            fixed(first_copy_loss, 3)
+        )
+    };
+    format!(
+        "The first copy's tokens are random, so no model can average less than an even guess there, ln {vocab} ≈ {} nats, and any uneven guess averages more. Here it is {relation}.",
+        fixed(even, 3)
+    )
+}
 
 /// Progress while a link's training is replayed.
 pub fn retrain_progress(done: usize, target: usize) -> String {
@@ -363,7 +421,7 @@ mod tests {
             subject_weight: vec![vec![0.1, 0.624], vec![0.624, 0.3]],
             attractor_weight: vec![vec![0.5, 0.031], vec![0.2, 0.1]],
         };
-        let counts = "At step 400 the right verb is more probable than the wrong one in 62 of 64 held-out sentences (96.9%), and in 31 of the 32 whose nearer noun has the other number (96.9%).";
+        let counts = "At step 400 the right verb is more probable than the wrong one in 62 of 64 held-out sentences (96.9%), and in 31 of the 32 whose nearer noun differs from the subject in number, one singular and the other plural (96.9%).";
         // A tie names the first head.
         assert_eq!(
             agreement_summary(400, &report),
@@ -550,5 +608,41 @@ mod tests {
             closer_row_summary(&tokens, &[1.0]),
             "Largest weight 100.0% on key 1 “my”; entropy 0.00 bits (the first row sees only its own key)."
         );
+    }
+
+    /// The training page's explanations name the run's own sizes, and the first-copy note's
+    /// comparison with the even guess follows the numbers.
+    #[test]
+    fn the_model_step_and_first_copy_explainers() {
+        use crate::model::train::shape::{PositionKind, TransformerConfig};
+        let config = TransformerConfig {
+            vocab: 32,
+            d_model: 32,
+            layers: 2,
+            heads: 2,
+            max_len: 16,
+            positions: PositionKind::Rotary,
+        };
+        let text = model_explainer(&config);
+        assert!(text.contains("d_model = 32 numbers"), "{text}");
+        assert!(text.contains("each of its 2 attention layers"), "{text}");
+        assert!(text.contains("each layer has 2 heads of d = 16"), "{text}");
+        assert!(text.contains("a 32 × 32 matrix"), "{text}");
+        let one = model_explainer(&TransformerConfig {
+            layers: 1,
+            vocab: 29,
+            ..config
+        });
+        assert!(one.contains("its attention layer reads it") && one.contains("a 32 × 29 matrix"));
+        assert!(
+            step_explainer(16, 0.01).starts_with("One step: the page draws 16 training sequences")
+        );
+        assert!(step_explainer(16, 0.01).contains("here 0.01 "));
+        let above = first_copy_note(32, 3.777, 64);
+        assert!(
+            above.contains("ln 32 ≈ 3.466 nats") && above.contains("3.777 nats, above it"),
+            "{above}"
+        );
+        assert!(first_copy_note(32, 3.4, 64).contains("3.400 nats, below it on these 64 sequences"));
     }
 }

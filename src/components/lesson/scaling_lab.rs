@@ -8,11 +8,11 @@ use crate::hooks::use_canvas;
 use crate::model::scaling_lab::{
     scaling_lab, times_eight, DRAWS, HEAD_SIZES, KEYS, LAB_SEED, TIMES_EIGHT_D,
 };
-use crate::model::trace::row_jacobian_norms;
+use crate::model::temperature::unscaled_tau;
 use crate::state::{AppState, Shared};
 use crate::text::{
-    gradient_readout, lab_caption, lab_cell, lab_readout, notebook_draws, row_gradient_text,
-    times_eight_text, variance_cell, variance_readout, vector_cells,
+    gradient_readout, lab_caption, lab_cell, lab_readout, notebook_draws, row_saturation_text,
+    times_eight_text, variance_cell, variance_readout, vector_cells, TRAINING_IN_BRIEF,
 };
 use leptos::html;
 use leptos::prelude::*;
@@ -45,8 +45,13 @@ pub(super) fn ScalingLab() -> impl IntoView {
         let p = &*prepared.0;
         let h = state.head.get().min(p.heads.len() - 1);
         let t = state.row.get().min(p.len().saturating_sub(1));
-        let (scaled, unscaled) = row_jacobian_norms(&p.heads[h], t);
-        row_gradient_text(&p.config.tokens[t], t, h, scaled, unscaled)
+        let head = &p.heads[h];
+        let top = |tau: f64| {
+            let w = head.weights(tau);
+            (0..=t).map(|j| w[(t, j)]).fold(0.0, f64::max)
+        };
+        let (scaled, unscaled) = (top(1.0), top(unscaled_tau(head.head_size())));
+        row_saturation_text(&p.config.tokens[t], t, h, scaled, unscaled)
     };
     let example = times_eight(LAB_SEED);
     let example_rows = [
@@ -110,12 +115,13 @@ pub(super) fn ScalingLab() -> impl IntoView {
         </p>
         <p data-testid="lab-variance">{move || current().map(|p| variance_readout(&p))}</p>
         <p data-testid="notebook-draws">{move || points.with(|p| notebook_draws(p))}</p>
-        <h3 class="step-sub">"Why a peaky softmax is bad"</h3>
+        <h3 class="step-sub">"Why scaling matters for learning"</h3>
+        <p>{TRAINING_IN_BRIEF}</p>
         <p data-testid="lab-gradient">{move || current().map(|p| gradient_readout(&p))}</p>
         <p data-testid="lab-row-gradient">{row_gradient}</p>
         <div class="table-scroll">
             <table class="lab" data-testid="lab-table">
-                <caption>{lab_caption()} "; variance of the scores; mean ‖J‖ of the softmax"</caption>
+                <caption>{lab_caption()} "; variance of the scores; median gradient reaching q"</caption>
                 <thead>
                     <tr>
                         <th scope="col">"d"</th>
@@ -123,8 +129,8 @@ pub(super) fn ScalingLab() -> impl IntoView {
                         <th scope="col">"scaled by 1/√d"</th>
                         <th scope="col">"var(q·k)"</th>
                         <th scope="col">"var(q·k/√d)"</th>
-                        <th scope="col">"‖J‖ unscaled"</th>
-                        <th scope="col">"‖J‖ scaled"</th>
+                        <th scope="col">"gradient to q, unscaled"</th>
+                        <th scope="col">"gradient to q, scaled"</th>
                     </tr>
                 </thead>
                 <tbody>
@@ -137,8 +143,8 @@ pub(super) fn ScalingLab() -> impl IntoView {
                                 <td class="num">{lab_cell(&x.scaled)}</td>
                                 <td class="num">{variance_cell(x.variance_unscaled, false)}</td>
                                 <td class="num">{variance_cell(x.variance_scaled, true)}</td>
-                                <td class="num">{fixed(x.jacobian_unscaled, 3)}</td>
-                                <td class="num">{fixed(x.jacobian_scaled, 3)}</td>
+                                <td class="num">{fixed(x.gradient_unscaled.median, 3)}</td>
+                                <td class="num">{fixed(x.gradient_scaled.median, 3)}</td>
                             </tr>
                         }
                     }).collect_view())}

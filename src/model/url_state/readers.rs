@@ -202,7 +202,7 @@ pub(super) fn read_compare(value: &str, _: &ReadContext) -> Reading<Option<Compa
     match CompareChange::parse(value) {
         Some(change) => Reading::Valid(Some(change)),
         None => Reading::Ignored(format!(
-            "Ignored cmp={}: use tau:2, seed:7, pos, s:<sentence> or broken:<mistakes>.",
+            "Ignored cmp={}: setting B of the compare view must be another temperature (cmp=tau:2), another seed (cmp=seed:7), the position codes switched (cmp=pos), another sentence (cmp=s:the mat sat on the cat .) or Break-it mistakes (cmp=broken:mask-zero).",
             quoted(value)
         )),
     }
