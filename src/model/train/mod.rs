@@ -24,10 +24,12 @@
 //! Everything is f64, single-threaded and in a fixed order, so a seed gives the same loss curve
 //! bit for bit natively, and the WebAssembly build agrees to rounding of `exp`/`ln`/`sin`/`cos`.
 
+pub mod ablation;
 pub mod adam;
 pub mod backward;
 pub mod checkpoint_file;
 pub mod checkpoints;
+pub mod composition;
 pub mod detectors;
 pub mod evaluation;
 pub mod export;
