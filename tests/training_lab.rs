@@ -211,3 +211,53 @@ fn what_each_mistake_does_by_step_200() {
         "{trained} {used}"
     );
 }
+
+/// Writes the training page's download for seed 1 of the reference default at step 50 with
+/// layer 1 head 1 knocked out (zero), and for a run trained with the mask filled with 0 with
+/// layer 2 head 2 mean-ablated, into `target/tmp/lab/`, for `e2e/check_train_json.py` to
+/// recompute by hand: `python3 e2e/check_train_json.py target/tmp/lab/ablated.json` (and
+/// `mistake.json`, `mistake-<key>.json`).
+#[test]
+fn writes_lab_downloads_for_the_numpy_check() {
+    use attention_explorer::model::train::ablation::{evaluate_ablated, HeadMeans};
+    use attention_explorer::model::train::export::lab_json;
+    use attention_explorer::model::train::knockout::AblationKind;
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("lab");
+    std::fs::create_dir_all(&dir).unwrap();
+    // And one file per mistake (layer 1 head 2 zero-ablated), so NumPy redoes each mistake's
+    // forward pass from its definition.
+    let each = TrainingMistake::ALL.map(|m| {
+        (
+            format!("mistake-{}.json", m.key()),
+            Some(m),
+            (0, 1, AblationKind::Zero),
+        )
+    });
+    for (name, mistake, head) in [
+        ("ablated.json".to_string(), None, (0, 0, AblationKind::Zero)),
+        (
+            "mistake.json".to_string(),
+            Some(TrainingMistake::MaskWithZero),
+            (1, 1, AblationKind::Mean),
+        ),
+    ]
+    .into_iter()
+    .chain(each)
+    {
+        let mut config = TrainConfig::repeat_default(1);
+        config.mistake = mistake;
+        let mut t = Trainer::new(config).unwrap();
+        t.run_to(50);
+        let snapshot = t.latest_snapshot().clone();
+        let model = snapshot.model(config.model);
+        let pass = Pass::with_mistake(mistake);
+        let attention = model.attention_with(&t.held_out()[0].tokens, 1.0, pass);
+        let means = HeadMeans::measure(&model, t.held_out(), mistake);
+        let ablation = means.ablation(&[head]).unwrap();
+        let ablated = evaluate_ablated(&model, t.held_out(), 50, &ablation, mistake);
+        assert_ne!(ablated.eval.loss, snapshot.eval.loss);
+        let json = lab_json(&config, &snapshot, t.held_out(), &attention, Some(&ablated));
+        assert!(json.contains("\"ablation\""));
+        std::fs::write(dir.join(name), json).unwrap();
+    }
+}
