@@ -77,31 +77,48 @@ class Model:
         b, _, t, _ = m.shape
         return m.transpose(0, 2, 1, 3).reshape(b, t, self.d)
 
-    def layers(self, p, tokens, tau=1.0):
+    def layers(self, p, tokens, tau=1.0, mistake=None, ablation=None):
         """The attention layers on the batch (B, T): the residual stream after the last layer and, per
         layer, (input, Q, K, V per head, weights, concatenated head outputs). `tau` divides every
-        layer's scores as well (the training page's "Look closer"; training uses 1)."""
+        layer's scores as well (the training page's "Look closer"; training uses 1).
+
+        For the training page's lab (forward only): `mistake`, a download's `mistake` key, makes that
+        training mistake: "no-mask" (every row sees every key), "mask-zero" (future scores 0, not
+        -inf), "no-scaling" (no 1/sqrt(head_size)), "no-positions" (no position code or rotation),
+        "columns" (the softmax over the queries, axis -2, the future still -inf). `ablation` maps
+        (layer, head), from 0, to the row that replaces every row of that head's output A V (zeros
+        for zero-ablation, the head's mean output row for mean-ablation)."""
         cfg, d = self.cfg, self.d
         b, t = tokens.shape
+        positions = mistake != "no-positions"
         x = p["token embedding"][tokens]
-        if self.pos == "sinusoidal":
+        if positions and self.pos == "sinusoidal":
             x = x + self.sinusoid[:t]
-        elif self.pos == "learned":
+        elif positions and self.pos == "learned":
             x = x + p["learned positions"][:t]
         mask = np.triu(np.ones((t, t), dtype=bool), 1)
+        scale = (1.0 if mistake == "no-scaling" else self.scale) / tau
+        axis = -2 if mistake == "columns" else -1
         cache = []
         for layer in range(cfg["layers"]):
             w = lambda n: p[f"layer {layer + 1} {n}"]
             flat = x.reshape(b * t, d)
             q, k, v = ((flat @ w(n)).reshape(b, t, d) for n in ("W_q", "W_k", "W_v"))
-            if self.pos == "rotary":
+            if positions and self.pos == "rotary":
                 q, k = self.rotate(q, 1.0), self.rotate(k, 1.0)
             qh, kh, vh = self.heads(q), self.heads(k), self.heads(v)
-            scores = (qh @ kh.transpose(0, 1, 3, 2)) * (self.scale / tau)
-            scores[..., mask] = -np.inf
-            e = np.exp(scores - scores.max(axis=-1, keepdims=True))
-            a = e / e.sum(axis=-1, keepdims=True)
-            z = self.merge(a @ vh)
+            scores = (qh @ kh.transpose(0, 1, 3, 2)) * scale
+            if mistake == "mask-zero":
+                scores[..., mask] = 0.0
+            elif mistake != "no-mask":
+                scores[..., mask] = -np.inf
+            e = np.exp(scores - scores.max(axis=axis, keepdims=True))
+            a = e / e.sum(axis=axis, keepdims=True)
+            zh = a @ vh
+            for (l, h), row in (ablation or {}).items():
+                if l == layer:
+                    zh[:, h, :, :] = row
+            z = self.merge(zh)
             cache.append((x, qh, kh, vh, a, z))
             x = x + (z.reshape(b * t, d) @ w("W_o")).reshape(b, t, d)
         return x, cache

@@ -24,10 +24,19 @@ compares with what the page showed:
     induction A[i, i-len+1] over the rows of the repeat;
   - `eval.loss`, `eval.first_copy_loss`, `eval.repeated_loss`: mean next-token loss over every predicted
     position, over the predictable tokens of the first copy and of the repeat.
+The training page's lab adds, when present:
+  - `mistake`: the run's training mistake. `attention` and `eval` are then recomputed with that mistake
+    (numpy_train.Model.layers), and `eval.as_used` with correct causal attention;
+  - `ablation`: heads knocked out. Each mean-ablated head's `mean` must be that head's mean output row
+    over every position of every held-out sequence of the intact model; then, with each knocked-out
+    head's output replaced by its recorded row (zeros for "zero", `mean` for "mean"), `ablation.eval`
+    (losses, scores, and `as_used` after a mistake) and `ablation.attention` are recomputed from the
+    file alone.
 Every difference must be within the tolerance (default 1e-9, absolute; the numbers are at most a few
-units). First a negative control: the same check on a copy with one attention weight and one score off by
-10 x the tolerance must fail, or the check could not catch anything. Prints the largest differences and
-exits 1 on a mismatch.
+units, a few tens for a mistake's "as used" losses). First negative controls: the same check on a copy with
+one attention weight and one score off by 10 x the tolerance must fail (and, when present, one "as used"
+loss, one knocked-out loss and one knocked-out score), or the check could not catch anything. Prints the
+largest differences and exits 1 on a mismatch.
 """
 import copy
 import json
@@ -47,19 +56,20 @@ def load(doc):
     return model, params
 
 
-def forward(model, params, tokens, tau=1.0):
-    """Attention of every layer and head, and the loss of every predicted position, for one sequence,
-    with every layer's scores divided by sqrt(head_size) * tau (numpy_train.Model.layers)."""
+def forward(model, params, tokens, tau=1.0, mistake=None, ablation=None):
+    """Attention of every layer and head, the loss of every predicted position and every layer's
+    concatenated head outputs (T x d_model), for one sequence, with every layer's scores divided by
+    sqrt(head_size) * tau, making `mistake` and knocking out `ablation`'s heads (numpy_train.Model.layers)."""
     tokens = np.asarray(tokens)[None, :]
     t = tokens.shape[1]
-    x, cache = model.layers(params, tokens, tau)
+    x, cache = model.layers(params, tokens, tau, mistake, ablation)
     attention = [layer[4][0] for layer in cache]
     logits = (x @ params["unembedding"])[0]
     top = logits.max(axis=-1)
     log_norm = top + np.log(np.exp(logits - top[:, None]).sum(axis=-1))
     nxt = tokens[0, 1:]
     losses = log_norm[:-1] - logits[np.arange(t - 1), nxt]
-    return attention, losses
+    return attention, losses, [layer[5][0] for layer in cache]
 
 
 def scores_of(patterns, held_out):
@@ -91,40 +101,20 @@ def scores_of(patterns, held_out):
     }
 
 
-def compare(doc, tol, quiet=False):
-    """Returns (ok, {what: largest difference})."""
-    m = doc["model"]
-    model, params = load(doc)
-    held = doc["held_out"]
-    runs = [forward(model, params, s["tokens"]) for s in held]
-    worst = {}
-
-    def note(what, diff):
-        worst[what] = max(worst.get(what, 0.0), float(diff))
-
-    # The head grid: held-out sequence 1.
-    shown = doc["attention"]
-    assert len(shown) == m["layers"] and all(len(layer) == m["heads"] for layer in shown)
-    for layer in range(m["layers"]):
-        for head in range(m["heads"]):
-            page = np.array(shown[layer][head], dtype=np.float64)
-            ours = runs[0][0][layer][head]
-            assert page.shape == ours.shape, (page.shape, ours.shape)
-            note("attention", np.abs(page - ours).max())
-    # The detector table.
+def compare_eval(page, runs, held, m, note, what):
+    """An evaluation (`loss`, `first_copy_loss`, `repeated_loss`, `heads`) against NumPy's runs."""
     for layer in range(m["layers"]):
         for head in range(m["heads"]):
             ours = scores_of([r[0][layer][head] for r in runs], held)
-            page = doc["eval"]["heads"][layer][head]
+            shown = page["heads"][layer][head]
             for key, value in ours.items():
-                if value is None or page[key] is None:
-                    assert value is None and page[key] is None, (key, value, page[key])
+                if value is None or shown[key] is None:
+                    assert value is None and shown[key] is None, (key, value, shown[key])
                 else:
-                    note("scores", abs(value - page[key]))
-    # The losses.
+                    note(f"{what}scores", abs(value - shown[key]))
     losses = [r[1] for r in runs]
-    note("loss", abs(np.concatenate(losses).mean() - doc["eval"]["loss"]))
-    if doc["eval"]["first_copy_loss"] is not None:
+    note(f"{what}loss", abs(np.concatenate(losses).mean() - page["loss"]))
+    if page["first_copy_loss"] is not None:
         first = repeated = 0.0
         rows = 0
         for l, s in zip(losses, held):
@@ -133,8 +123,60 @@ def compare(doc, tol, quiet=False):
             first += l[r["first"] : r["first"] + r["len"] - 1].sum()
             repeated += l[second : second + r["len"] - 1].sum()
             rows += r["len"] - 1
-        note("loss", abs(first / rows - doc["eval"]["first_copy_loss"]))
-        note("loss", abs(repeated / rows - doc["eval"]["repeated_loss"]))
+        note(f"{what}loss", abs(first / rows - page["first_copy_loss"]))
+        note(f"{what}loss", abs(repeated / rows - page["repeated_loss"]))
+
+
+def compare_grid(shown, run, m, note, what):
+    """The head grid of held-out sequence 1."""
+    assert len(shown) == m["layers"] and all(len(layer) == m["heads"] for layer in shown)
+    for layer in range(m["layers"]):
+        for head in range(m["heads"]):
+            page = np.array(shown[layer][head], dtype=np.float64)
+            ours = run[0][layer][head]
+            assert page.shape == ours.shape, (page.shape, ours.shape)
+            note(what, np.abs(page - ours).max())
+
+
+def compare(doc, tol, quiet=False):
+    """Returns (ok, {what: largest difference})."""
+    m = doc["model"]
+    model, params = load(doc)
+    held = doc["held_out"]
+    mistake = doc.get("mistake")
+    runs = [forward(model, params, s["tokens"], mistake=mistake) for s in held]
+    worst = {}
+
+    def note(what, diff):
+        worst[what] = max(worst.get(what, 0.0), float(diff))
+
+    # The head grid (held-out sequence 1), the detector table and the losses, as the run trains.
+    compare_grid(doc["attention"], runs[0], m, note, "attention")
+    compare_eval(doc["eval"], runs, held, note=note, m=m, what="")
+    plain = None
+    if mistake is not None:
+        plain = [forward(model, params, s["tokens"]) for s in held]
+        compare_eval(doc["eval"]["as_used"], plain, held, m, note, "as used: ")
+    ablation = doc.get("ablation")
+    if ablation is not None:
+        hs = m["head_size"]
+        knocked = {}
+        for k in ablation["heads"]:
+            layer, head = k["layer"] - 1, k["head"] - 1
+            if k["kind"] == "mean":
+                # The intact model's mean output row of that head, over every row of every sequence.
+                rows = np.concatenate([r[2][layer][:, head * hs : (head + 1) * hs] for r in runs])
+                note("ablation means", np.abs(rows.mean(axis=0) - np.array(k["mean"])).max())
+                knocked[(layer, head)] = np.array(k["mean"], dtype=np.float64)
+            else:
+                assert k["kind"] == "zero" and k["mean"] is None, k
+                knocked[(layer, head)] = np.zeros(hs)
+        cut = [forward(model, params, s["tokens"], mistake=mistake, ablation=knocked) for s in held]
+        compare_grid(ablation["attention"], cut[0], m, note, "ablation attention")
+        compare_eval(ablation["eval"], cut, held, m, note, "ablation ")
+        if mistake is not None:
+            cut_plain = [forward(model, params, s["tokens"], ablation=knocked) for s in held]
+            compare_eval(ablation["eval"]["as_used"], cut_plain, held, m, note, "ablation as used: ")
     ok = all(v <= tol for v in worst.values())
     if not quiet:
         for what, diff in worst.items():
@@ -147,7 +189,7 @@ def compare_explorer(doc, explorer, tol=1e-5):
     model, params = load(doc)
     assert float(explorer["temperature"]) == 1.0, "the explorer's view must be at temperature 1"
     ids = [doc["words"].index(t.lower()) for t in explorer["tokens"]]
-    attention, _ = forward(model, params, ids)
+    attention, _, _ = forward(model, params, ids)
     assert len(explorer["heads"]) == doc["model"]["heads"], (len(explorer["heads"]), doc["model"]["heads"])
     worst = 0.0
     for h, head in enumerate(explorer["heads"]):
@@ -166,7 +208,7 @@ def main(argv):
         with open(argv[1], encoding="utf-8") as f:
             doc = json.load(f)
         layer, head, row, tau = int(argv[3]), int(argv[4]), int(argv[5]), float(argv[6])
-        attention, _ = forward(*load(doc), doc["held_out"][0]["tokens"], tau)
+        attention, _, _ = forward(*load(doc), doc["held_out"][0]["tokens"], tau)
         print(json.dumps(attention[layer - 1][head - 1][row - 1][:row].tolist()))
         return 0
     if len(argv) == 7 and argv[2] == "--trace":
@@ -191,12 +233,29 @@ def main(argv):
     bad["attention"][0][0][1][0] += 10 * tol
     bad_score = copy.deepcopy(doc)
     bad_score["eval"]["heads"][0][0]["previous_token"] += 10 * tol
-    for broken in (bad, bad_score):
+    controls = [bad, bad_score]
+    if "as_used" in doc["eval"]:
+        bad_used = copy.deepcopy(doc)
+        bad_used["eval"]["as_used"]["loss"] += 10 * tol
+        controls.append(bad_used)
+    if "ablation" in doc:
+        for where in ("loss", "score"):
+            bad_cut = copy.deepcopy(doc)
+            if where == "loss":
+                bad_cut["ablation"]["eval"]["repeated_loss" if bad_cut["ablation"]["eval"]["repeated_loss"] is not None else "loss"] += 10 * tol
+            else:
+                bad_cut["ablation"]["eval"]["heads"][-1][-1]["previous_token"] += 10 * tol
+            controls.append(bad_cut)
+    for broken in controls:
         if compare(broken, tol, quiet=True)[0]:
             print("negative control passed: the check cannot catch a change of 10 x the tolerance")
             return 1
     ok, _ = compare(doc, tol)
-    print(("OK" if ok else "MISMATCH") + f" (step {doc['step']}, {len(doc['held_out'])} held-out sequences, tolerance {tol:g})")
+    extra = f", mistake {doc['mistake']}" if "mistake" in doc else ""
+    if "ablation" in doc:
+        extra += ", knocked out: " + ", ".join(f"L{k['layer']}H{k['head']} ({k['kind']})" for k in doc["ablation"]["heads"])
+    print(("OK" if ok else "MISMATCH") + f" (step {doc['step']}, {len(doc['held_out'])} held-out sequences{extra}, "
+          f"{len(controls)} negative controls caught, tolerance {tol:g})")
     return 0 if ok else 1
 
 

@@ -37,6 +37,7 @@ fn golden_config() -> TrainConfig {
         seed: 2024,
         eval_every: STEPS,
         eval_sequences: 4,
+        mistake: None,
     }
 }
 

@@ -15,11 +15,46 @@
 //! - projections: `dW_q += X_inᵀ dQ` (and k, v), `dX_in += dQ W_qᵀ + dK W_kᵀ + dV W_vᵀ`;
 //! - inputs: `dE[token_t] += dX₀[t]`, and `dP[t] += dX₀[t]` for learned positions.
 //!
-//! The tests check every group against central finite differences.
+//! The tests check every group against central finite differences, for the correct model and
+//! for each training mistake (whose `dA → dS` step is derived in [`super::mistakes`]).
+//!
+//! **Where the gradient goes.** Every contribution to the parameters' gradient is one of two
+//! operations on the running sum: a product `grad[block] += aᵀ · b` (the weight gradients
+//! `X_inᵀ dQ`, `Zᵀ dX`, `X_Lᵀ dlogits`) or a row added entry by entry (an embedding row, the
+//! position table). The backward pass hands each to a [`GradSink`]: [`Direct`] applies it to the
+//! step's gradient at once (what a step does), and [`super::workers`] records its operands so
+//! that another thread can compute a sequence and the step can still apply the very same
+//! operations, in the same order, to its running sum (the bits depend on that order: the
+//! products add each term onto the sum in turn).
 
 use super::kernels::{matmul_a_bt_acc, matmul_acc, matmul_at_b_acc};
+use super::mistakes::{score_scale, scores_backward, uses_positions, TrainingMistake};
 use super::shape::{ParamGroup, PositionKind};
-use super::transformer::{ForwardCache, Transformer};
+use super::transformer::{ForwardCache, Pass, Transformer};
+
+/// Receives the backward pass's contributions to the gradient (see the module documentation).
+pub(crate) trait GradSink {
+    /// `grad[start..start + k·n] += aᵀ · b`, `a` m × k and `b` m × n (row-major), every entry's
+    /// terms added onto it in the order `p = 0, 1, …` (`kernels::matmul_at_b_acc`).
+    fn at_b(&mut self, start: usize, a: &[f64], b: &[f64], dims: [usize; 3]);
+    /// `grad[start + i] += x[i]` for each i in turn.
+    fn add(&mut self, start: usize, x: &[f64]);
+}
+
+/// The sink of a step: the contributions go straight into the gradient vector.
+pub(crate) struct Direct<'a>(pub &'a mut [f64]);
+
+impl GradSink for Direct<'_> {
+    fn at_b(&mut self, start: usize, a: &[f64], b: &[f64], [m, k, n]: [usize; 3]) {
+        matmul_at_b_acc(a, b, &mut self.0[start..start + k * n], m, k, n);
+    }
+
+    fn add(&mut self, start: usize, x: &[f64]) {
+        for (g, &v) in self.0[start..start + x.len()].iter_mut().zip(x) {
+            *g += v;
+        }
+    }
+}
 
 /// Reusable buffers for one sequence's backward pass.
 #[derive(Debug, Clone, Default)]
@@ -67,22 +102,7 @@ impl Transformer {
         grad: &mut [f64],
         ws: &mut Workspace,
     ) -> BatchLoss {
-        assert_eq!(grad.len(), self.params().len());
-        let predicted: usize = batch.iter().map(|s| s.len().saturating_sub(1)).sum();
-        let weight = 1.0 / predicted.max(1) as f64;
-        let mut positions = Vec::with_capacity(batch.len());
-        let mut total = 0.0;
-        for tokens in batch {
-            let losses = self.sequence_loss_and_grad(tokens, weight, grad, ws);
-            for &l in &losses {
-                total += l;
-            }
-            positions.push(losses);
-        }
-        BatchLoss {
-            mean: total * weight,
-            positions,
-        }
+        self.loss_and_grad_with(batch, grad, ws, None)
     }
 
     /// One sequence of [`Transformer::loss_and_grad`]: adds `weight ·` the gradient of its summed
@@ -95,19 +115,67 @@ impl Transformer {
         grad: &mut [f64],
         ws: &mut Workspace,
     ) -> Vec<f64> {
-        self.forward(tokens, &mut ws.cache);
+        self.sequence_loss_and_grad_with(tokens, weight, grad, ws, None)
+    }
+
+    /// [`Self::sequence_loss_and_grad`] for a model trained with `mistake` (its forward pass and
+    /// the matching backward pass; `None` is the same arithmetic bit for bit).
+    pub fn sequence_loss_and_grad_with(
+        &self,
+        tokens: &[usize],
+        weight: f64,
+        grad: &mut [f64],
+        ws: &mut Workspace,
+        mistake: Option<TrainingMistake>,
+    ) -> Vec<f64> {
+        assert_eq!(grad.len(), self.params().len());
+        self.forward_with(tokens, &mut ws.cache, 1.0, Pass::with_mistake(mistake));
         let losses = ws.cache.position_losses();
-        self.backward(weight, grad, ws);
+        self.backward(weight, &mut Direct(grad), ws);
         losses
+    }
+
+    /// [`Self::loss_and_grad`] for a model trained with `mistake`.
+    pub fn loss_and_grad_with(
+        &self,
+        batch: &[Vec<usize>],
+        grad: &mut [f64],
+        ws: &mut Workspace,
+        mistake: Option<TrainingMistake>,
+    ) -> BatchLoss {
+        let predicted: usize = batch.iter().map(|s| s.len().saturating_sub(1)).sum();
+        let weight = 1.0 / predicted.max(1) as f64;
+        let mut positions = Vec::with_capacity(batch.len());
+        let mut total = 0.0;
+        for tokens in batch {
+            let losses = self.sequence_loss_and_grad_with(tokens, weight, grad, ws, mistake);
+            for &l in &losses {
+                total += l;
+            }
+            positions.push(losses);
+        }
+        BatchLoss {
+            mean: total * weight,
+            positions,
+        }
     }
 
     /// The mean loss over `batch` without gradients.
     pub fn batch_loss(&self, batch: &[Vec<usize>]) -> BatchLoss {
+        self.batch_loss_with(batch, None)
+    }
+
+    /// [`Self::batch_loss`] with the forward pass making `mistake`.
+    pub fn batch_loss_with(
+        &self,
+        batch: &[Vec<usize>],
+        mistake: Option<TrainingMistake>,
+    ) -> BatchLoss {
         let mut cache = ForwardCache::default();
         let mut positions = Vec::with_capacity(batch.len());
         let (mut total, mut count) = (0.0, 0);
         for tokens in batch {
-            self.forward(tokens, &mut cache);
+            self.forward_with(tokens, &mut cache, 1.0, Pass::with_mistake(mistake));
             let losses = cache.position_losses();
             for &l in &losses {
                 total += l;
@@ -121,13 +189,15 @@ impl Transformer {
         }
     }
 
-    /// Adds `weight ·` the gradient of the summed position losses of the sequence in `ws.cache`
-    /// (the last [`Transformer::forward`]) into `grad`.
-    fn backward(&self, weight: f64, grad: &mut [f64], ws: &mut Workspace) {
+    /// Hands `weight ·` the gradient of the summed position losses of the sequence in `ws.cache`
+    /// (the last forward pass, at τ = 1, with the mistake it made) to `grad`.
+    pub(crate) fn backward(&self, weight: f64, grad: &mut impl GradSink, ws: &mut Workspace) {
         let cfg = *self.config();
         let (d, vocab) = (cfg.d_model, cfg.vocab);
         let p = self.params();
         let cache = &ws.cache;
+        assert!(!cache.ablated, "no backward pass through knocked-out heads");
+        let positions = uses_positions(cache.mistake);
         let t = cache.tokens.len();
         let td = t * d;
 
@@ -138,14 +208,7 @@ impl Transformer {
             ws.dlogits[i * vocab + cache.tokens[i + 1]] -= weight;
         }
         let unembed = self.offset(ParamGroup::Unembedding);
-        matmul_at_b_acc(
-            &cache.x[cfg.layers],
-            &ws.dlogits,
-            &mut grad[unembed..unembed + d * vocab],
-            t,
-            d,
-            vocab,
-        );
+        grad.at_b(unembed, &cache.x[cfg.layers], &ws.dlogits, [t, d, vocab]);
         ws.dx.clear();
         ws.dx.resize(td, 0.0);
         matmul_a_bt_acc(
@@ -160,7 +223,7 @@ impl Transformer {
         for layer in (0..cfg.layers).rev() {
             let off = self.layer_offsets(layer);
             let z = &ws.cache.layers[layer].z;
-            matmul_at_b_acc(z, &ws.dx, &mut grad[off.o..off.o + d * d], t, d, d);
+            grad.at_b(off.o, z, &ws.dx, [t, d, d]);
             for buf in [&mut ws.dz, &mut ws.dq, &mut ws.dk, &mut ws.dv] {
                 buf.clear();
                 buf.resize(td, 0.0);
@@ -169,13 +232,13 @@ impl Transformer {
             for head in 0..cfg.heads {
                 self.head_backward(layer, head, ws);
             }
-            if cfg.positions == PositionKind::Rotary {
+            if cfg.positions == PositionKind::Rotary && positions {
                 self.rotate_rows(&mut ws.dq, t, -1.0);
                 self.rotate_rows(&mut ws.dk, t, -1.0);
             }
             let x_in = &ws.cache.x[layer];
             for (start, dm) in [(off.q, &ws.dq), (off.k, &ws.dk), (off.v, &ws.dv)] {
-                matmul_at_b_acc(x_in, dm, &mut grad[start..start + d * d], t, d, d);
+                grad.at_b(start, x_in, dm, [t, d, d]);
                 // The residual already carries dX; the projections add their share.
                 matmul_a_bt_acc(dm, &p[start..start + d * d], &mut ws.dx, t, d, d);
             }
@@ -183,18 +246,13 @@ impl Transformer {
 
         let emb = self.offset(ParamGroup::TokenEmbedding);
         for (i, &tok) in ws.cache.tokens.iter().enumerate() {
-            let dst = &mut grad[emb + tok * d..emb + (tok + 1) * d];
-            for (g, &dx) in dst.iter_mut().zip(&ws.dx[i * d..(i + 1) * d]) {
-                *g += dx;
-            }
+            grad.add(emb + tok * d, &ws.dx[i * d..(i + 1) * d]);
         }
-        if cfg.positions == PositionKind::Learned {
-            let pos = self.offset(ParamGroup::Positions);
-            for (g, &dx) in grad[pos..pos + td].iter_mut().zip(&ws.dx) {
-                *g += dx;
-            }
+        if cfg.positions == PositionKind::Learned && positions {
+            grad.add(self.offset(ParamGroup::Positions), &ws.dx[..td]);
         }
     }
+
     /// Head `head` of layer `layer` (its `dZ` in `ws.dz`): writes the head's columns of `ws.dq`,
     /// `ws.dk` and `ws.dv` (each head owns its columns, which are 0 before). With A the head's
     /// weights and `dA = dZ_h V_hᵀ`: `dV_h = Aᵀ dZ_h`, `dS = scale · A ⊙ (dA − rowsum(A ⊙ dA))`,
@@ -202,7 +260,8 @@ impl Transformer {
     /// nothing to any sum, so every entry is the same sum in the same order as a loop over j ≤ i.
     fn head_backward(&self, layer: usize, head: usize, ws: &mut Workspace) {
         let (d, hs) = (self.config().d_model, self.config().head_size());
-        let (c0, scale) = (head * hs, self.scale());
+        let mistake = ws.cache.mistake;
+        let (c0, scale) = (head * hs, score_scale(mistake, hs, 1.0));
         let lc = &ws.cache.layers[layer];
         let t = ws.cache.tokens.len();
         let h = &mut ws.head;
@@ -231,18 +290,22 @@ impl Transformer {
         matmul_acc(a.as_slice(), &h.dz, &mut h.dv, t, t, hs);
         // dA, then dS in its place, row by row.
         matmul_a_bt_acc(&h.dz, &h.v, &mut h.ds, t, hs, t);
-        for i in 0..t {
-            let row = &mut h.ds[i * t..(i + 1) * t];
-            let mut weighted = 0.0;
-            for (j, &da) in row[..=i].iter().enumerate() {
-                weighted += a[(i, j)] * da;
-            }
-            for (j, ds) in row.iter_mut().enumerate() {
-                *ds = if j <= i {
-                    scale * a[(i, j)] * (*ds - weighted)
-                } else {
-                    0.0
-                };
+        if let Some(m) = mistake.filter(|m| m.changes_softmax()) {
+            scores_backward(m, a, &mut h.ds, scale);
+        } else {
+            for i in 0..t {
+                let row = &mut h.ds[i * t..(i + 1) * t];
+                let mut weighted = 0.0;
+                for (j, &da) in row[..=i].iter().enumerate() {
+                    weighted += a[(i, j)] * da;
+                }
+                for (j, ds) in row.iter_mut().enumerate() {
+                    *ds = if j <= i {
+                        scale * a[(i, j)] * (*ds - weighted)
+                    } else {
+                        0.0
+                    };
+                }
             }
         }
         matmul_acc(&h.ds, &h.k, &mut h.dq, t, t, hs);
@@ -282,35 +345,89 @@ mod tests {
     /// Central differences `(L(θ + h) − L(θ − h)) / 2h` for every parameter, compared group by
     /// group with the hand-written gradient: `‖g − g_fd‖ / max(‖g‖, ‖g_fd‖) ≤ 1e-6`.
     fn check_gradients(cfg: TransformerConfig, seed: u64) {
+        check_gradients_with(cfg, seed, None);
+    }
+
+    /// [`check_gradients`] for a model trained with `mistake`: the loss differenced is the
+    /// forward pass making the mistake. Without positions, a learned position table is never
+    /// read, so its gradient must be exactly 0 (and its differences are).
+    fn check_gradients_with(cfg: TransformerConfig, seed: u64, mistake: Option<TrainingMistake>) {
         let mut model = Transformer::new(cfg, seed).unwrap();
         let batch = random_batch(&cfg, seed, 3);
         let mut grad = vec![0.0; model.params().len()];
         let mut ws = Workspace::default();
-        let loss = model.loss_and_grad(&batch, &mut grad, &mut ws);
-        assert!((loss.mean - model.batch_loss(&batch).mean).abs() < 1e-14);
+        let loss = model.loss_and_grad_with(&batch, &mut grad, &mut ws, mistake);
+        let loss_of = |m: &Transformer| m.batch_loss_with(&batch, mistake).mean;
+        assert!((loss.mean - loss_of(&model)).abs() < 1e-14);
         let h = 1e-5;
         for span in cfg.layout() {
             let (mut diff, mut norm_a, mut norm_n) = (0.0, 0.0, 0.0);
             for index in span.range() {
                 let original = model.params()[index];
                 model.params_mut()[index] = original + h;
-                let plus = model.batch_loss(&batch).mean;
+                let plus = loss_of(&model);
                 model.params_mut()[index] = original - h;
-                let minus = model.batch_loss(&batch).mean;
+                let minus = loss_of(&model);
                 model.params_mut()[index] = original;
                 let numeric = (plus - minus) / (2.0 * h);
                 diff += (grad[index] - numeric).powi(2);
                 norm_a += grad[index].powi(2);
                 norm_n += numeric.powi(2);
             }
+            let label = span.group.label();
+            if span.group == ParamGroup::Positions && !uses_positions(mistake) {
+                assert_eq!((norm_a, norm_n), (0.0, 0.0), "{label} is never read");
+                continue;
+            }
             let scale = norm_a.sqrt().max(norm_n.sqrt());
-            assert!(scale > 1e-8, "{}: gradient vanished", span.group.label());
+            assert!(scale > 1e-8, "{label}: gradient vanished");
             let rel = diff.sqrt() / scale;
             assert!(
                 rel <= 1e-6,
-                "{cfg:?} seed {seed}, {}: relative error {rel:e}",
-                span.group.label()
+                "{cfg:?} seed {seed} {mistake:?}, {label}: relative error {rel:e}"
             );
+        }
+    }
+
+    /// Every mistake, every position kind, 1 and 2 layers, 1, 2 and 4 heads: the hand-written
+    /// backward pass of the mistaken model matches its finite differences, group by group.
+    #[test]
+    fn gradients_match_finite_differences_for_every_mistake() {
+        for mistake in TrainingMistake::ALL {
+            for positions in PositionKind::ALL {
+                for (layers, heads) in [(1, 2), (2, 4), (2, 1)] {
+                    check_gradients_with(small(positions, layers, heads), 13, Some(mistake));
+                }
+            }
+        }
+    }
+
+    /// The mistakes change the loss (each is a different function of the same weights), and
+    /// without a mistake the `_with` path is the plain one bit for bit.
+    #[test]
+    fn each_mistake_is_a_different_loss_and_none_is_the_plain_one() {
+        let cfg = small(PositionKind::Rotary, 2, 2);
+        let model = Transformer::new(cfg, 3).unwrap();
+        let batch = random_batch(&cfg, 3, 2);
+        let plain = model.batch_loss(&batch).mean;
+        assert_eq!(
+            model.batch_loss_with(&batch, None).mean.to_bits(),
+            plain.to_bits()
+        );
+        let (mut g1, mut g2) = (
+            vec![0.0; cfg.parameter_count()],
+            vec![0.0; cfg.parameter_count()],
+        );
+        let mut ws = Workspace::default();
+        model.loss_and_grad(&batch, &mut g1, &mut ws);
+        model.loss_and_grad_with(&batch, &mut g2, &mut ws, None);
+        assert_eq!(g1, g2);
+        let losses: Vec<f64> = TrainingMistake::ALL
+            .iter()
+            .map(|&m| model.batch_loss_with(&batch, Some(m)).mean)
+            .collect();
+        for (n, l) in losses.iter().enumerate() {
+            assert!((l - plain).abs() > 1e-6, "{:?}", TrainingMistake::ALL[n]);
         }
     }
 

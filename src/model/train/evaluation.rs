@@ -4,11 +4,18 @@
 //!
 //! An evaluation adds up one held-out sequence at a time ([`EvalInProgress`]), so the page can
 //! spread it over several slices; the trainer decides when to evaluate.
+//!
+//! A run trained with a mistake ([`super::mistakes`]) is evaluated twice over, from the same
+//! weights: **as it trains** (the forward pass making the mistake: the numbers its training loss
+//! is made of) and **as a model is used** (correct causal attention, what generation must do:
+//! [`EvalPoint::as_used`]). An evaluation can also knock heads out ([`super::ablation`]).
 
 use super::detectors::{HeadScores, HeadSums};
+use super::knockout::Ablation;
+use super::mistakes::TrainingMistake;
 use super::shape::TransformerConfig;
 use super::tasks::Sequence;
-use super::transformer::{ForwardCache, Transformer};
+use super::transformer::{ForwardCache, Pass, Transformer};
 
 /// One evaluation on the held-out set.
 #[derive(Debug, Clone, PartialEq)]
@@ -21,6 +28,9 @@ pub struct EvalPoint {
     pub repeated_loss: Option<f64>,
     /// `[layer][head]`.
     pub heads: Vec<Vec<HeadScores>>,
+    /// For a run trained with a mistake, the same evaluation of the same weights with correct
+    /// causal attention (this point's numbers are the mistaken pass's); `None` otherwise.
+    pub used: Option<Box<EvalPoint>>,
 }
 
 /// The copying circuit's thresholds: a layer-1 head's previous-token score of at least
@@ -73,6 +83,12 @@ impl CircuitCheck {
 pub const STUCK_CHECK_STEP: usize = 2_500;
 
 impl EvalPoint {
+    /// The evaluation as a model is used, with correct causal attention: for a run trained with
+    /// a mistake its second measure, otherwise this point itself.
+    pub fn as_used(&self) -> &EvalPoint {
+        self.used.as_deref().unwrap_or(self)
+    }
+
     /// The head of `layer` (0-based) with the highest `score`, the first of equals, so a tie names
     /// the lower head number (`None` without such a layer or score).
     pub fn best_head(
@@ -132,37 +148,32 @@ impl EvalPoint {
     }
 }
 
-/// An evaluation part-way through the held-out set: the sums an evaluation adds up, one sequence at a time.
+/// The sums of one measure of an evaluation (one kind of forward pass), one sequence at a time.
 #[derive(Debug, Clone)]
-pub(super) struct EvalInProgress {
-    pub(super) next: usize,
+struct Sums {
     total: f64,
     count: usize,
     first: f64,
     repeated: f64,
     repeat_rows: usize,
     heads: HeadSums,
-    cache: ForwardCache,
 }
 
-impl EvalInProgress {
-    pub(super) fn new(config: &TransformerConfig) -> Self {
+impl Sums {
+    fn new(config: &TransformerConfig) -> Self {
         Self {
-            next: 0,
             total: 0.0,
             count: 0,
             first: 0.0,
             repeated: 0.0,
             repeat_rows: 0,
             heads: HeadSums::new(config.layers, config.heads),
-            cache: ForwardCache::default(),
         }
     }
 
-    /// Adds held-out sequence `s` (one forward pass: its losses and its attention).
-    pub(super) fn add(&mut self, model: &Transformer, s: &Sequence) {
-        model.forward(&s.tokens, &mut self.cache);
-        let losses = self.cache.position_losses();
+    /// Adds the sequence `s` that `cache` holds the forward pass of.
+    fn add(&mut self, cache: &ForwardCache, s: &Sequence) {
+        let losses = cache.position_losses();
         for &l in &losses {
             self.total += l;
         }
@@ -172,11 +183,10 @@ impl EvalInProgress {
             self.repeated += losses[r.repeated_rows()].iter().sum::<f64>();
             self.repeat_rows += r.len - 1;
         }
-        self.heads.add(&self.cache.layers, s);
-        self.next += 1;
+        self.heads.add(&cache.layers, s);
     }
 
-    pub(super) fn finish(&self, step: usize) -> EvalPoint {
+    fn finish(&self, step: usize) -> EvalPoint {
         let mean = |x: f64| (self.repeat_rows > 0).then(|| x / self.repeat_rows as f64);
         EvalPoint {
             step,
@@ -184,7 +194,58 @@ impl EvalInProgress {
             first_copy_loss: mean(self.first),
             repeated_loss: mean(self.repeated),
             heads: self.heads.scores(),
+            used: None,
         }
+    }
+}
+
+/// An evaluation part-way through the held-out set: the sums an evaluation adds up, one sequence
+/// at a time, for the pass the run trains with and, after a training mistake, the pass as used.
+#[derive(Debug, Clone)]
+pub(super) struct EvalInProgress {
+    pub(super) next: usize,
+    sums: Sums,
+    used: Option<Sums>,
+    mistake: Option<TrainingMistake>,
+    ablation: Ablation,
+    cache: ForwardCache,
+}
+
+impl EvalInProgress {
+    /// An evaluation of a model trained with `mistake` (both measures when there is one), with
+    /// `ablation`'s heads knocked out in both.
+    pub(super) fn with(
+        config: &TransformerConfig,
+        mistake: Option<TrainingMistake>,
+        ablation: Ablation,
+    ) -> Self {
+        Self {
+            next: 0,
+            sums: Sums::new(config),
+            used: mistake.map(|_| Sums::new(config)),
+            mistake,
+            ablation,
+            cache: ForwardCache::default(),
+        }
+    }
+
+    /// Adds held-out sequence `s` (one forward pass per measure: its losses and its attention).
+    pub(super) fn add(&mut self, model: &Transformer, s: &Sequence) {
+        let pass = Pass::with_mistake(self.mistake).knocking_out(&self.ablation);
+        model.forward_with(&s.tokens, &mut self.cache, 1.0, pass);
+        self.sums.add(&self.cache, s);
+        if let Some(used) = &mut self.used {
+            let pass = Pass::default().knocking_out(&self.ablation);
+            model.forward_with(&s.tokens, &mut self.cache, 1.0, pass);
+            used.add(&self.cache, s);
+        }
+        self.next += 1;
+    }
+
+    pub(super) fn finish(&self, step: usize) -> EvalPoint {
+        let mut point = self.sums.finish(step);
+        point.used = self.used.as_ref().map(|u| Box::new(u.finish(step)));
+        point
     }
 }
 
@@ -207,6 +268,7 @@ mod tests {
             first_copy_loss: Some(first),
             repeated_loss: Some(repeated),
             heads: vec![vec![head(prev, 0.0), head(0.1, 0.0)], vec![head(0.0, ind)]],
+            used: None,
         };
         assert!(point(900, 3.4, 1.0, 0.7, 0.5).circuit_formed());
         let check = point(900, 3.4, 1.0, 0.7, 0.5).circuit_check().unwrap();
@@ -257,6 +319,7 @@ mod tests {
                 ],
                 vec![head(0.9, Some(0.3)), head(0.0, Some(0.6))],
             ],
+            used: None,
         };
         let check = e.circuit_check().unwrap();
         assert_eq!(

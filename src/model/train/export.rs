@@ -8,12 +8,24 @@
 //! - the evaluation (`eval`: held-out losses and every head's scores: the loss table's row and
 //!   the detector table).
 //!
+//! The training page's lab adds, only when they apply (a plain run's file is unchanged):
+//! - `mistake`: the run's training mistake ([`TrainingMistake::key`]). `attention` and `eval`
+//!   are then the mistaken pass's (as the run trains), and `eval.as_used` holds the same
+//!   evaluation with correct causal attention (losses and scores);
+//! - `ablation`: the heads knocked out (`heads`: `layer` and `head` counted from 1 as the page
+//!   names them, `kind` `"zero"` or `"mean"`, and `mean`, the replacement row of a mean-ablated
+//!   head, else `null`), with the evaluation (`eval`, the same fields as the top-level one) and
+//!   the head grid of held-out sequence 1 (`attention`) computed with those heads knocked out.
+//!
 //! Written by hand like the explorer's download (`model::export`): Rust's `{}` prints the shortest
 //! string that reads back as the same f64, so `NumPy` starts from exactly the page's numbers.
 //!
 //! [`ParamGroup::label`]: super::shape::ParamGroup::label
 
+use super::ablation::AblatedEval;
 use super::detectors::HeadScores;
+use super::evaluation::EvalPoint;
+use super::knockout::AblationKind;
 use super::tasks::{Sequence, GRAMMAR_WORDS};
 use super::trainer::{Snapshot, Task, TrainConfig};
 use crate::model::export::{json_matrix, json_number, json_string};
@@ -61,6 +73,26 @@ fn list<T>(out: &mut String, items: &[T], sep: &str, mut item: impl FnMut(&mut S
     out.push(']');
 }
 
+/// The evaluation's losses and scores: `{"loss": …, "first_copy_loss": …, "repeated_loss": …,
+/// "heads": …}`, and `"as_used"` (the same, with correct attention) after a training mistake.
+fn eval_json(out: &mut String, eval: &EvalPoint) {
+    out.push_str("{\"loss\": ");
+    json_number(out, eval.loss);
+    out.push_str(", \"first_copy_loss\": ");
+    optional_number(out, eval.first_copy_loss);
+    out.push_str(", \"repeated_loss\": ");
+    optional_number(out, eval.repeated_loss);
+    out.push_str(",\n    \"heads\": ");
+    list(out, &eval.heads, ",\n      ", |o, layer| {
+        list(o, layer, ", ", scores_json);
+    });
+    if let Some(used) = &eval.used {
+        out.push_str(",\n    \"as_used\": ");
+        eval_json(out, used);
+    }
+    out.push('}');
+}
+
 /// The JSON document for `snapshot` of a run with `config` (see the module documentation);
 /// `attention` is `snapshot`'s model on `held_out[0]`, `[layer][head]`.
 pub fn run_json(
@@ -68,6 +100,23 @@ pub fn run_json(
     snapshot: &Snapshot,
     held_out: &[Sequence],
     attention: &[Vec<DMatrix<f64>>],
+) -> String {
+    lab_json(config, snapshot, held_out, attention, None)
+}
+
+/// [`run_json`] for the lab: a run trained with a mistake (`config.mistake`; `attention` must then
+/// be the mistaken pass's, [`Transformer::attention_with`]) and, if heads are knocked out,
+/// `ablated` ([`evaluate_ablated`] of `snapshot`'s model). Without either it is [`run_json`]'s
+/// document byte for byte.
+///
+/// [`Transformer::attention_with`]: super::transformer::Transformer::attention_with
+/// [`evaluate_ablated`]: super::ablation::evaluate_ablated
+pub fn lab_json(
+    config: &TrainConfig,
+    snapshot: &Snapshot,
+    held_out: &[Sequence],
+    attention: &[Vec<DMatrix<f64>>],
+    ablated: Option<&AblatedEval>,
 ) -> String {
     let m = &config.model;
     let mut out = String::with_capacity(256 * 1024);
@@ -91,6 +140,11 @@ pub fn run_json(
         m.max_len,
         m.positions.name()
     );
+    if let Some(mistake) = config.mistake {
+        // Before "words", so a reader meets it before the numbers it changes.
+        let at = out.rfind(",\n  \"words\": ").expect("just written");
+        out.insert_str(at, &format!(",\n  \"mistake\": \"{}\"", mistake.key()));
+    }
     if matches!(config.task, Task::Grammar(_)) {
         list(&mut out, &GRAMMAR_WORDS, ", ", |o, w| json_string(o, w));
     } else {
@@ -129,18 +183,34 @@ pub fn run_json(
     list(&mut out, attention, ",\n    ", |o, layer| {
         list(o, layer, ",\n     ", json_matrix);
     });
-    let eval = &snapshot.eval;
-    out.push_str(",\n  \"eval\": {\"loss\": ");
-    json_number(&mut out, eval.loss);
-    out.push_str(", \"first_copy_loss\": ");
-    optional_number(&mut out, eval.first_copy_loss);
-    out.push_str(", \"repeated_loss\": ");
-    optional_number(&mut out, eval.repeated_loss);
-    out.push_str(",\n    \"heads\": ");
-    list(&mut out, &eval.heads, ",\n      ", |o, layer| {
-        list(o, layer, ", ", scores_json);
-    });
-    out.push_str("}\n}\n");
+    out.push_str(",\n  \"eval\": ");
+    eval_json(&mut out, &snapshot.eval);
+    if let Some(ablated) = ablated {
+        out.push_str(",\n  \"ablation\": {\"heads\": ");
+        list(&mut out, ablated.ablation.heads(), ", ", |o, k| {
+            let _ = write!(
+                o,
+                "{{\"layer\": {}, \"head\": {}, \"kind\": \"{}\", \"mean\": ",
+                k.layer + 1,
+                k.head + 1,
+                k.kind.key()
+            );
+            if k.kind == AblationKind::Mean {
+                list(o, &k.replacement, ", ", |o, &x| json_number(o, x));
+            } else {
+                o.push_str("null");
+            }
+            o.push('}');
+        });
+        out.push_str(",\n    \"eval\": ");
+        eval_json(&mut out, &ablated.eval);
+        out.push_str(",\n    \"attention\": ");
+        list(&mut out, &ablated.attention, ",\n    ", |o, layer| {
+            list(o, layer, ",\n     ", json_matrix);
+        });
+        out.push('}');
+    }
+    out.push_str("\n}\n");
     out
 }
 
@@ -248,5 +318,66 @@ mod tests {
         assert!(json.contains("\"induction\": null"));
         assert!(json.contains("\"task\": \"grammar\""));
         assert!(json.ends_with("}\n}\n"));
+    }
+
+    /// The lab's additions: a mistake's key and second measure, and an ablation's heads, means,
+    /// evaluation and grid, each number exactly; a plain run has none of them.
+    #[test]
+    fn a_lab_file_records_the_mistake_and_the_knocked_out_heads() {
+        use crate::model::train::ablation::{evaluate_ablated, HeadMeans};
+        use crate::model::train::knockout::AblationKind;
+        use crate::model::train::mistakes::TrainingMistake;
+        use crate::model::train::transformer::Pass;
+        let mut config = TrainConfig::repeat_default(3);
+        config.eval_sequences = 3;
+        config.mistake = Some(TrainingMistake::MaskWithZero);
+        let mut t = Trainer::new(config).unwrap();
+        t.run_to(25);
+        let snapshot = t.latest_snapshot().clone();
+        let model = snapshot.model(config.model);
+        let tokens = &t.held_out()[0].tokens;
+        let attention = model.attention_with(tokens, 1.0, Pass::with_mistake(config.mistake));
+        let means = HeadMeans::measure(&model, t.held_out(), config.mistake);
+        let ablation = means
+            .ablation(&[(0, 1, AblationKind::Mean), (1, 0, AblationKind::Zero)])
+            .unwrap();
+        let ablated = evaluate_ablated(&model, t.held_out(), 25, &ablation, config.mistake);
+        let json = lab_json(&config, &snapshot, t.held_out(), &attention, Some(&ablated));
+        assert!(json.contains("\"rotary\"},\n  \"mistake\": \"mask-zero\",\n  \"words\": null"));
+        let used = snapshot.eval.used.as_deref().unwrap();
+        assert!(json.contains(&format!("\"as_used\": {{\"loss\": {}", used.loss)));
+        let section = &json[json.find("\"ablation\"").unwrap()..];
+        let mean = &ablation.heads()[0].replacement;
+        let mean_text: Vec<String> = mean.iter().map(ToString::to_string).collect();
+        assert!(section.contains(&format!(
+            "{{\"layer\": 1, \"head\": 2, \"kind\": \"mean\", \"mean\": [{}]}}",
+            mean_text.join(", ")
+        )));
+        assert!(section.contains("{\"layer\": 2, \"head\": 1, \"kind\": \"zero\", \"mean\": null}"));
+        let e = &ablated.eval;
+        assert!(section.contains(&format!(
+            "\"eval\": {{\"loss\": {}, \"first_copy_loss\": {}",
+            e.loss,
+            e.first_copy_loss.unwrap()
+        )));
+        assert!(section.contains(&format!(
+            "\"as_used\": {{\"loss\": {}",
+            e.used.as_ref().unwrap().loss
+        )));
+        let grid = numbers(&section[section.find("\"attention\"").unwrap()..]);
+        let expected: Vec<f64> = ablated
+            .attention
+            .iter()
+            .flatten()
+            .flat_map(|a| a.transpose().iter().copied().collect::<Vec<_>>())
+            .collect();
+        assert_eq!(grid, expected);
+        assert!(json.ends_with("]]]}\n}\n"));
+        // The same run without a mistake or knock-out has none of these keys.
+        config.mistake = None;
+        let (_, plain) = trained(config, 25);
+        for key in ["\"mistake\"", "\"as_used\"", "\"ablation\""] {
+            assert!(!plain.contains(key), "{key}");
+        }
     }
 }

@@ -13,21 +13,32 @@
 //! - [`evaluation`]: one evaluation on the held-out set, the copying circuit's three conditions and
 //!   the stuck test;
 //! - [`checkpoints`]: the bounded timeline of weights the page replays;
-//! - [`settings`]: the training view's choices and the run they stand for.
+//! - [`settings`]: the training view's choices and the run they stand for;
+//! - [`mistakes`]: training with one of five classic attention mistakes, forward and backward;
+//! - [`knockout`], [`ablation`], [`composition`]: heads knocked out (zero or mean), an evaluation
+//!   with them, and the causal test that layer 2's induction head needs layer 1's
+//!   previous-token head;
+//! - [`workers`]: one sequence's gradient as a buffer, added back in sequence order, so a step
+//!   split between Web Workers is the same step bit for bit.
 //!
 //! Everything is f64, single-threaded and in a fixed order, so a seed gives the same loss curve
 //! bit for bit natively, and the WebAssembly build agrees to rounding of `exp`/`ln`/`sin`/`cos`.
 
+pub mod ablation;
 pub mod adam;
 pub mod backward;
 pub mod checkpoint_file;
 pub mod checkpoints;
+pub mod composition;
 pub mod detectors;
 pub mod evaluation;
 pub mod export;
 mod kernels;
+pub mod knockout;
+pub mod mistakes;
 pub mod settings;
 pub mod shape;
 pub mod tasks;
 pub mod trainer;
 pub mod transformer;
+pub mod workers;

@@ -22,9 +22,12 @@ use super::backward::Workspace;
 use super::checkpoints::{Checkpoints, MAX_CHECKPOINTS};
 use super::detectors::{agreement_on, AgreementReport};
 use super::evaluation::{EvalInProgress, EvalPoint};
+use super::knockout::Ablation;
+use super::mistakes::TrainingMistake;
 use super::shape::{PositionKind, TransformerConfig};
 use super::tasks::{Grammar, RepeatTask, Sequence, GRAMMAR_WORDS};
 use super::transformer::Transformer;
+use super::workers::SequenceGradient;
 use crate::model::rng::SeededRng;
 
 /// Which task a run trains on.
@@ -81,6 +84,10 @@ pub struct TrainConfig {
     pub eval_every: usize,
     /// Size of the held-out set.
     pub eval_sequences: usize,
+    /// A mistake the forward and backward passes make while training, if any
+    /// ([`super::mistakes`]); evaluations then report the held-out numbers both with it and as
+    /// the model is used ([`EvalPoint::as_used`]).
+    pub mistake: Option<TrainingMistake>,
 }
 
 impl TrainConfig {
@@ -96,6 +103,7 @@ impl TrainConfig {
             seed,
             eval_every: 25,
             eval_sequences: 64,
+            mistake: None,
         }
     }
 
@@ -118,7 +126,13 @@ impl TrainConfig {
             seed,
             eval_every: 25,
             eval_sequences: 64,
+            mistake: None,
         }
+    }
+
+    /// An evaluation of this run's model at its current weights (both measures after a mistake).
+    fn evaluation(&self) -> EvalInProgress {
+        EvalInProgress::with(&self.model, self.mistake, Ablation::none())
     }
 }
 
@@ -171,6 +185,22 @@ pub enum Work {
     EvalSequence,
     /// An evaluation finished and is in `evals`.
     Evaluated,
+}
+
+/// A step's batch, for computing its sequences' gradients elsewhere ([`Trainer::step_plan`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct StepPlan {
+    /// The step this batch makes (1 for the first).
+    pub step: usize,
+    pub batch: Vec<Vec<usize>>,
+    /// Each predicted position's weight in the step's mean loss (the `weight` of
+    /// [`SequenceGradient::compute`]).
+    pub weight: f64,
+    /// The first sequence whose gradient the step still needs (0 unless [`Trainer::work`] or
+    /// [`Trainer::add_sequence_gradient`] already added some).
+    pub next: usize,
+    /// The run's training mistake, which the gradients must make too.
+    pub mistake: Option<TrainingMistake>,
 }
 
 /// A step whose batch is part-way through.
@@ -227,7 +257,7 @@ impl Trainer {
             checkpoints: Checkpoints::new(MAX_CHECKPOINTS, config.eval_every),
             latest_snapshot: None,
             step_in_progress: None,
-            eval_in_progress: Some(EvalInProgress::new(&config.model)),
+            eval_in_progress: Some(config.evaluation()),
             config,
             model,
             held_out,
@@ -295,28 +325,39 @@ impl Trainer {
             self.evals.push(point);
             return Work::Evaluated;
         }
-        let mut step = if let Some(step) = self.step_in_progress.take() {
-            step
-        } else {
-            let batch: Vec<Vec<usize>> = (0..self.config.batch)
-                .map(|_| self.config.task.sample(&mut self.batches, false).tokens)
-                .collect();
-            let predicted: usize = batch.iter().map(|s| s.len().saturating_sub(1)).sum();
-            self.grad.fill(0.0);
-            StepInProgress {
-                batch,
-                next: 0,
-                weight: 1.0 / predicted.max(1) as f64,
-                total: 0.0,
-            }
+        let step = match self.step_in_progress.take() {
+            Some(step) => step,
+            None => self.begin_step(),
         };
-        let losses = self.model.sequence_loss_and_grad(
+        let losses = self.model.sequence_loss_and_grad_with(
             &step.batch[step.next],
             step.weight,
             &mut self.grad,
             &mut self.workspace,
+            self.config.mistake,
         );
-        for &l in &losses {
+        self.after_sequence(step, &losses)
+    }
+
+    /// A fresh batch from the run's stream and a zeroed gradient.
+    fn begin_step(&mut self) -> StepInProgress {
+        let batch: Vec<Vec<usize>> = (0..self.config.batch)
+            .map(|_| self.config.task.sample(&mut self.batches, false).tokens)
+            .collect();
+        let predicted: usize = batch.iter().map(|s| s.len().saturating_sub(1)).sum();
+        self.grad.fill(0.0);
+        StepInProgress {
+            batch,
+            next: 0,
+            weight: 1.0 / predicted.max(1) as f64,
+            total: 0.0,
+        }
+    }
+
+    /// The bookkeeping after sequence `step.next`'s gradient is in `self.grad`: its losses added
+    /// to the step's, and after the batch's last sequence the Adam update.
+    fn after_sequence(&mut self, mut step: StepInProgress, losses: &[f64]) -> Work {
+        for &l in losses {
             step.total += l;
         }
         step.next += 1;
@@ -328,9 +369,61 @@ impl Trainer {
         self.adam.step(self.model.params_mut(), &self.grad);
         self.train_losses.push(loss);
         if self.steps() % self.config.eval_every == 0 {
-            self.eval_in_progress = Some(EvalInProgress::new(&self.config.model));
+            self.eval_in_progress = Some(self.config.evaluation());
         }
         Work::Stepped(loss)
+    }
+
+    /// The step under way, for computing its sequences' gradients elsewhere (Web Workers, each
+    /// with a copy of [`Self::model`]'s parameters; see [`super::workers`]): starts a step on a
+    /// fresh batch if none is under way, exactly as [`Self::work`] would. `None` while an
+    /// evaluation is under way: its pieces come first ([`Self::work`]), so it measures the
+    /// weights of its own step.
+    pub fn step_plan(&mut self) -> Option<StepPlan> {
+        if self.eval_in_progress.is_some() {
+            return None;
+        }
+        let step = match self.step_in_progress.take() {
+            Some(step) => step,
+            None => self.begin_step(),
+        };
+        let plan = StepPlan {
+            step: self.steps() + 1,
+            batch: step.batch.clone(),
+            weight: step.weight,
+            next: step.next,
+            mistake: self.config.mistake,
+        };
+        self.step_in_progress = Some(step);
+        Some(plan)
+    }
+
+    /// Adds the gradient of the step's next sequence (number [`StepPlan::next`], computed by
+    /// [`SequenceGradient::compute`] from this model's parameters) to the step's running sum,
+    /// exactly as [`Self::work`] would have computed and added it; after the batch's last
+    /// sequence, the Adam update. Gradients added in sequence order give the run
+    /// [`Self::step`] gives, bit for bit, however the sequences were shared out. Refuses a
+    /// gradient when no step is under way or when it has the wrong number of losses or a
+    /// malformed buffer (nothing is added then).
+    pub fn add_sequence_gradient(&mut self, gradient: &SequenceGradient) -> Result<Work, String> {
+        let step = self
+            .step_in_progress
+            .take()
+            .ok_or("no step is under way: call step_plan first")?;
+        let expected = step.batch[step.next].len().saturating_sub(1);
+        if gradient.losses().len() != expected {
+            let found = gradient.losses().len();
+            self.step_in_progress = Some(step);
+            return Err(format!(
+                "{found} losses for a sequence of {expected} predicted positions"
+            ));
+        }
+        if let Err(e) = gradient.add_to(&mut self.grad) {
+            self.step_in_progress = Some(step);
+            return Err(e);
+        }
+        let losses = gradient.losses().to_vec();
+        Ok(self.after_sequence(step, &losses))
     }
 
     /// Whether no step and no evaluation is part-way through.
@@ -348,7 +441,7 @@ impl Trainer {
     /// Loss and head scores on the held-out set now, in one go (the same sums, in the same order,
     /// as the evaluation [`Trainer::work`] does piece by piece).
     pub fn evaluate(&self) -> EvalPoint {
-        let mut eval = EvalInProgress::new(&self.config.model);
+        let mut eval = self.config.evaluation();
         for s in &self.held_out {
             eval.add(&self.model, s);
         }
@@ -388,222 +481,4 @@ impl Trainer {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn tiny(seed: u64) -> TrainConfig {
-        TrainConfig {
-            model: TransformerConfig {
-                vocab: 8,
-                d_model: 8,
-                layers: 2,
-                heads: 2,
-                max_len: 8,
-                positions: PositionKind::Rotary,
-            },
-            task: Task::Repeat(RepeatTask {
-                vocab: 8,
-                seq_len: 8,
-                min_segment: 2,
-                max_segment: 4,
-            }),
-            batch: 4,
-            lr: 1e-2,
-            seed,
-            eval_every: 5,
-            eval_sequences: 8,
-        }
-    }
-
-    #[test]
-    fn same_seed_same_curve_bit_for_bit() {
-        let mut a = Trainer::new(tiny(3)).unwrap();
-        let mut b = Trainer::new(tiny(3)).unwrap();
-        a.run_to(30);
-        b.run_to(30);
-        assert_eq!(a.train_losses.len(), 30);
-        let bits = |t: &Trainer| {
-            t.train_losses
-                .iter()
-                .map(|l| l.to_bits())
-                .collect::<Vec<_>>()
-        };
-        assert_eq!(bits(&a), bits(&b));
-        assert_eq!(a.evals, b.evals);
-        assert_eq!(a.model().params(), b.model().params());
-        let mut c = Trainer::new(tiny(4)).unwrap();
-        c.run_to(30);
-        assert_ne!(bits(&a), bits(&c));
-        // Evaluations at 0, 5, …, 30.
-        let steps: Vec<usize> = a.evals.iter().map(|e| e.step).collect();
-        assert_eq!(steps, vec![0, 5, 10, 15, 20, 25, 30]);
-    }
-
-    #[test]
-    fn work_in_pieces_gives_the_same_run_bit_for_bit() {
-        let mut whole = Trainer::new(tiny(5)).unwrap();
-        whole.run_to(40);
-        let mut pieces = Trainer::new(tiny(5)).unwrap();
-        let mut counts = [0usize; 4];
-        // Pieces until step 40 is taken and evaluated, as the page's frames do.
-        while pieces.steps() < 40 || !pieces.is_idle() {
-            counts[match pieces.work() {
-                Work::Sequence => 0,
-                Work::Stepped(_) => 1,
-                Work::EvalSequence => 2,
-                Work::Evaluated => 3,
-            }] += 1;
-        }
-        // Batch 4: 3 unfinished sequences and 1 finishing one per step; 8 held-out sequences.
-        assert_eq!(counts, [3 * 40, 40, 7 * 8, 8]);
-        let bits = |t: &Trainer| {
-            t.train_losses
-                .iter()
-                .map(|l| l.to_bits())
-                .collect::<Vec<_>>()
-        };
-        assert_eq!(bits(&pieces), bits(&whole));
-        assert_eq!(pieces.evals, whole.evals);
-        assert_eq!(pieces.model().params(), whole.model().params());
-        assert_eq!(pieces.checkpoints, whole.checkpoints);
-        // An evaluation in one go equals the one made piece by piece.
-        assert_eq!(&whole.evaluate(), whole.latest());
-        assert_eq!(&whole.latest_snapshot().eval, whole.latest());
-        assert_eq!(whole.latest_snapshot().params, whole.model().params());
-
-        // Stopping part-way through a step and finishing with step() changes nothing either.
-        let mut mixed = Trainer::new(tiny(5)).unwrap();
-        mixed.run_to(12);
-        mixed.work();
-        mixed.work();
-        assert!(!mixed.is_idle());
-        assert_eq!(mixed.steps(), 12);
-        mixed.step();
-        mixed.run_to(40);
-        assert_eq!(bits(&mixed), bits(&whole));
-        assert_eq!(mixed.evals, whole.evals);
-    }
-
-    #[test]
-    fn checkpoints_hold_the_weights_and_scores_of_their_step() {
-        let mut config = tiny(2);
-        config.eval_every = 1;
-        let mut t = Trainer::new(config).unwrap();
-        // 80 evaluations into at most 64 checkpoints: thinned once, to every 2nd step.
-        t.run_to(80);
-        let kept = t.checkpoints.kept();
-        assert!(kept.len() <= MAX_CHECKPOINTS);
-        assert_eq!(t.checkpoints.interval(), 2);
-        let steps: Vec<usize> = kept.iter().map(|(s, _)| *s).collect();
-        assert_eq!(steps, (0..=80).step_by(2).collect::<Vec<_>>());
-        for &(step, ref snap) in kept.iter().step_by(7) {
-            let mut fresh = Trainer::new(config).unwrap();
-            fresh.run_to(step);
-            assert_eq!(
-                snap.params,
-                fresh.model().params(),
-                "weights at step {step}"
-            );
-            assert_eq!(&snap.eval, fresh.latest(), "scores at step {step}");
-            assert_eq!(snap.eval.step, step);
-            // The snapshot's model scores its held-out set to the same numbers.
-            let model = snap.model(config.model);
-            assert_eq!(
-                model.attention(&t.held_out()[0].tokens),
-                fresh.model().attention(&t.held_out()[0].tokens)
-            );
-        }
-    }
-
-    #[test]
-    fn training_lowers_the_loss() {
-        let mut t = Trainer::new(tiny(1)).unwrap();
-        let before = t.latest().loss;
-        t.run_to(60);
-        assert!(t.latest().loss < before, "{} vs {before}", t.latest().loss);
-        let e = t.latest();
-        assert!(e.first_copy_loss.is_some() && e.repeated_loss.is_some());
-        assert_eq!(e.heads.len(), 2);
-        assert_eq!(e.heads[1].len(), 2);
-        assert!(e.heads[1][0].induction.is_some());
-    }
-
-    #[test]
-    fn grammar_runs_and_configs_are_checked() {
-        let mut config = TrainConfig::grammar_default(2);
-        config.batch = 2;
-        config.eval_sequences = 4;
-        let mut t = Trainer::new(config).unwrap();
-        t.run_to(3);
-        assert_eq!(t.latest().first_copy_loss, None);
-        assert_eq!(t.latest().heads[0][0].induction, None);
-        assert_eq!(t.agreement().unwrap().sentences, 4);
-        assert!(Trainer::new(tiny(1)).unwrap().agreement().is_none());
-        let mut bad = TrainConfig::repeat_default(1);
-        bad.model.vocab = 16;
-        assert!(Trainer::new(bad).is_err());
-        let mut bad = TrainConfig::repeat_default(1);
-        bad.lr = f64::NAN;
-        assert!(Trainer::new(bad).is_err());
-    }
-
-    /// The one-pass report equals the plain computation bit for bit: the probabilities from
-    /// `next_token_probs` and the weights from `attention`, two forward passes per sentence.
-    #[test]
-    fn agreement_report_equals_the_two_pass_computation() {
-        let mut config = TrainConfig::grammar_default(3);
-        config.model.layers = 2;
-        config.batch = 4;
-        let mut t = Trainer::new(config).unwrap();
-        t.run_to(40);
-        let sentences = crate::model::train::tasks::Grammar::agreement_sentences(
-            &mut SeededRng::stream(3, "agreement-check"),
-            12,
-        );
-        let model = t.model();
-        let (is, are) = (
-            crate::model::train::tasks::Grammar::encode("is").unwrap()[0],
-            crate::model::train::tasks::Grammar::encode("are").unwrap()[0],
-        );
-        let (mut correct, mut mismatched, mut mismatched_correct) = (0, 0, 0);
-        let mut subject = vec![vec![0.0; 2]; 2];
-        let mut attractor = vec![vec![0.0; 2]; 2];
-        for s in &sentences {
-            let a = s.agreement.unwrap();
-            let probs = model.next_token_probs(&s.tokens);
-            let (right, wrong) = if a.subject_plural {
-                (are, is)
-            } else {
-                (is, are)
-            };
-            let ok = probs[(a.attractor, right)] > probs[(a.attractor, wrong)];
-            correct += usize::from(ok);
-            if a.subject_plural != a.attractor_plural {
-                mismatched += 1;
-                mismatched_correct += usize::from(ok);
-            }
-            for (l, layer) in model.attention(&s.tokens).iter().enumerate() {
-                for (h, w) in layer.iter().enumerate() {
-                    subject[l][h] += w[(a.attractor, a.subject)];
-                    attractor[l][h] += w[(a.attractor, a.attractor)];
-                }
-            }
-        }
-        for x in subject.iter_mut().chain(attractor.iter_mut()).flatten() {
-            *x /= 12.0;
-        }
-        let expected = crate::model::train::detectors::AgreementReport {
-            sentences: 12,
-            correct,
-            mismatched,
-            mismatched_correct,
-            subject_weight: subject,
-            attractor_weight: attractor,
-        };
-        assert_eq!(
-            crate::model::train::detectors::agreement_report(model, &sentences),
-            expected
-        );
-        assert_eq!(t.agreement_of(model), t.agreement());
-    }
-}
+mod tests;

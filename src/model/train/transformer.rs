@@ -21,6 +21,8 @@
 //! checks the two agree.
 
 use super::kernels::{matmul, matmul_acc};
+use super::knockout::Ablation;
+use super::mistakes::{mistaken_weights, score_scale, uses_positions, TrainingMistake};
 use super::shape::{ParamGroup, PositionKind, TransformerConfig};
 use crate::model::attention::{attend, causal_softmax, HeadProjections, LayerOutput};
 use crate::model::rng::SeededRng;
@@ -35,6 +37,35 @@ pub(crate) struct LayerOffsets {
     pub k: usize,
     pub v: usize,
     pub o: usize,
+}
+
+/// How a forward pass runs, besides the weights and the temperature: the training mistake it
+/// makes, if any ([`TrainingMistake`]), and the heads it knocks out, if any ([`Ablation`]). The
+/// default is the model as used: correct causal attention, every head on, which is the plain
+/// [`Transformer::forward`] bit for bit.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Pass<'a> {
+    pub mistake: Option<TrainingMistake>,
+    pub ablation: Option<&'a Ablation>,
+}
+
+impl<'a> Pass<'a> {
+    /// A pass making `mistake` (none: correct attention), every head on.
+    pub fn with_mistake(mistake: Option<TrainingMistake>) -> Self {
+        Self {
+            mistake,
+            ablation: None,
+        }
+    }
+
+    /// This pass with `ablation`'s heads knocked out.
+    #[must_use]
+    pub fn knocking_out(self, ablation: &'a Ablation) -> Self {
+        Self {
+            ablation: Some(ablation),
+            ..self
+        }
+    }
 }
 
 /// A model: its shape, its parameters (one flat vector, see [`TransformerConfig::layout`]) and the
@@ -183,6 +214,14 @@ impl Transformer {
     /// explorer's τ, applied to the trained model for the training page's closer look; training
     /// uses τ = 1, where this is the same arithmetic bit for bit).
     pub fn forward_at(&self, tokens: &[usize], cache: &mut ForwardCache, tau: f64) {
+        self.forward_with(tokens, cache, tau, Pass::default());
+    }
+
+    /// [`Self::forward_at`] making `pass.mistake` and knocking out `pass.ablation`'s heads (see
+    /// [`Pass`]). With the default pass it is the same arithmetic, bit for bit: every change is
+    /// behind a test of the pass. A mistake is remembered in `cache` for the backward pass; an
+    /// ablation is for forward passes only (the backward pass refuses its cache).
+    pub fn forward_with(&self, tokens: &[usize], cache: &mut ForwardCache, tau: f64, pass: Pass) {
         let cfg = &self.config;
         let (t, d, vocab, hs) = (tokens.len(), cfg.d_model, cfg.vocab, cfg.head_size());
         assert!(
@@ -198,15 +237,21 @@ impl Transformer {
             assert!(tok < vocab, "token id {tok} outside the vocabulary");
             x0[i * d..(i + 1) * d].copy_from_slice(&p[emb + tok * d..emb + (tok + 1) * d]);
         }
+        let positions = uses_positions(pass.mistake);
         match cfg.positions {
-            PositionKind::Sinusoidal => add_assign(&mut x0[..t * d], &self.sinusoid[..t * d]),
-            PositionKind::Learned => {
+            PositionKind::Sinusoidal if positions => {
+                add_assign(&mut x0[..t * d], &self.sinusoid[..t * d]);
+            }
+            PositionKind::Learned if positions => {
                 let pos = self.offset(ParamGroup::Positions);
                 add_assign(&mut x0[..t * d], &p[pos..pos + t * d]);
             }
-            PositionKind::Rotary => {}
+            _ => {}
         }
-        let scale = logit_scale(hs, tau);
+        let scale = score_scale(pass.mistake, hs, tau);
+        // How far right each row's scores and values are read: the past, or every key.
+        let sees_future = pass.mistake.is_some_and(TrainingMistake::sees_future);
+        let last = |i: usize| if sees_future { t - 1 } else { i };
         for layer in 0..cfg.layers {
             let off = self.layer_offsets(layer);
             let (before, after) = cache.x.split_at_mut(layer + 1);
@@ -215,25 +260,29 @@ impl Transformer {
             matmul(x_in, &p[off.q..off.q + d * d], &mut lc.q, t, d, d);
             matmul(x_in, &p[off.k..off.k + d * d], &mut lc.k, t, d, d);
             matmul(x_in, &p[off.v..off.v + d * d], &mut lc.v, t, d, d);
-            if cfg.positions == PositionKind::Rotary {
+            if cfg.positions == PositionKind::Rotary && positions {
                 self.rotate_rows(&mut lc.q, t, 1.0);
                 self.rotate_rows(&mut lc.k, t, 1.0);
             }
             lc.z.fill(0.0);
             for head in 0..cfg.heads {
                 let cols = head * hs..(head + 1) * hs;
-                // Scores QKᵀ for this head; entries above the diagonal stay 0 (the softmax masks them).
+                // Scores QKᵀ for this head; entries above the diagonal stay 0 (the softmax masks
+                // them) unless a mistake lets rows see the future.
                 let mut scores = DMatrix::<f64>::zeros(t, t);
                 for i in 0..t {
                     let q_i = &lc.q[i * d + cols.start..i * d + cols.end];
-                    for j in 0..=i {
+                    for j in 0..=last(i) {
                         let k_j = &lc.k[j * d + cols.start..j * d + cols.end];
                         scores[(i, j)] = dot(q_i, k_j);
                     }
                 }
-                let weights = causal_softmax(&scores, scale);
+                let weights = match pass.mistake {
+                    Some(m) if m.changes_softmax() => mistaken_weights(m, &scores, scale),
+                    _ => causal_softmax(&scores, scale),
+                };
                 for i in 0..t {
-                    for j in 0..=i {
+                    for j in 0..=last(i) {
                         let a = weights[(i, j)];
                         let (z_row, v_row) = (
                             &mut lc.z[i * d + cols.start..i * d + cols.end],
@@ -245,6 +294,11 @@ impl Transformer {
                     }
                 }
                 lc.attn[head] = weights;
+                if let Some(row) = pass.ablation.and_then(|a| a.replacement(layer, head)) {
+                    for z_row in lc.z.chunks_exact_mut(d).take(t) {
+                        z_row[cols.clone()].copy_from_slice(row);
+                    }
+                }
             }
             x_out[..t * d].copy_from_slice(&x_in[..t * d]);
             matmul_acc(&lc.z, &p[off.o..off.o + d * d], x_out, t, d, d);
@@ -275,6 +329,8 @@ impl Transformer {
         }
         cache.tokens.clear();
         cache.tokens.extend_from_slice(tokens);
+        cache.mistake = pass.mistake;
+        cache.ablated = pass.ablation.is_some_and(|a| !a.is_empty());
     }
 
     /// Each head's attention weights for `tokens`, `[layer][head]`, T × T each.
@@ -284,8 +340,15 @@ impl Transformer {
 
     /// [`Self::attention`] at temperature `tau` (see [`Self::forward_at`]).
     pub fn attention_at(&self, tokens: &[usize], tau: f64) -> Vec<Vec<DMatrix<f64>>> {
+        self.attention_with(tokens, tau, Pass::default())
+    }
+
+    /// Each head's weights under `pass` (a training mistake, knocked-out heads; see [`Pass`]),
+    /// `[layer][head]`: the head grid of a run trained with a mistake, or of a model with heads
+    /// knocked out (a knocked-out head's own weights are unchanged; the layers after it change).
+    pub fn attention_with(&self, tokens: &[usize], tau: f64, pass: Pass) -> Vec<Vec<DMatrix<f64>>> {
         let mut cache = ForwardCache::default();
-        self.forward_at(tokens, &mut cache, tau);
+        self.forward_with(tokens, &mut cache, tau, pass);
         cache.layers.into_iter().map(|l| l.attn).collect()
     }
 
@@ -471,6 +534,10 @@ pub struct ForwardCache {
     pub log_norm: Vec<f64>,
     /// The logit of the next token at each row (0 at the last row).
     pub target_logit: Vec<f64>,
+    /// The training mistake the pass made (the backward pass follows it).
+    pub mistake: Option<TrainingMistake>,
+    /// Whether the pass knocked out any head (then there is no backward pass).
+    pub ablated: bool,
 }
 
 impl ForwardCache {
