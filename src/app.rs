@@ -23,20 +23,26 @@ use crate::components::{
 };
 use crate::model::trained::WeightsChoice;
 use crate::model::url_state::ViewState;
-use crate::state::{load_trained_weights, provide_theme, sync_url, AppState, PageState};
+use crate::state::{load_trained_weights, provide_theme, sync_url, ExplorerModel, ViewSignals};
 use crate::text::{glossary, weights_note, weights_note_short};
 use crate::web::location::location_search;
 use leptos::either::Either;
 use leptos::prelude::*;
 use std::time::Duration;
 
-/// Reads the view from the link and keeps the link in sync: the start of every page. (Not a
-/// context of its own: the explorer's components reach it through [`AppState`], the training
-/// page provides it, and the components every page has take it as a prop.)
-fn provide_page_state() -> PageState {
+/// Reads the view from the link and keeps the link in sync: the start of every page. Provides
+/// the view's signals ([`ViewSignals`]) and the link's notices ([`crate::state::Notices`]).
+// Not inlined: returned from here, the view's signals are one struct in memory that the page
+// copies whole (into the context, the URL sync, the model). Inlined into `main`, each copy stored
+// its 22 signals one by one: about 1.2 kB more code (470 B gzip) on the explorer.
+#[inline(never)]
+fn provide_view() -> ViewSignals {
     let (initial, notices) = ViewState::from_query(&location_search());
-    let page = PageState::new(initial, notices.into_iter().map(|n| n.0).collect());
-    sync_url(page);
+    let view = ViewSignals::new(initial);
+    provide_context(view);
+    let notices = notices.into_iter().map(|n| n.0).collect();
+    provide_context(crate::state::Notices(RwSignal::new(notices)));
+    sync_url(view);
     provide_theme();
 
     if location_search().contains("debug_panic=1") {
@@ -46,28 +52,29 @@ fn provide_page_state() -> PageState {
             Duration::ZERO,
         );
     }
-    page
+    view
 }
 
-/// [`provide_page_state`] and the explorer's model on it (`offers_trained`: whether the page can
+/// Provides the explorer's model computed from the view (`offers_trained`: whether the page can
 /// show the trained weights).
-fn provide_app_state(offers_trained: bool) -> AppState {
-    let state = AppState::new(provide_page_state(), offers_trained);
+fn provide_model(view: ViewSignals, offers_trained: bool) -> ExplorerModel {
+    let model = ExplorerModel::new(view, offers_trained);
     if offers_trained {
-        load_trained_weights(state);
+        load_trained_weights(view, model);
     }
-    provide_context(state);
-    state
+    provide_context(model);
+    model
 }
 
 /// The explorer (`index.html`): the full page, or the compact view with `?embed=1`.
 #[component]
 pub fn App() -> impl IntoView {
-    let state = provide_app_state(true);
-    if state.view_state().embed {
-        Either::Left(embed_layout(state))
+    let view = provide_view();
+    let model = provide_model(view, true);
+    if view.embed.get_untracked() {
+        Either::Left(embed_layout(view, model))
     } else {
-        Either::Right(full_layout(state))
+        Either::Right(full_layout(view, model))
     }
 }
 
@@ -75,26 +82,27 @@ pub fn App() -> impl IntoView {
 /// Predict, then reveal and Compare A and B.
 #[component]
 pub fn PracticeApp() -> impl IntoView {
-    let state = provide_app_state(false);
+    let view = provide_view();
+    let model = provide_model(view, false);
     view! {
         <header class="site-header">
             <h1>"Attention Explorer: practice"</h1>
             <p class="tagline">
                 "Predict, then reveal; compare two settings. The same exact model as the explorer, for the view in the link."
             </p>
-            <ToExplorer page=state.page />
+            <ToExplorer />
         </header>
-        <Notices page=state.page />
+        <Notices />
         <UpdateNotice />
         <main class="layout">
             {inputs_panel()}
             <section class="panel main-view" aria-labelledby="heatmap-title">
-                {main_view_heading(state)}
-                {main_heatmap(state)}
+                {main_view_heading(view, model)}
+                {main_heatmap(view, model)}
                 <HeadThumbnails
-                    weights=state.shown_head_weights
-                    selected=state.head
-                    on_select=Callback::new(move |head: usize| state.head.set(head))
+                    weights=model.shown_head_weights
+                    selected=view.head
+                    on_select=Callback::new(move |head: usize| view.head.set(head))
                 />
                 <Downloads />
             </section>
@@ -112,18 +120,17 @@ pub fn PracticeApp() -> impl IntoView {
 /// form. The training settings are in the link (`train`, `tseed`, … `tsteps`).
 #[component]
 pub fn TrainApp() -> impl IntoView {
-    // The training page trains its own model: it has the link's state, not the explorer's model.
-    let page = provide_page_state();
-    provide_context(page);
+    // The training page trains its own model: it has the view, not the explorer's model.
+    provide_view();
     view! {
         <header class="site-header">
             <h1>"Attention Explorer: train a model"</h1>
             <p class="tagline">
                 "A tiny attention-only transformer, trained exactly in your browser: watch its heads form."
             </p>
-            <ToExplorer page=page />
+            <ToExplorer />
         </header>
-        <Notices page=page />
+        <Notices />
         <UpdateNotice />
         <TrainingPanel />
         <footer class="site-footer">
@@ -135,16 +142,16 @@ pub fn TrainApp() -> impl IntoView {
 }
 
 /// "one head" or "head 2 of 4": which head the main heatmap shows.
-fn heads_label(state: AppState) -> impl Fn() -> String + Copy {
-    // With "Break it" mistakes on, the heading says so (see `AppState::shown_weights`).
+fn heads_label(view: ViewSignals) -> impl Fn() -> String + Copy {
+    // With "Break it" mistakes on, the heading says so (see `ExplorerModel::shown_weights`).
     move || {
-        let n = state.heads.get();
+        let n = view.heads.get();
         let head = if n == 1 {
             "one head".to_string()
         } else {
-            format!("head {} of {n}", state.head.get() + 1)
+            format!("head {} of {n}", view.head.get() + 1)
         };
-        if state.broken.with(|b| !b.is_empty()) {
+        if view.broken.with(|b| !b.is_empty()) {
             format!("{head} (BROKEN)")
         } else {
             head
@@ -154,18 +161,18 @@ fn heads_label(state: AppState) -> impl Fn() -> String + Copy {
 
 /// The selected head's heatmap: click or keyboard chooses the inspector's row. With "Break it"
 /// mistakes on it shows the broken weights and hatches the cells that see the future.
-fn main_heatmap(state: AppState) -> impl IntoView {
-    let broken = Signal::derive(move || !state.broken.get().is_empty());
+fn main_heatmap(view: ViewSignals, model: ExplorerModel) -> impl IntoView {
+    let broken = Signal::derive(move || !view.broken.get().is_empty());
     view! {
         <Heatmap
-            weights=state.shown_weights
-            tokens=state.tokens
-            selected_row=Signal::derive(move || Some(state.row.get()))
-            selected_col=state.col
+            weights=model.shown_weights
+            tokens=model.tokens
+            selected_row=Signal::derive(move || Some(view.row.get()))
+            selected_col=model.col
             on_select=Callback::new(move |row: usize| {
-                state.row.set(row);
+                view.row.set(row);
             })
-            on_select_col=Callback::new(move |col: Option<usize>| state.col.set(col))
+            on_select_col=Callback::new(move |col: Option<usize>| model.col.set(col))
             percent_labels=true
             ready_flag=true
             title="Causal attention heatmap"
@@ -187,29 +194,29 @@ fn inputs_panel() -> impl IntoView {
 
 /// The top of the main view on both pages: the heading, the "Break it" banner, which weights
 /// are shown, and the symbols.
-fn main_view_heading(state: AppState) -> impl IntoView {
+fn main_view_heading(view: ViewSignals, model: ExplorerModel) -> impl IntoView {
     view! {
-        <h2 id="heatmap-title">"Who attends to whom — " {heads_label(state)}</h2>
+        <h2 id="heatmap-title">"Who attends to whom — " {heads_label(view)}</h2>
         <BrokenBanner />
         <p class="note" data-testid="weights-note">
-            {move || state.prepared.with(|p| weights_note(&p.weights, p.config.seed))}
+            {move || model.prepared.with(|p| weights_note(&p.weights, p.config.seed))}
         </p>
-        {move || (state.weights.get() == WeightsChoice::Yours && state.trained_in_use()).then(|| view! {
+        {move || (view.weights.get() == WeightsChoice::Yours && model.trained_in_use()).then(|| view! {
             <p class="note" data-testid="yours-note">
                 "You trained this model on the training page. It is kept in this browser only: a link to this view shows it here, and elsewhere says that no model of yours is saved there."
             </p>
         })}
-        {symbols_used_here(state)}
+        {symbols_used_here(model)}
     }
 }
 
 /// "Symbols used here": every symbol the page uses, with the live sizes (both pages).
-fn symbols_used_here(state: AppState) -> impl IntoView {
+fn symbols_used_here(model: ExplorerModel) -> impl IntoView {
     view! {
         <details class="glossary" data-testid="glossary">
             <summary>"Symbols used here"</summary>
             <dl>
-                {move || state.prepared.with(|p| {
+                {move || model.prepared.with(|p| {
                     glossary(p.0.len(), p.0.d_model, p.0.heads.len(), p.0.weights.checkpoint().is_some())
                         .into_iter()
                         .map(|(symbol, text)| view! {
@@ -225,18 +232,18 @@ fn symbols_used_here(state: AppState) -> impl IntoView {
 
 /// `?embed=1`: the compact view for an iframe: heatmap, temperature, inspector, the truth note
 /// and a link to the full app; no lesson. The CSS class `embed` lays it out for 640 × 400.
-fn embed_layout(state: AppState) -> impl IntoView {
+fn embed_layout(view: ViewSignals, model: ExplorerModel) -> impl IntoView {
     view! {
-        <Notices page=state.page />
+        <Notices />
         <main class="embed">
             <div class="embed-bar">
-                <p class="note" data-testid="weights-note">{move || state.prepared.with(|p| weights_note_short(&p.weights, p.config.seed))}</p>
+                <p class="note" data-testid="weights-note">{move || model.prepared.with(|p| weights_note_short(&p.weights, p.config.seed))}</p>
                 <OpenFullApp />
             </div>
             <section class="panel main-view" aria-labelledby="heatmap-title">
-                <h2 id="heatmap-title">"Who attends to whom — " {heads_label(state)}</h2>
+                <h2 id="heatmap-title">"Who attends to whom — " {heads_label(view)}</h2>
                 <BrokenBanner />
-                {main_heatmap(state)}
+                {main_heatmap(view, model)}
             </section>
             <section class="panel controls" aria-label="Temperature and row">
                 <TemperatureSlider />
@@ -249,7 +256,7 @@ fn embed_layout(state: AppState) -> impl IntoView {
     }
 }
 
-fn full_layout(state: AppState) -> impl IntoView {
+fn full_layout(view: ViewSignals, model: ExplorerModel) -> impl IntoView {
     view! {
         <header class="site-header">
             <h1>"Attention Explorer"</h1>
@@ -258,12 +265,12 @@ fn full_layout(state: AppState) -> impl IntoView {
                 <code>"softmax(QKᵀ / (√d · τ)) · V"</code>
             </p>
         </header>
-        <Notices page=state.page />
+        <Notices />
         <UpdateNotice />
         <main class="layout">
             {inputs_panel()}
             <section class="panel main-view" aria-labelledby="heatmap-title">
-                {main_view_heading(state)}
+                {main_view_heading(view, model)}
                 <p class="hint" id="heatmap-keys">
                     "Rows are queries (the token doing the looking), columns are keys. "
                     // Pointer and keyboard help, or on touch screens the tap (style/main.css).
@@ -274,12 +281,12 @@ fn full_layout(state: AppState) -> impl IntoView {
                         "Tap a row to inspect it; the tapped cell's exact weight pops up beside your finger."
                     </span>
                 </p>
-                {main_heatmap(state)}
+                {main_heatmap(view, model)}
                 <PhoneDock />
                 <HeadThumbnails
-                    weights=state.shown_head_weights
-                    selected=state.head
-                    on_select=Callback::new(move |head: usize| state.head.set(head))
+                    weights=model.shown_head_weights
+                    selected=view.head
+                    on_select=Callback::new(move |head: usize| view.head.set(head))
                 />
                 <Downloads />
                 <CopyEmbedCode />
@@ -290,8 +297,8 @@ fn full_layout(state: AppState) -> impl IntoView {
         </main>
         <Lesson />
         <BreakIt />
-        <ToPractice page=state.page />
-        <ToTrain page=state.page />
+        <ToPractice />
+        <ToTrain />
         <Explanation />
         {footer(Some(", except the notebook's printed values that step 4 quotes (marked as quoted)"))}
     }

@@ -5,7 +5,7 @@
 use crate::components::heatmap::Heatmap;
 use crate::format::{fixed, percent};
 use crate::model::broken::{Damage, Mistake};
-use crate::state::AppState;
+use crate::state::{ExplorerModel, ViewSignals};
 use crate::text::{
     broken_banner, damage_sentences, mistake_code, mistake_label, mistake_why, IMPORTANCE_NOTE,
 };
@@ -16,9 +16,9 @@ use wasm_bindgen::JsCast;
 /// The banner over the heatmap while any mistake is on.
 #[component]
 pub fn BrokenBanner() -> impl IntoView {
-    let state = AppState::from_context();
+    let view = ViewSignals::from_context();
     move || {
-        let mistakes = state.broken.get();
+        let mistakes = view.broken.get();
         (!mistakes.is_empty()).then(|| {
             view! {
                 <p class="broken-banner" role="status" data-testid="broken-banner">
@@ -34,9 +34,9 @@ pub fn BrokenBanner() -> impl IntoView {
 /// heatmap is broken and the step's numbers are correct attention's.
 #[component]
 pub fn BrokenLessonNote() -> impl IntoView {
-    let state = AppState::from_context();
+    let view = ViewSignals::from_context();
     move || {
-        (!state.broken.get().is_empty()).then(|| {
+        (!view.broken.get().is_empty()).then(|| {
             view! {
                 <p class="note" data-testid="broken-lesson-note">
                     "“Break it” mistakes are on, so the main heatmap shows broken weights; the numbers in this step are correct attention's."
@@ -71,10 +71,11 @@ pub fn BreakItLink() -> impl IntoView {
 /// The switches, and what the switched-on mistakes did to the selected head.
 #[component]
 pub fn BreakIt() -> impl IntoView {
-    let state = AppState::from_context();
+    let view = ViewSignals::from_context();
+    let model = ExplorerModel::from_context();
     let damage = Memo::new(move |_| {
-        let broken = !state.broken.get().is_empty();
-        broken.then(|| Damage::new(&state.main_weights.get(), &state.shown_weights.get()))
+        let broken = !view.broken.get().is_empty();
+        broken.then(|| Damage::new(&model.main_weights.get(), &model.shown_weights.get()))
     });
     let switches = Mistake::ALL
         .into_iter()
@@ -86,10 +87,10 @@ pub fn BreakIt() -> impl IntoView {
                     <input
                         type="checkbox"
                         id=id.clone()
-                        prop:checked=move || state.broken.get().contains(m)
+                        prop:checked=move || view.broken.get().contains(m)
                         on:change=move |ev| {
                             let on = event_target_checked(&ev);
-                            state.broken.update(|set| *set = set.with(m, on));
+                            view.broken.update(|set| *set = set.with(m, on));
                         }
                     />
                     <label for=id>{mistake_label(m)}</label>
@@ -103,12 +104,12 @@ pub fn BreakIt() -> impl IntoView {
     let report = move || {
         damage.with(|d| {
             d.as_ref().map(|d| {
-                let mistakes = state.broken.get();
-                let sentences = damage_sentences(d, mistakes, state.heads.get())
+                let mistakes = view.broken.get();
+                let sentences = damage_sentences(d, mistakes, view.heads.get())
                     .into_iter()
                     .map(|s| view! { <li>{s}</li> })
                     .collect_view();
-                let tokens = state.tokens.get();
+                let tokens = model.tokens.get();
                 let rows = d
                     .rows
                     .iter()
@@ -146,7 +147,7 @@ pub fn BreakIt() -> impl IntoView {
                     }
                 });
                 view! {
-                    <h3>"What it did to head " {state.head.get() + 1} ", next to correct attention"</h3>
+                    <h3>"What it did to head " {view.head.get() + 1} ", next to correct attention"</h3>
                     <ul class="damage" data-testid="damage">{sentences}</ul>
                     <div class="table-scroll">
                         <table class="weights" data-testid="damage-table">
@@ -172,10 +173,10 @@ pub fn BreakIt() -> impl IntoView {
             view! {
                 <h3>"Correct attention, for comparison"</h3>
                 <Heatmap
-                    weights=state.main_weights
-                    tokens=state.tokens
-                    selected_row=Signal::derive(move || Some(state.row.get()))
-                    on_select=Callback::new(move |row: usize| state.row.set(row))
+                    weights=model.main_weights
+                    tokens=model.tokens
+                    selected_row=Signal::derive(move || Some(view.row.get()))
+                    on_select=Callback::new(move |row: usize| view.row.set(row))
                     percent_labels=true
                     title="Correct causal attention, for comparison"
                 />

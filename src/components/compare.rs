@@ -17,7 +17,7 @@ use crate::model::compare::{
 };
 use crate::model::tokenizer::tokenize;
 use crate::model::url_state::{CompareChange, ViewState};
-use crate::state::{AppState, Shared};
+use crate::state::{ExplorerModel, Shared, ViewSignals};
 use crate::text::{compare_text, diff_label, mistake_label, CompareText};
 use crate::web::download::{download_text, download_url};
 use leptos::either::Either;
@@ -88,27 +88,27 @@ struct Compared {
 }
 
 /// B for the view now: `Ok(None)` while compare is off, `Err` with the message when refused.
-fn compare_now(state: AppState) -> Result<Option<Compared>, String> {
-    let Some(change) = state.compare.get() else {
+fn compare_now(view: ViewSignals, model: ExplorerModel) -> Result<Option<Compared>, String> {
+    let Some(change) = view.compare.get() else {
         return Ok(None);
     };
     // Setting A as far as B depends on it (not the row or the lesson step).
     let a_view = ViewState {
-        sentence: state.sentence.get(),
-        tau: state.tau.get(),
-        seed: state.seed.get(),
-        heads: state.heads.get(),
-        head: state.head.get(),
-        positions: state.positions.get(),
-        broken: state.broken.get(),
-        max_tokens: state.max_tokens.get(),
+        sentence: view.sentence.get(),
+        tau: view.tau.get(),
+        seed: view.seed.get(),
+        heads: view.heads.get(),
+        head: view.head.get(),
+        positions: view.positions.get(),
+        broken: view.broken.get(),
+        max_tokens: view.max_tokens.get(),
         ..ViewState::default()
     };
     let b_view = setting_b(&change, &a_view);
     if let Some(message) = refusal(&a_view, &b_view) {
         return Err(message);
     }
-    let a = state.shown_weights.get();
+    let a = model.shown_weights.get();
     let b = view_weights(&b_view);
     let diff = difference(&a, &b);
     let n = diff.nrows();
@@ -118,7 +118,7 @@ fn compare_now(state: AppState) -> Result<Option<Compared>, String> {
             j > i && a[(i, j)] == 0.0 && b[(i, j)] == 0.0
         })
         .collect();
-    let text = state
+    let text = model
         .tokens
         .with(|t| compare_text(&change, (&a_view, &b_view), t, &diff));
     Ok(Some(Compared {
@@ -132,9 +132,10 @@ fn compare_now(state: AppState) -> Result<Option<Compared>, String> {
 
 #[component]
 pub fn Compare() -> impl IntoView {
-    let state = AppState::from_context();
+    let view = ViewSignals::from_context();
+    let model = ExplorerModel::from_context();
     let status = RwSignal::new(None::<String>);
-    let compared = Memo::new(move |_| compare_now(state));
+    let compared = Memo::new(move |_| compare_now(view, model));
     let current = move || compared.get().ok().flatten();
     let shown = Memo::new(move |_| compared.with(|c| matches!(c, Ok(Some(_)))));
 
@@ -148,13 +149,13 @@ pub fn Compare() -> impl IntoView {
         };
         let value = event_target_value(&ev);
         status.set(None);
-        let kind = state.compare.with_untracked(|c| kind_of(c.as_ref()));
+        let kind = view.compare.with_untracked(|c| kind_of(c.as_ref()));
         let change = match el.get_attribute("name").as_deref() {
             Some("cmp-kind") => {
                 let a = ViewState {
-                    tau: state.tau.get_untracked(),
-                    seed: state.seed.get_untracked(),
-                    broken: state.broken.get_untracked(),
+                    tau: view.tau.get_untracked(),
+                    seed: view.seed.get_untracked(),
+                    broken: view.broken.get_untracked(),
                     ..ViewState::default()
                 };
                 first_change(&value, &a)
@@ -173,11 +174,11 @@ pub fn Compare() -> impl IntoView {
                 parsed
             }
         };
-        state.compare.set(change);
+        view.compare.set(change);
     };
-    let kind = move || state.compare.with(|c| kind_of(c.as_ref()));
+    let kind = move || view.compare.with(|c| kind_of(c.as_ref()));
     let value_text = move || {
-        state.compare.with(|c| match c {
+        view.compare.with(|c| match c {
             Some(CompareChange::Tau(t)) => t.to_string(),
             Some(CompareChange::Seed(s)) => s.to_string(),
             Some(CompareChange::Sentence(s)) => s.clone(),
@@ -185,7 +186,7 @@ pub fn Compare() -> impl IntoView {
         })
     };
     let mistake = move || {
-        state.compare.with(|c| match c {
+        view.compare.with(|c| match c {
             Some(CompareChange::Broken(m)) => m.iter().next().map_or("", Mistake::key),
             _ => "",
         })
@@ -227,13 +228,14 @@ pub fn Compare() -> impl IntoView {
                 </label>
             </div>
             <p class="error" role="alert">{message}</p>
-            {move || shown.get().then(|| compare_body(state, current))}
+            {move || shown.get().then(|| compare_body(view, model, current))}
         </section>
     }
 }
 
 fn compare_body(
-    state: AppState,
+    view: ViewSignals,
+    model: ExplorerModel,
     current: impl Fn() -> Option<Compared> + Copy + Send + Sync + 'static,
 ) -> impl IntoView {
     let b_weights = Signal::derive(move || {
@@ -249,7 +251,7 @@ fn compare_body(
     let wrap_ref = NodeRef::<html::Div>::new();
     use_canvas("difference", canvas_ref, Some(wrap_ref), move |pass| {
         let Some(c) = current() else { return };
-        state.tokens.with(|tokens| {
+        model.tokens.with(|tokens| {
             let n = tokens.len().min(c.diff.nrows());
             let longest = tokens.iter().map(|t| t.chars().count()).max().unwrap_or(1);
             let l = HeatmapLayout::new(pass.width.clamp(200.0, 720.0), n, longest, 13.0, true);
@@ -276,8 +278,8 @@ fn compare_body(
         let Some(c) = current() else { return };
         let result = match file.as_deref() {
             Some("csv") => {
-                let a = state.shown_weights.get_untracked();
-                let text = state.tokens.with_untracked(|t| compare_csv(t, &a, &c.b));
+                let a = model.shown_weights.get_untracked();
+                let text = model.tokens.with_untracked(|t| compare_csv(t, &a, &c.b));
                 download_text("compare.csv", "text/csv", &text)
             }
             Some("png") => canvas_ref
@@ -297,13 +299,13 @@ fn compare_body(
         {move || current().map(|c| settings_words(&c.text))}
         <div class="compare-pair">
             <Heatmap
-                weights=state.shown_weights
-                tokens=state.tokens
+                weights=model.shown_weights
+                tokens=model.tokens
                 selected_row=none
                 on_select=Callback::new(|_: usize| {})
                 percent_labels=true
                 title="Setting A heatmap"
-                broken=Signal::derive(move || !state.broken.get().is_empty())
+                broken=Signal::derive(move || !view.broken.get().is_empty())
             />
             <Heatmap
                 weights=b_weights
@@ -328,8 +330,7 @@ fn compare_body(
         {move || {
             current()
                 .map(|c| {
-                    state
-                        .tokens
+                    model.tokens
                         .with(|tokens| difference_words(&c.text, tokens, &c.diff, &c.hidden))
                 })
         }}

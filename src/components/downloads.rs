@@ -4,14 +4,15 @@
 use crate::charts::svg::{heatmap_svg, SvgHeatmap};
 use crate::model::broken::broken_attention;
 use crate::model::export::{view_json, weights_csv};
-use crate::state::{use_theme, AppState};
+use crate::state::{use_theme, ExplorerModel, ViewSignals};
 use crate::text::figure_caption;
 use crate::web::download::{download_canvas_png, download_text};
 use leptos::prelude::*;
 
 #[component]
 pub fn Downloads() -> impl IntoView {
-    let state = AppState::from_context();
+    let view = ViewSignals::from_context();
+    let model = ExplorerModel::from_context();
     let status = RwSignal::new(None::<String>);
     let report = move |result: Result<(), wasm_bindgen::JsValue>, what: &str| {
         status.set(
@@ -21,17 +22,12 @@ pub fn Downloads() -> impl IntoView {
         );
     };
     let json = move |_| {
-        let (tau, broken) = (state.tau.get_untracked(), state.broken.get_untracked());
+        let (tau, broken) = (view.tau.get_untracked(), view.broken.get_untracked());
         // The outputs are not kept between slider steps; compute the full attention for the file,
         // with the "Break it" mistakes the page shows (none: correct attention, bit for bit).
-        let text = state.prepared.with_untracked(|p| {
+        let text = model.prepared.with_untracked(|p| {
             let attention = broken_attention(p, broken, tau);
-            view_json(
-                &state.sentence.get_untracked(),
-                p,
-                (tau, broken),
-                &attention,
-            )
+            view_json(&view.sentence.get_untracked(), p, (tau, broken), &attention)
         });
         report(
             download_text("attention.json", "application/json", &text),
@@ -39,10 +35,10 @@ pub fn Downloads() -> impl IntoView {
         );
     };
     let csv = move |_| {
-        let head = state.head.get_untracked();
-        let text = state
+        let head = view.head.get_untracked();
+        let text = model
             .shown_weights
-            .with_untracked(|w| state.tokens.with_untracked(|t| weights_csv(t, w)));
+            .with_untracked(|w| model.tokens.with_untracked(|t| weights_csv(t, w)));
         report(
             download_text(
                 &format!("attention-head{}.csv", head + 1),
@@ -54,17 +50,17 @@ pub fn Downloads() -> impl IntoView {
     };
     let theme = use_theme();
     let svg = move |_| {
-        let broken = state.broken.get_untracked();
+        let broken = view.broken.get_untracked();
         let caption = figure_caption(
-            &state.sentence.get_untracked(),
-            state.seed.get_untracked(),
-            (state.head.get_untracked(), state.heads.get_untracked()),
-            state.tau.get_untracked(),
-            state.positions.get_untracked(),
+            &view.sentence.get_untracked(),
+            view.seed.get_untracked(),
+            (view.head.get_untracked(), view.heads.get_untracked()),
+            view.tau.get_untracked(),
+            view.positions.get_untracked(),
             broken,
         );
-        let text = state.shown_weights.with_untracked(|weights| {
-            state.tokens.with_untracked(|tokens| {
+        let text = model.shown_weights.with_untracked(|weights| {
+            model.tokens.with_untracked(|tokens| {
                 heatmap_svg(&SvgHeatmap {
                     tokens,
                     weights,

@@ -2,7 +2,7 @@
 //! "Copy embed code" button (the strings come from `model::embed`).
 
 use crate::model::embed::{full_link, iframe_snippet, page_address};
-use crate::state::AppState;
+use crate::state::ViewSignals;
 use crate::web::clipboard::write_text;
 use crate::web::location::location_href;
 use leptos::html;
@@ -11,14 +11,14 @@ use leptos::prelude::*;
 /// "Open in Attention Explorer": the current view in the full app, in a new tab.
 #[component]
 pub fn OpenFullApp() -> impl IntoView {
-    let state = AppState::from_context();
+    let view = ViewSignals::from_context();
     // The address without its query: the app's own path, wherever it is served.
     let page = page_address(&location_href()).to_string();
     view! {
         <a
             class="open-full"
             data-testid="open-full"
-            href=move || full_link(&page, &state.view_state())
+            href=move || full_link(&page, &view.snapshot())
             target="_blank"
             rel="noopener"
         >
@@ -31,12 +31,12 @@ pub fn OpenFullApp() -> impl IntoView {
 /// shows the code selected in a read-only box to copy by hand.
 #[component]
 pub fn CopyEmbedCode() -> impl IntoView {
-    let state = AppState::from_context();
+    let view = ViewSignals::from_context();
     let status = RwSignal::new(String::new());
     let by_hand = RwSignal::new(None::<String>);
     let copy = move |_| {
         let page = location_href();
-        let snippet = iframe_snippet(page_address(&page), &untrack(|| state.view_state()));
+        let snippet = iframe_snippet(page_address(&page), &untrack(|| view.snapshot()));
         leptos::task::spawn_local(async move {
             if write_text(&snippet).await.is_ok() {
                 by_hand.set(None);

@@ -4,7 +4,7 @@ use crate::charts::bars::{draw_row_bars, BarsSpec};
 use crate::format::percent;
 use crate::hooks::use_canvas;
 use crate::model::stats::row_stats;
-use crate::state::AppState;
+use crate::state::{ExplorerModel, ViewSignals};
 use crate::text::{bar_chart_label, effective_tokens_text, entropy_text, quote};
 use leptos::html;
 use leptos::prelude::*;
@@ -19,18 +19,18 @@ struct KeyWeight {
 
 #[component]
 pub fn RowInspector() -> impl IntoView {
-    let state = AppState::from_context();
+    let view = ViewSignals::from_context();
+    let model = ExplorerModel::from_context();
     // What the heatmap shows: with the "Break it" mistakes made, when any is on; then every key
     // is listed and counted, the future included.
-    let weights = state.shown_weights;
-    let broken = move || !state.broken.get().is_empty();
+    let weights = model.shown_weights;
+    let broken = move || !view.broken.get().is_empty();
     // The keys the row's numbers cover: its past, or every key when broken.
     let seen = move |i: usize, n: usize| if broken() { n } else { i + 1 };
     let row = Memo::new(move |_| {
-        state
-            .row
+        view.row
             .get()
-            .min(state.tokens.with(Vec::len).saturating_sub(1))
+            .min(model.tokens.with(Vec::len).saturating_sub(1))
     });
     let row_weights = Memo::new(move |_| {
         let (w, i) = (weights.get(), row.get());
@@ -46,7 +46,7 @@ pub fn RowInspector() -> impl IntoView {
         let i = row.get();
         let w = row_weights.get();
         let seen = seen(i, w.len());
-        state.tokens.with(|t| {
+        model.tokens.with(|t| {
             t.iter()
                 .enumerate()
                 .map(|(j, tok)| KeyWeight {
@@ -58,7 +58,7 @@ pub fn RowInspector() -> impl IntoView {
         })
     };
     let token = move || {
-        state
+        model
             .tokens
             .with(|t| t.get(row.get()).cloned().unwrap_or_default())
     };
@@ -71,7 +71,7 @@ pub fn RowInspector() -> impl IntoView {
         let i = row.get();
         let w = row_weights.get();
         let size = (pass.width.clamp(200.0, 720.0), 180.0);
-        state.tokens.with(|t| {
+        model.tokens.with(|t| {
             let spec = BarsSpec {
                 tokens: t,
                 weights: &w,
@@ -87,7 +87,7 @@ pub fn RowInspector() -> impl IntoView {
     let bar_label = move || {
         let i = row.get();
         row_weights.with(|w| {
-            state
+            model
                 .tokens
                 .with(|t| bar_chart_label(t, i, &w[..seen(i, w.len()).min(w.len())]))
         })
@@ -120,7 +120,7 @@ pub fn RowInspector() -> impl IntoView {
                 <dt>"Effective tokens"</dt>
                 <dd data-testid="effective">
                     {move || {
-                        let n = state.tokens.with(Vec::len);
+                        let n = model.tokens.with(Vec::len);
                         effective_tokens_text(stats().effective_tokens, seen(row.get(), n))
                     }}
                 </dd>

@@ -7,7 +7,7 @@ use crate::model::rng::SeededRng;
 use crate::model::trained::WeightsChoice;
 use crate::model::url_state::MAX_SEED;
 use crate::model::weights::{D_MODEL, HEAD_CHOICES};
-use crate::state::AppState;
+use crate::state::{ExplorerModel, ViewSignals};
 use crate::text::positions_help;
 use leptos::prelude::*;
 
@@ -19,10 +19,11 @@ pub fn next_seed(seed: u64) -> u64 {
 
 #[component]
 pub fn ModelControls() -> impl IntoView {
-    let state = AppState::from_context();
+    let view = ViewSignals::from_context();
+    let model = ExplorerModel::from_context();
     let seed_error = RwSignal::new(None::<String>);
-    let trained = move || state.trained_in_use();
-    let choice = move |c: WeightsChoice| move || state.weights.get() == c;
+    let trained = move || model.trained_in_use();
+    let choice = move |c: WeightsChoice| move || view.weights.get() == c;
     view! {
         <fieldset class="field model">
             <legend>"Model"</legend>
@@ -32,7 +33,7 @@ pub fn ModelControls() -> impl IntoView {
                     id="weights"
                     on:change:target=move |ev| {
                         if let Some(c) = WeightsChoice::parse(&ev.target().value()) {
-                            state.weights.set(c);
+                            view.weights.set(c);
                         }
                     }
                 >
@@ -48,7 +49,7 @@ pub fn ModelControls() -> impl IntoView {
                 </select>
             </div>
             <p class="hint" role="status" data-testid="weights-status">
-                {move || state.weights_problem.get()}
+                {move || model.weights_problem.get()}
             </p>
             <div class="row">
                 <label for="seed">"Seed"</label>
@@ -60,17 +61,17 @@ pub fn ModelControls() -> impl IntoView {
                     step="1"
                     inputmode="numeric"
                     disabled=trained
-                    prop:value=move || state.seed.get().to_string()
+                    prop:value=move || view.seed.get().to_string()
                     on:change:target=move |ev| {
                         match ev.target().value().trim().parse::<u64>() {
                             Ok(s) if s <= MAX_SEED => {
                                 seed_error.set(None);
-                                state.seed.set(s);
+                                view.seed.set(s);
                             }
                             _ => {
                                 // Show the seed still in use, so the box never disagrees with the view.
-                                ev.target().set_value(&state.seed.get_untracked().to_string());
-                                seed_error.set(Some(format!("The seed must be a whole number from 0 to {MAX_SEED}; kept {}.", state.seed.get_untracked())));
+                                ev.target().set_value(&view.seed.get_untracked().to_string());
+                                seed_error.set(Some(format!("The seed must be a whole number from 0 to {MAX_SEED}; kept {}.", view.seed.get_untracked())));
                             }
                         }
                     }
@@ -78,14 +79,14 @@ pub fn ModelControls() -> impl IntoView {
                 <button
                     type="button"
                     disabled=trained
-                    on:click=move |_| state.seed.update(|s| *s = next_seed(*s))
+                    on:click=move |_| view.seed.update(|s| *s = next_seed(*s))
                 >
                     "New seed"
                 </button>
             </div>
             <p class="hint">
                 {move || {
-                    state.prepared.with(|p| {
+                    model.prepared.with(|p| {
                         if p.weights.checkpoint().is_some() {
                             format!(
                                 "The trained weights fix the model: {} heads of d = {} and sinusoidal positions; the seed applies to the random weights.",
@@ -107,7 +108,7 @@ pub fn ModelControls() -> impl IntoView {
                     on:change:target=move |ev| {
                         if let Ok(h) = ev.target().value().parse::<usize>() {
                             if HEAD_CHOICES.contains(&h) {
-                                state.set_heads(h);
+                                view.set_heads(h);
                             }
                         }
                     }
@@ -116,7 +117,7 @@ pub fn ModelControls() -> impl IntoView {
                         .iter()
                         .map(|&h| {
                             view! {
-                                <option value=h.to_string() selected=move || state.heads.get() == h>
+                                <option value=h.to_string() selected=move || view.heads.get() == h>
                                     {format!("{h} × d = {}", D_MODEL / h)}
                                 </option>
                             }
@@ -129,16 +130,16 @@ pub fn ModelControls() -> impl IntoView {
                     id="positions"
                     type="checkbox"
                     disabled=trained
-                    prop:checked=move || state.positions.get()
-                    on:change:target=move |ev| state.positions.set(ev.target().checked())
+                    prop:checked=move || view.positions.get()
+                    on:change:target=move |ev| view.positions.set(ev.target().checked())
                 />
                 <label for="positions">"Add sinusoidal position codes"</label>
             </div>
             <p class="help" data-testid="positions-help">
                 {move || {
-                    state.tokens.with(|tokens| {
+                    model.tokens.with(|tokens| {
                         let repeated = first_repeated_word(tokens);
-                        positions_help(state.positions.get(), tokens, repeated)
+                        positions_help(view.positions.get(), tokens, repeated)
                     })
                 }}
             </p>

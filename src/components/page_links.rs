@@ -6,21 +6,19 @@
 //! settings, so moving between them loses nothing.
 
 use crate::model::embed::full_link;
-use crate::state::PageState;
+use crate::state::ViewSignals;
 use leptos::prelude::*;
 
 /// The explorer's "Practice" panel: what the practice page offers, and the link to it.
 #[component]
-pub fn ToPractice(
-    /// The view the link carries.
-    page: PageState,
-) -> impl IntoView {
+pub fn ToPractice() -> impl IntoView {
+    let view = ViewSignals::from_context();
     view! {
         <section class="panel practice-link" aria-labelledby="practice-title" data-testid="to-practice">
             <h2 id="practice-title">"Practice"</h2>
             <p>
                 "Test yourself on this view: questions about this heatmap, generated from the live model and graded only after you answer, and an A/B comparison of two settings with their difference. "
-                <a href=move || full_link("practice.html", &page.view_state())>
+                <a href=move || full_link("practice.html", &view.snapshot())>
                     "Open the practice page with this view"
                 </a>
             </p>
@@ -30,16 +28,14 @@ pub fn ToPractice(
 
 /// The explorer's "Watch attention learn" panel: the link to the training page.
 #[component]
-pub fn ToTrain(
-    /// The view the link carries.
-    page: PageState,
-) -> impl IntoView {
+pub fn ToTrain() -> impl IntoView {
+    let view = ViewSignals::from_context();
     view! {
         <section class="panel practice-link" aria-labelledby="train-link-title" data-testid="to-train">
             <h2 id="train-link-title">"Watch attention learn"</h2>
             <p>
                 "Random weights show no learned pattern, and the trained weights offered above were trained by the project beforehand. On the training page a tiny attention-only transformer learns a task in your browser while you watch its heads' patterns form; you can pause it, step it, replay how a pattern formed and look closer at any head, and bring a tiny-grammar model you trained back here (Weights: trained by you). "
-                <a href=move || full_link("train.html", &page.view_state())>
+                <a href=move || full_link("train.html", &view.snapshot())>
                     "Open the training page"
                 </a>
             </p>
@@ -49,12 +45,10 @@ pub fn ToTrain(
 
 /// The practice and training pages' way back: the same view in the explorer.
 #[component]
-pub fn ToExplorer(
-    /// The view the link carries.
-    page: PageState,
-) -> impl IntoView {
+pub fn ToExplorer() -> impl IntoView {
+    let view = ViewSignals::from_context();
     view! {
-        <a class="to-explorer" data-testid="to-explorer" href=move || full_link("./", &page.view_state())>
+        <a class="to-explorer" data-testid="to-explorer" href=move || full_link("./", &view.snapshot())>
             "← Back to the explorer (lesson and Break it)"
         </a>
     }

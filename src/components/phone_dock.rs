@@ -5,22 +5,23 @@
 //! the inspector sit beside the heatmap.
 
 use super::temperature::TemperatureSlider;
-use crate::state::AppState;
+use crate::state::{ExplorerModel, ViewSignals};
 use crate::text::{broken_row_summary, row_glance};
 use leptos::prelude::*;
 
 #[component]
 pub fn PhoneDock() -> impl IntoView {
-    let state = AppState::from_context();
+    let view = ViewSignals::from_context();
+    let model = ExplorerModel::from_context();
     let glance = move || {
         // The numbers of the heatmap above it: with "Break it" mistakes on, the broken weights,
         // whose rows need not sum to 1 (so no entropy: the sum is what the reader needs).
-        let w = state.shown_weights.get();
-        let broken = state.broken.with(|b| !b.is_empty());
-        state.tokens.with(|t| {
+        let w = model.shown_weights.get();
+        let broken = view.broken.with(|b| !b.is_empty());
+        model.tokens.with(|t| {
             let n = t.len().min(w.nrows());
             (n > 0).then(|| {
-                let i = state.row.get().min(n - 1);
+                let i = view.row.get().min(n - 1);
                 if broken {
                     broken_row_summary(t, &w, i)
                 } else {

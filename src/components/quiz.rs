@@ -6,7 +6,7 @@
 use crate::components::heatmap::Heatmap;
 use crate::model::host::parse_decimal;
 use crate::model::quiz::{grade, questions, Question, Response};
-use crate::state::{AppState, Shared};
+use crate::state::{ExplorerModel, Shared, ViewSignals};
 use crate::text::quiz::{
     quiz_choice, quiz_number, quiz_progress, quiz_prompt, quiz_scope, quiz_verdict, quiz_why,
 };
@@ -43,12 +43,13 @@ impl Progress {
 
 #[component]
 pub fn Quiz() -> impl IntoView {
-    let state = AppState::from_context();
+    let view = ViewSignals::from_context();
+    let model = ExplorerModel::from_context();
     let set = Memo::new(move |_| {
-        let (head, tau, seed) = (state.head.get(), state.tau.get(), state.quiz.get());
-        let mistakes = state.broken.get();
+        let (head, tau, seed) = (view.head.get(), view.tau.get(), view.quiz.get());
+        let mistakes = view.broken.get();
         Shared(Arc::new(
-            state
+            model
                 .prepared
                 .with(|p| questions(p, head, tau, mistakes, seed)),
         ))
@@ -135,9 +136,9 @@ pub fn Quiz() -> impl IntoView {
         move || {
             question.with(|q| {
                 q.as_ref().map_or(String::new(), |(_, _, q)| {
-                    state
+                    model
                         .tokens
-                        .with_untracked(|t| f(q, t, state.tau.get_untracked()))
+                        .with_untracked(|t| f(q, t, view.tau.get_untracked()))
                 })
             })
         }
@@ -147,9 +148,9 @@ pub fn Quiz() -> impl IntoView {
     let legend = move || {
         question.with(|q| {
             q.as_ref().map_or(String::new(), |(k, n, q)| {
-                let prompt = state
+                let prompt = model
                     .tokens
-                    .with_untracked(|t| quiz_prompt(q, t, state.tau.get_untracked()));
+                    .with_untracked(|t| quiz_prompt(q, t, view.tau.get_untracked()));
                 format!("Question {} of {n}: {prompt}", k + 1)
             })
         })
@@ -158,7 +159,7 @@ pub fn Quiz() -> impl IntoView {
         let Some((_, _, q)) = question.get() else {
             return Vec::new();
         };
-        let tokens = state.tokens.get_untracked();
+        let tokens = model.tokens.get_untracked();
         q.choices
             .iter()
             .enumerate()
@@ -191,7 +192,7 @@ pub fn Quiz() -> impl IntoView {
             view! {
                 <Heatmap
                     weights=Signal::derive(move || m.clone())
-                    tokens=state.tokens
+                    tokens=model.tokens
                     selected_row=Signal::derive(|| None)
                     on_select=Callback::new(|_: usize| {})
                     percent_labels=true
@@ -205,7 +206,7 @@ pub fn Quiz() -> impl IntoView {
     let verdict = move || match (hint.get(), checked.get(), question.get()) {
         (Some(h), _, _) => h.to_string(),
         (_, Some(right), Some((_, _, q))) => {
-            state.tokens.with_untracked(|t| quiz_verdict(&q, t, right))
+            model.tokens.with_untracked(|t| quiz_verdict(&q, t, right))
         }
         _ => String::new(),
     };
@@ -218,7 +219,7 @@ pub fn Quiz() -> impl IntoView {
         <section class="panel quiz" id="quiz" aria-labelledby="quiz-title">
             <h2 id="quiz-title">"Predict, then reveal"</h2>
             <p class="hint">
-                {move || quiz_scope(state.head.get(), state.heads.get(), state.tau.get())}
+                {move || quiz_scope(view.head.get(), view.heads.get(), view.tau.get())}
             </p>
             <p class="quiz-progress">
                 <span data-testid="quiz-progress">

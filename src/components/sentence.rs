@@ -1,7 +1,7 @@
 //! The learner's own sentence: a labelled text box, applied with Enter or the button, shown as chips.
 
 use crate::model::tokenizer::{checked_tokens, MAX_SENTENCE_CHARS};
-use crate::state::AppState;
+use crate::state::{ExplorerModel, ViewSignals};
 use leptos::prelude::*;
 
 /// The text box's `maxlength`, far above the tokenizer's limit on purpose: a sentence that is too
@@ -12,15 +12,16 @@ const SENTENCE_BOX_MAX_CHARS: usize = 20 * MAX_SENTENCE_CHARS;
 
 #[component]
 pub fn SentenceBox() -> impl IntoView {
-    let state = AppState::from_context();
-    let draft = RwSignal::new(state.sentence.get_untracked());
+    let view = ViewSignals::from_context();
+    let model = ExplorerModel::from_context();
+    let draft = RwSignal::new(view.sentence.get_untracked());
     let error = RwSignal::new(None::<String>);
     let apply = move || {
         let text = draft.get_untracked();
-        match checked_tokens(&text, state.max_tokens.get_untracked()) {
+        match checked_tokens(&text, view.max_tokens.get_untracked()) {
             Ok(tokens) => {
                 error.set(None);
-                state.apply_sentence(text, tokens.len());
+                model.apply_sentence(text, tokens.len());
             }
             Err(e) => error.set(Some(e.message())),
         }
@@ -49,7 +50,7 @@ pub fn SentenceBox() -> impl IntoView {
                 <button type="submit">"Apply"</button>
             </div>
             <p id="sentence-help" class="help">
-                {move || format!("Up to {} tokens; punctuation becomes its own token.", state.max_tokens.get())}
+                {move || format!("Up to {} tokens; punctuation becomes its own token.", view.max_tokens.get())}
             </p>
             <p id="sentence-error" class="error" role="alert">
                 {move || error.get()}
@@ -59,9 +60,8 @@ pub fn SentenceBox() -> impl IntoView {
                 // stay subscribed to `row` after its chip is gone (leptos 0.8 never unsubscribes a
                 // dropped effect), leaking 48 bytes per chip per sentence (see docs/reliability.md, "Memory").
                 {move || {
-                    let row = state.row.get();
-                    state
-                        .tokens
+                    let row = view.row.get();
+                    model.tokens
                         .get()
                         .into_iter()
                         .enumerate()
@@ -70,7 +70,7 @@ pub fn SentenceBox() -> impl IntoView {
                                 <li
                                     class="chip"
                                     class:selected=row == i
-                                    on:click=move |_| state.row.set(i)
+                                    on:click=move |_| view.row.set(i)
                                 >
                                     {t}
                                 </li>

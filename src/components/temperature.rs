@@ -7,7 +7,7 @@ use crate::model::claims::HeadShape;
 use crate::model::temperature::{
     divisor, slider_value, track_percent, unscaled_tau, Regime, SLIDER_MAX_TAU, SLIDER_MIN_TAU,
 };
-use crate::state::AppState;
+use crate::state::{ExplorerModel, ViewSignals};
 use crate::text::{format_tau, regime_sentence};
 use leptos::either::Either;
 use leptos::prelude::*;
@@ -18,17 +18,17 @@ pub fn TemperatureSlider(
     #[prop(optional)]
     compact: bool,
 ) -> impl IntoView {
-    let state = AppState::from_context();
-    let head_size = state.head_size();
+    let view = ViewSignals::from_context();
+    let model = ExplorerModel::from_context();
+    let head_size = model.head_size();
     // Closures, not memos, for these cheap values: every distinct memo type adds code to the wasm.
     let unscaled = move || unscaled_tau(head_size.get());
-    let shown_divisor = move || divisor(head_size.get(), state.tau.get());
+    let shown_divisor = move || divisor(head_size.get(), view.tau.get());
     let on_input = move |ev: leptos::ev::Targeted<leptos::ev::Event, web_sys::HtmlInputElement>| {
         // The browser's own number parsing (NaN when the value is unusable).
         let v = ev.target().value_as_number();
         if v.is_finite() {
-            state
-                .tau
+            view.tau
                 .set(10f64.powf(v).clamp(SLIDER_MIN_TAU, SLIDER_MAX_TAU));
         }
     };
@@ -41,8 +41,8 @@ pub fn TemperatureSlider(
                 max=fixed(slider_value(SLIDER_MAX_TAU), 2)
                 step="0.01"
                 list="temperature-marks"
-                prop:value=move || slider_value(state.tau.get())
-                aria-valuetext=move || format!("τ = {}", format_tau(state.tau.get()))
+                prop:value=move || slider_value(view.tau.get())
+                aria-valuetext=move || format!("τ = {}", format_tau(view.tau.get()))
                 aria-describedby=described_by
                 on:input:target=on_input
             />
@@ -52,7 +52,7 @@ pub fn TemperatureSlider(
         return Either::Left(view! {
             <div class="field temperature compact">
                 <label for="temperature-dock">
-                    "Temperature: τ = " <output data-testid="tau-dock">{move || format_tau(state.tau.get())}</output>
+                    "Temperature: τ = " <output data-testid="tau-dock">{move || format_tau(view.tau.get())}</output>
                 </label>
                 {range("temperature-dock", "temperature-regime")}
             </div>
@@ -71,7 +71,7 @@ pub fn TemperatureSlider(
                     type="button"
                     class="mark"
                     style=move || format!("left:{}%", fixed(track_percent(unscaled()), 3))
-                    on:click=move |_| state.tau.set(unscaled())
+                    on:click=move |_| view.tau.set(unscaled())
                     title="Set τ = 1/√d: attention without the scaling"
                 >
                     "unscaled"
@@ -80,21 +80,21 @@ pub fn TemperatureSlider(
                     type="button"
                     class="mark scaled"
                     style=format!("left:{}%", fixed(track_percent(1.0), 3))
-                    on:click=move |_| state.tau.set(1.0)
+                    on:click=move |_| view.tau.set(1.0)
                     title="Set τ = 1: standard scaled attention"
                 >
                     "scaled"
                 </button>
             </div>
             <p id="temperature-readout" class="readout">
-                "τ = " <output data-testid="tau">{move || format_tau(state.tau.get())}</output>
-                " · scores (q·k) divided by √d·τ = √" {move || head_size.get()} " × " {move || format_tau(state.tau.get())}
+                "τ = " <output data-testid="tau">{move || format_tau(view.tau.get())}</output>
+                " · scores (q·k) divided by √d·τ = √" {move || head_size.get()} " × " {move || format_tau(view.tau.get())}
                 " = " <output data-testid="divisor">{move || fixed(shown_divisor(), 3)}</output>
             </p>
             <p id="temperature-regime" class="regime" aria-live="polite">
                 {move || {
-                    let (tau, d) = (state.tau.get(), head_size.get());
-                    let shape = state.main_weights.with(|w| HeadShape::of(w));
+                    let (tau, d) = (view.tau.get(), head_size.get());
+                    let shape = model.main_weights.with(|w| HeadShape::of(w));
                     regime_sentence(Regime::of(tau, d), tau, d, &shape)
                 }}
             </p>

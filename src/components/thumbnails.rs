@@ -4,7 +4,7 @@ use crate::charts::canvas::Redraw;
 use crate::charts::heatmap::{draw_heatmap, CellText, HeatmapSpec};
 use crate::charts::layout::HeatmapLayout;
 use crate::hooks::use_canvas;
-use crate::state::{AppState, Shared};
+use crate::state::{Shared, ViewSignals};
 use leptos::html;
 use leptos::prelude::*;
 use nalgebra::DMatrix;
@@ -30,10 +30,10 @@ pub fn Thumbnail(
     on_select: Callback<()>,
 ) -> impl IntoView {
     let canvas_ref = NodeRef::<html::Canvas>::new();
-    let state = AppState::from_context();
+    let view = ViewSignals::from_context();
     // Drawn whole every time: there are no labels to keep.
     use_canvas("thumbnail", canvas_ref, None, move |pass| {
-        let show_future = !state.broken.get().is_empty();
+        let show_future = !view.broken.get().is_empty();
         weights.with(|weights| {
             let Some(weights) = weights else { return };
             let layout = HeatmapLayout::new(THUMB, weights.nrows(), 1, 0.0, false);

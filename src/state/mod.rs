@@ -1,18 +1,22 @@
-//! The app's state: what the learner chose (signals), what the model makes of it (memos), and
-//! the address bar kept in step with both. Components read it; nothing here draws.
+//! The app's state: what the learner chose (the view's signals, [`ViewSignals`]), what the model
+//! makes of it (memos, [`ExplorerModel`]), the notices about the link ([`Notices`]), and the
+//! address bar kept in step with the view. Each is a context of its own, provided by the page
+//! (`app`); components read the ones they use. Nothing here draws.
 
-mod app_state;
-mod page_state;
+mod explorer_model;
+mod notices;
 mod shared;
 mod theme;
 mod trained_weights;
 mod training;
 mod url_sync;
+mod view_signals;
 
-pub use app_state::AppState;
-pub use page_state::{PageState, ViewSignals};
+pub use explorer_model::ExplorerModel;
+pub use notices::Notices;
 pub use shared::Shared;
 pub use theme::{provide_theme, use_theme};
 pub use trained_weights::load_trained_weights;
 pub use training::Training;
 pub use url_sync::sync_url;
+pub use view_signals::ViewSignals;

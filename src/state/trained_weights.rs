@@ -4,7 +4,7 @@
 //! and keeping the head count and the position switch equal to the checkpoint's while its
 //! weights are shown, so every control, heading and link describes the model on screen.
 
-use super::AppState;
+use super::{ExplorerModel, ViewSignals};
 use crate::model::train::checkpoint_file::{decode, Checkpoint, CheckpointTask};
 use crate::model::trained::WeightsChoice;
 use crate::web::fetch::fetch_bytes;
@@ -28,19 +28,18 @@ pub type Loaded = Option<Result<Arc<Checkpoint>, String>>;
 
 /// Fetches the checkpoint the first time trained weights are chosen (again after a failure), and
 /// keeps `heads` and `positions` in step with it while it is in use.
-pub fn load_trained_weights(state: AppState) {
+pub fn load_trained_weights(view: ViewSignals, model: ExplorerModel) {
     let loading = StoredValue::new(false);
     // The learner's own model: read from this browser's storage when chosen (it is quick).
     Effect::new(move |_| {
-        if state.weights.get() == WeightsChoice::Yours
-            && state.yours.with_untracked(Option::is_none)
+        if view.weights.get() == WeightsChoice::Yours && model.yours.with_untracked(Option::is_none)
         {
-            state.yours.set(Some(read_your_model()));
+            model.yours.set(Some(read_your_model()));
         }
     });
     Effect::new(move |_| {
-        let wanted = state.weights.get() == WeightsChoice::Grammar;
-        let missing = state.trained.with(|t| !matches!(t, Some(Ok(_))));
+        let wanted = view.weights.get() == WeightsChoice::Grammar;
+        let missing = model.trained.with(|t| !matches!(t, Some(Ok(_))));
         if !wanted || !missing || loading.get_value() {
             return;
         }
@@ -54,18 +53,18 @@ pub fn load_trained_weights(state: AppState) {
                 Err(e) => Err(e),
             };
             loading.set_value(false);
-            state.trained.set(Some(loaded));
+            model.trained.set(Some(loaded));
         });
     });
     Effect::new(move |_| {
-        state.prepared.with(|p| {
+        model.prepared.with(|p| {
             if let Some(c) = p.weights.checkpoint() {
                 let heads = c.model.config().heads;
-                if state.heads.get_untracked() != heads {
-                    state.set_heads(heads);
+                if view.heads.get_untracked() != heads {
+                    view.set_heads(heads);
                 }
-                if !state.positions.get_untracked() {
-                    state.positions.set(true);
+                if !view.positions.get_untracked() {
+                    view.positions.set(true);
                 }
             }
         });

@@ -12,7 +12,7 @@
 //! every evaluation, pause and step) or `evals` (every evaluation, each `eval_every` steps)
 //! change; `replay` chooses a kept checkpoint for the head grid and the detector table.
 
-use super::PageState;
+use super::ViewSignals;
 use crate::model::train::checkpoint_file::{encode, CheckpointTask};
 use crate::model::train::detectors::AgreementReport;
 use crate::model::train::evaluation::EvalPoint;
@@ -64,7 +64,8 @@ pub struct Training {
     /// Which run of slices is current: a slice of an earlier Train (paused and started again
     /// before it ran) stops instead of running beside the new one.
     loop_id: StoredValue<u64>,
-    state: PageState,
+    /// The view, whose training settings the run follows (`train_steps` is written back).
+    view: ViewSignals,
 }
 
 /// An evaluated step as the page shows it.
@@ -86,16 +87,16 @@ fn now_ms() -> f64 {
 impl Training {
     /// The run for the view's settings; if the link names a step count, retraining to it starts
     /// at once.
-    pub fn new(state: PageState) -> Self {
+    pub fn new(view: ViewSignals) -> Self {
         let settings = Memo::new(move |_| TrainSettings {
-            task: state.train_task.get(),
-            seed: state.train_seed.get(),
-            layers: state.train_layers.get(),
-            heads: state.train_heads.get(),
-            positions: state.train_positions.get(),
-            lr: state.train_lr.get(),
+            task: view.train_task.get(),
+            seed: view.train_seed.get(),
+            layers: view.train_layers.get(),
+            heads: view.train_heads.get(),
+            positions: view.train_positions.get(),
+            lr: view.train_lr.get(),
         });
-        let link_steps = state.train_steps.get_untracked();
+        let link_steps = view.train_steps.get_untracked();
         let trainer = StoredValue::new(None::<Trainer>);
         let evals = RwSignal::new(0);
         let replay = RwSignal::new(None::<usize>);
@@ -123,7 +124,7 @@ impl Training {
             rate_start: StoredValue::new(None),
             published_at: StoredValue::new(0.0),
             loop_id: StoredValue::new(0),
-            state,
+            view,
         };
         // A new choice starts a new run from step 0.
         Effect::new(move |first: Option<()>| {
@@ -246,8 +247,8 @@ impl Training {
         if self.evals.get_untracked() != evals {
             self.evals.set(evals);
         }
-        if settled && self.state.train_steps.get_untracked() != steps {
-            self.state.train_steps.set(steps);
+        if settled && self.view.train_steps.get_untracked() != steps {
+            self.view.train_steps.set(steps);
         }
     }
 

@@ -1,6 +1,6 @@
 //! Keeps the address bar in step with the view.
 
-use super::PageState;
+use super::ViewSignals;
 use crate::model::url_state::ViewState;
 use crate::web::location::replace_query;
 use leptos::prelude::*;
@@ -11,13 +11,13 @@ use std::time::Duration;
 /// browsers. A change only records the view; one timer at a time checks, when it fires, whether
 /// more changes came in and waits again if so. (Re-arming a timer on every input cost more than
 /// the rest of the sync.)
-pub fn sync_url(state: PageState) {
+pub fn sync_url(view: ViewSignals) {
     let sync: StoredValue<UrlSync, LocalStorage> = StoredValue::new_local(UrlSync::default());
     Effect::new(move |_| {
-        let view = state.view_state();
+        let snapshot = view.snapshot();
         let arm = sync
             .try_update_value(|s| {
-                s.latest = Some(view);
+                s.latest = Some(snapshot);
                 s.changed = s.armed;
                 !std::mem::replace(&mut s.armed, true)
             })

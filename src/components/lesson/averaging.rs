@@ -4,7 +4,7 @@
 use crate::components::heatmap::Heatmap;
 use crate::model::attention::{averaging_error, averaging_matrix};
 use crate::model::weights::D_MODEL;
-use crate::state::{AppState, Shared};
+use crate::state::{ExplorerModel, Shared, ViewSignals};
 use crate::text::{averaging_check, averaging_row};
 use leptos::prelude::*;
 use std::sync::Arc;
@@ -12,10 +12,11 @@ use std::sync::Arc;
 /// The loop, the averaging matrix, its check and what row t takes.
 #[component]
 pub(super) fn AveragingStep() -> impl IntoView {
-    let state = AppState::from_context();
-    let wei = Memo::new(move |_| Shared(Arc::new(averaging_matrix(state.tokens.with(Vec::len)))));
+    let view = ViewSignals::from_context();
+    let model = ExplorerModel::from_context();
+    let wei = Memo::new(move |_| Shared(Arc::new(averaging_matrix(model.tokens.with(Vec::len)))));
     // A closure (read by one text binding), not a memo: a memo type of its own costs wasm bytes.
-    let check = move || state.prepared.with(|p| averaging_error(&wei.get().0, &p.x));
+    let check = move || model.prepared.with(|p| averaging_error(&wei.get().0, &p.x));
     view! {
         <p>
             {format!(
@@ -38,9 +39,9 @@ pub(super) fn AveragingStep() -> impl IntoView {
         </p>
         <Heatmap
             weights=Signal::from(wei)
-            tokens=state.tokens
-            selected_row=Signal::derive(move || Some(state.row.get()))
-            on_select=Callback::new(move |row: usize| state.row.set(row))
+            tokens=model.tokens
+            selected_row=Signal::derive(move || Some(view.row.get()))
+            on_select=Callback::new(move |row: usize| view.row.set(row))
             decimal_labels=true
             title="Averaging matrix (uniform causal attention)"
         />
@@ -49,8 +50,8 @@ pub(super) fn AveragingStep() -> impl IntoView {
         </p>
         <p>
             {move || {
-                let i = state.row.get();
-                state.tokens.with(|t| averaging_row(t, i))
+                let i = view.row.get();
+                model.tokens.with(|t| averaging_row(t, i))
             }}
         </p>
     }

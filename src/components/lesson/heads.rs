@@ -4,7 +4,7 @@
 use crate::charts::strip::{Strip, StripRows};
 use crate::components::break_it::BrokenLessonNote;
 use crate::model::multihead::HeadsRow;
-use crate::state::{AppState, Shared};
+use crate::state::{ExplorerModel, Shared, ViewSignals};
 use crate::text::{
     concat_strip_name, heads_article_note, heads_check, heads_intro, heads_row_heading,
     heads_shapes, heads_split, heads_strip_label, heads_strip_name, heads_sum_check,
@@ -24,11 +24,12 @@ struct HeadsData {
 /// The split, the strips of the selected row, the checks and the note on the article's code.
 #[component]
 pub(super) fn HeadsStep() -> impl IntoView {
-    let state = AppState::from_context();
+    let view = ViewSignals::from_context();
+    let model = ExplorerModel::from_context();
     let data = Memo::new(move |_| {
-        let prepared = state.prepared.get();
-        let t = state.row.get().min(prepared.len().saturating_sub(1));
-        state.head_weights.with(|weights| {
+        let prepared = model.prepared.get();
+        let t = view.row.get().min(prepared.len().saturating_sub(1));
+        model.head_weights.with(|weights| {
             let refs: Vec<&DMatrix<f64>> = weights.iter().map(|w| &*w.0).collect();
             HeadsData {
                 row: HeadsRow::new(&prepared, &refs, t),
@@ -79,7 +80,7 @@ pub(super) fn HeadsStep() -> impl IntoView {
     view! {
         <BrokenLessonNote />
         <div class="heads-step" data-testid="heads-step">
-            <p>{move || state.prepared.with(|p| heads_intro(p.weights.checkpoint().is_some()))}</p>
+            <p>{move || model.prepared.with(|p| heads_intro(p.weights.checkpoint().is_some()))}</p>
             {move || data.with(|d| {
                 let p = &*d.prepared.0;
                 let (heads, head_size) = (p.heads.len(), p.head_size());

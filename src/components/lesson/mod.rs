@@ -15,7 +15,7 @@ mod softmax;
 mod trace;
 
 use crate::model::url_state::Step;
-use crate::state::AppState;
+use crate::state::ViewSignals;
 use crate::text::{step_adds, step_position, step_tab, step_title};
 use crate::web::window;
 use averaging::AveragingStep;
@@ -41,9 +41,9 @@ fn focus(id: &str) {
 /// The tab list, where the learner is, the chosen step's panel and Back/Next.
 #[component]
 pub fn Lesson() -> impl IntoView {
-    let state = AppState::from_context();
+    let view = ViewSignals::from_context();
     let on_key = move |ev: leptos::ev::KeyboardEvent| {
-        let i = state.step.get_untracked().number() - 1;
+        let i = view.step.get_untracked().number() - 1;
         let n = Step::ALL.len();
         let next = match ev.key().as_str() {
             "ArrowRight" => (i + 1) % n,
@@ -53,13 +53,13 @@ pub fn Lesson() -> impl IntoView {
             _ => return,
         };
         ev.prevent_default();
-        state.step.set(Step::ALL[next]);
+        view.step.set(Step::ALL[next]);
         focus(&format!("tab-{}", Step::ALL[next].key()));
     };
     // Back and Next move along the path, then bring the new step's heading into view and focus,
     // so keyboard and screen-reader users start reading the new step from its top.
     let go = move |step: Step| {
-        state.step.set(step);
+        view.step.set(step);
         if let Some(el) = window()
             .document()
             .and_then(|d| d.get_element_by_id("lesson-step-heading"))
@@ -68,7 +68,7 @@ pub fn Lesson() -> impl IntoView {
         }
         focus("lesson-step-heading");
     };
-    let step = move || state.step.get();
+    let step = move || view.step.get();
     view! {
         <section class="panel lesson" aria-labelledby="lesson-title">
             <h2 id="lesson-title">"From averaging to attention, step by step"</h2>
@@ -76,7 +76,7 @@ pub fn Lesson() -> impl IntoView {
                 {Step::ALL
                     .into_iter()
                     .map(|s| {
-                        let selected = move || state.step.get() == s;
+                        let selected = move || view.step.get() == s;
                         view! {
                             <button
                                 type="button"
@@ -85,7 +85,7 @@ pub fn Lesson() -> impl IntoView {
                                 aria-controls="lesson-panel"
                                 aria-selected=move || if selected() { "true" } else { "false" }
                                 tabindex=move || if selected() { "0" } else { "-1" }
-                                on:click=move |_| state.step.set(s)
+                                on:click=move |_| view.step.set(s)
                             >
                                 {step_tab(s)}
                             </button>

@@ -8,7 +8,7 @@ use crate::format::fixed;
 use crate::model::claims::first_repeated_word;
 use crate::model::positions::{shuffle_the_past, ShuffleComparison};
 use crate::model::tokenizer::checked_tokens;
-use crate::state::AppState;
+use crate::state::{ExplorerModel, ViewSignals};
 use crate::text::{pair_in_row, positions_help, quote, shuffle_check};
 use crate::web::window;
 use leptos::prelude::*;
@@ -19,11 +19,11 @@ const PRESETS: [&str; 2] = ["dog bites man", "man bites dog"];
 
 /// Applies a preset sentence, and shows it in the sentence box too (the box keeps its own draft
 /// and follows its `input` events).
-fn apply_preset(state: AppState, sentence: &str) {
-    let Ok(tokens) = checked_tokens(sentence, state.max_tokens.get_untracked()) else {
+fn apply_preset(view: ViewSignals, model: ExplorerModel, sentence: &str) {
+    let Ok(tokens) = checked_tokens(sentence, view.max_tokens.get_untracked()) else {
         return;
     };
-    state.apply_sentence(sentence.to_string(), tokens.len());
+    model.apply_sentence(sentence.to_string(), tokens.len());
     let input = window()
         .document()
         .and_then(|d| d.get_element_by_id("sentence"))
@@ -47,7 +47,8 @@ struct Shuffled {
 /// The shuffle, its key-by-key table and check, the tie and the presets.
 #[component]
 pub(super) fn PositionsStep() -> impl IntoView {
-    let state = AppState::from_context();
+    let view = ViewSignals::from_context();
+    let model = ExplorerModel::from_context();
     // How many times "Shuffle the past" was pressed: press n uses shuffle seed n (0: not yet).
     let presses = RwSignal::new(0u64);
     let shuffled = Memo::new(move |_| {
@@ -55,8 +56,8 @@ pub(super) fn PositionsStep() -> impl IntoView {
         if seed == 0 {
             return None;
         }
-        let (tau, head, row) = (state.tau.get(), state.head.get(), state.row.get());
-        state.prepared.with(|p| {
+        let (tau, head, row) = (view.tau.get(), view.head.get(), view.row.get());
+        model.prepared.with(|p| {
             let row = row.min(p.len() - 1);
             Some(Shuffled {
                 tokens: p.config.tokens.clone(),
@@ -124,12 +125,12 @@ pub(super) fn PositionsStep() -> impl IntoView {
         })
     };
     let tie = move || {
-        state.tokens.with(|tokens| {
+        model.tokens.with(|tokens| {
             let repeated = first_repeated_word(tokens);
-            let help = positions_help(state.positions.get(), tokens, repeated);
+            let help = positions_help(view.positions.get(), tokens, repeated);
             let row = repeated.map(|pair| {
-                let i = state.row.get().min(tokens.len() - 1);
-                state.main_weights.with(|w| {
+                let i = view.row.get().min(tokens.len() - 1);
+                model.main_weights.with(|w| {
                     let visible: Vec<f64> = (0..=i).map(|j| w.0[(i, j)]).collect();
                     pair_in_row(tokens, i, &visible, pair)
                 })
@@ -152,9 +153,9 @@ pub(super) fn PositionsStep() -> impl IntoView {
             <input
                 id="step-positions"
                 type="checkbox"
-                disabled=move || state.trained_in_use()
-                prop:checked=move || state.positions.get()
-                on:change:target=move |ev| state.positions.set(ev.target().checked())
+                disabled=move || model.trained_in_use()
+                prop:checked=move || view.positions.get()
+                on:change:target=move |ev| view.positions.set(ev.target().checked())
             />
             <label for="step-positions">
                 "Add sinusoidal position codes (the same switch as in the model controls)"
@@ -178,7 +179,7 @@ pub(super) fn PositionsStep() -> impl IntoView {
                 .into_iter()
                 .map(|sentence| {
                     view! {
-                        <button type="button" on:click=move |_| apply_preset(state, sentence)>
+                        <button type="button" on:click=move |_| apply_preset(view, model, sentence)>
                             {quote(sentence)}
                         </button>
                     }

@@ -9,7 +9,7 @@ use crate::model::scaling_lab::{
     scaling_lab, times_eight, DRAWS, HEAD_SIZES, KEYS, LAB_SEED, TIMES_EIGHT_D,
 };
 use crate::model::temperature::unscaled_tau;
-use crate::state::{AppState, Shared};
+use crate::state::{ExplorerModel, Shared, ViewSignals};
 use crate::text::{
     gradient_readout, lab_caption, lab_cell, lab_readout, notebook_draws, row_saturation_text,
     times_eight_text, variance_cell, variance_readout, vector_cells, TRAINING_IN_BRIEF,
@@ -21,14 +21,15 @@ use std::sync::Arc;
 /// The lab's head-size picker, chart, readout and table.
 #[component]
 pub(super) fn ScalingLab() -> impl IntoView {
-    let state = AppState::from_context();
+    let view = ViewSignals::from_context();
+    let model = ExplorerModel::from_context();
     let points = Memo::new(move |_| Shared(Arc::new(scaling_lab(DRAWS, LAB_SEED))));
     let canvas_ref = NodeRef::<html::Canvas>::new();
     let wrap_ref = NodeRef::<html::Div>::new();
     use_canvas("lab chart", canvas_ref, Some(wrap_ref), move |pass| {
         let width = pass.width.clamp(260.0, 720.0);
         let height = (width * 0.6).clamp(220.0, 360.0);
-        let d = state.lab_head_size.get();
+        let d = view.lab_head_size.get();
         points.with(|p| {
             pass.paint_whole((width, height), |canvas| {
                 draw_lab_chart(canvas, p, d, pass.theme, pass.dpr)
@@ -36,15 +37,15 @@ pub(super) fn ScalingLab() -> impl IntoView {
         });
     });
     let current = move || {
-        let d = state.lab_head_size.get();
+        let d = view.lab_head_size.get();
         points.with(|p| p.iter().find(|x| x.head_size == d).copied())
     };
     // The main view's selected row, at τ = 1 and τ = 1/√d.
     let row_gradient = move || {
-        let prepared = state.prepared.get();
+        let prepared = model.prepared.get();
         let p = &*prepared.0;
-        let h = state.head.get().min(p.heads.len() - 1);
-        let t = state.row.get().min(p.len().saturating_sub(1));
+        let h = view.head.get().min(p.heads.len() - 1);
+        let t = view.row.get().min(p.len().saturating_sub(1));
         let head = &p.heads[h];
         let top = |tau: f64| {
             let w = head.weights(tau);
@@ -88,14 +89,14 @@ pub(super) fn ScalingLab() -> impl IntoView {
                 on:change:target=move |ev| {
                     if let Ok(d) = ev.target().value().parse::<usize>() {
                         if HEAD_SIZES.contains(&d) {
-                            state.lab_head_size.set(d);
+                            view.lab_head_size.set(d);
                         }
                     }
                 }
             >
                 {HEAD_SIZES
                     .iter()
-                    .map(|&d| view! { <option value=d.to_string() selected=move || state.lab_head_size.get() == d>{d}</option> })
+                    .map(|&d| view! { <option value=d.to_string() selected=move || view.lab_head_size.get() == d>{d}</option> })
                     .collect_view()}
             </select>
         </div>
@@ -135,7 +136,7 @@ pub(super) fn ScalingLab() -> impl IntoView {
                 </thead>
                 <tbody>
                     {move || points.with(|p| p.iter().map(|x| {
-                        let selected = x.head_size == state.lab_head_size.get();
+                        let selected = x.head_size == view.lab_head_size.get();
                         view! {
                             <tr class:selected=selected>
                                 <th scope="row">{x.head_size}</th>

@@ -5,23 +5,24 @@ use crate::components::break_it::BrokenLessonNote;
 use crate::model::attention::averaging_matrix;
 use crate::model::masked_average::{bit_identical, largest_gap, zero_score_softmax};
 use crate::model::temperature::SLIDER_MAX_TAU;
-use crate::state::AppState;
+use crate::state::{ExplorerModel, ViewSignals};
 use crate::text::{live_gap, zero_scores_check};
 use leptos::prelude::*;
 
 /// The zero-score softmax and its check, then the live distance from the average.
 #[component]
 pub(super) fn SoftmaxStep() -> impl IntoView {
-    let state = AppState::from_context();
+    let view = ViewSignals::from_context();
+    let model = ExplorerModel::from_context();
     let zero_check = move || {
-        let t = state.tokens.with(Vec::len);
+        let t = model.tokens.with(Vec::len);
         let (soft, wei) = (zero_score_softmax(t), averaging_matrix(t));
         zero_scores_check(largest_gap(&soft, &wei), bit_identical(&soft, &wei))
     };
     let gap = move || {
-        let wei = averaging_matrix(state.tokens.with(Vec::len));
-        let gap = state.main_weights.with(|w| largest_gap(&w.0, &wei));
-        live_gap(state.tau.get(), state.head.get(), gap)
+        let wei = averaging_matrix(model.tokens.with(Vec::len));
+        let gap = model.main_weights.with(|w| largest_gap(&w.0, &wei));
+        live_gap(view.tau.get(), view.head.get(), gap)
     };
     view! {
         <p>
@@ -48,7 +49,7 @@ pub(super) fn SoftmaxStep() -> impl IntoView {
         <button
             type="button"
             data-testid="set-tau-max"
-            on:click=move |_| state.tau.set(SLIDER_MAX_TAU)
+            on:click=move |_| view.tau.set(SLIDER_MAX_TAU)
         >
             {format!("Set τ = {SLIDER_MAX_TAU}")}
         </button>

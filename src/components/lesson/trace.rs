@@ -9,7 +9,7 @@ use crate::format::fixed;
 use crate::hooks::use_visibility;
 use crate::model::explorer::Prepared;
 use crate::model::trace::{QkvRow, RowTrace};
-use crate::state::{AppState, Shared};
+use crate::state::{ExplorerModel, Shared, ViewSignals};
 use crate::text::{qkv_check, qkv_intro, quote, vector_cells, weights_note};
 use leptos::html;
 use leptos::prelude::*;
@@ -32,7 +32,8 @@ struct TraceData {
 /// The trace table, its checks and the q/k/v strips of the selected row.
 #[component]
 pub(super) fn AttentionTrace() -> impl IntoView {
-    let state = AppState::from_context();
+    let view = ViewSignals::from_context();
+    let model = ExplorerModel::from_context();
     let trace_ref = NodeRef::<html::Div>::new();
     let on_screen = use_visibility(trace_ref);
     // Off screen, the trace keeps its last value (or none, before it was first seen) instead of
@@ -42,12 +43,12 @@ pub(super) fn AttentionTrace() -> impl IntoView {
         if !on_screen.get() {
             return previous.cloned().flatten();
         }
-        let t = state.row.get();
-        let tau = state.tau.get();
-        let head = state.head.get();
-        let prepared = state.prepared.get();
+        let t = view.row.get();
+        let tau = view.tau.get();
+        let head = view.head.get();
+        let prepared = model.prepared.get();
         let p = &*prepared.0;
-        state.head_weights.with(|a| {
+        model.head_weights.with(|a| {
             let h = head.min(p.heads.len() - 1);
             let t = t.min(p.len() - 1);
             Some(TraceData {

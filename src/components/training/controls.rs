@@ -6,7 +6,7 @@ use crate::model::train::settings::{
 };
 use crate::model::train::shape::PositionKind;
 use crate::model::url_state::MAX_SEED;
-use crate::state::PageState;
+use crate::state::ViewSignals;
 use crate::text::{retrain_progress, training_rate};
 use leptos::prelude::*;
 
@@ -45,16 +45,16 @@ fn choice<T: Copy + PartialEq + Send + Sync + 'static>(
 
 #[component]
 pub(super) fn TrainingControls() -> impl IntoView {
-    let state = PageState::from_context();
+    let view = ViewSignals::from_context();
     let training = use_training();
-    let task = RwSignal::new(state.train_task.get_untracked());
+    let task = RwSignal::new(view.train_task.get_untracked());
     // A new task starts from its own defaults for layers and positions.
     Effect::new(move |first: Option<()>| {
         let t = task.get();
-        if first.is_some() && t != state.train_task.get_untracked() {
-            state.train_task.set(t);
-            state.train_layers.set(t.default_layers());
-            state.train_positions.set(t.default_positions());
+        if first.is_some() && t != view.train_task.get_untracked() {
+            view.train_task.set(t);
+            view.train_layers.set(t.default_layers());
+            view.train_positions.set(t.default_positions());
         }
     });
     let progress = move || {
@@ -78,19 +78,19 @@ pub(super) fn TrainingControls() -> impl IntoView {
                     max=MAX_SEED
                     step="1"
                     inputmode="numeric"
-                    prop:value=move || state.train_seed.get().to_string()
+                    prop:value=move || view.train_seed.get().to_string()
                     on:change:target=move |ev| {
                         match ev.target().value().trim().parse::<u64>() {
-                            Ok(s) if s <= MAX_SEED => state.train_seed.set(s),
-                            _ => ev.target().set_value(&state.train_seed.get_untracked().to_string()),
+                            Ok(s) if s <= MAX_SEED => view.train_seed.set(s),
+                            _ => ev.target().set_value(&view.train_seed.get_untracked().to_string()),
                         }
                     }
                 />
             </div>
-            {choice("train-layers", "Layers", &LAYER_CHOICES, |n| n.to_string(), state.train_layers)}
-            {choice("train-heads", "Heads per layer", &TRAIN_HEAD_CHOICES, |n| n.to_string(), state.train_heads)}
-            {choice("train-positions", "Positions", &PositionKind::ALL, |p| p.name().to_string(), state.train_positions)}
-            {choice("train-lr", "Learning rate", &LEARNING_RATES, |lr| lr.to_string(), state.train_lr)}
+            {choice("train-layers", "Layers", &LAYER_CHOICES, |n| n.to_string(), view.train_layers)}
+            {choice("train-heads", "Heads per layer", &TRAIN_HEAD_CHOICES, |n| n.to_string(), view.train_heads)}
+            {choice("train-positions", "Positions", &PositionKind::ALL, |p| p.name().to_string(), view.train_positions)}
+            {choice("train-lr", "Learning rate", &LEARNING_RATES, |lr| lr.to_string(), view.train_lr)}
             <p class="hint">"Changing a setting starts a new run from step 0."</p>
             <div class="row buttons">
                 <button

@@ -9,7 +9,7 @@ use crate::charts::loss_chart::{draw_loss_chart, FIRST_COPY, HELD_OUT, REPEATED}
 use crate::hooks::use_canvas;
 use crate::model::train::settings::TrainSettings;
 use crate::model::train::tasks::Grammar;
-use crate::state::PageState;
+use crate::state::ViewSignals;
 use crate::text::{
     grammar_verdict, loss_cell, loss_chart_label, loss_explainer, repeat_verdict, Milestone,
 };
@@ -18,7 +18,7 @@ use leptos::prelude::*;
 
 #[component]
 pub(super) fn LossCurve() -> impl IntoView {
-    let state = PageState::from_context();
+    let view = ViewSignals::from_context();
     let training = use_training();
     let canvas_ref = NodeRef::<html::Canvas>::new();
     let wrap_ref = NodeRef::<html::Div>::new();
@@ -148,7 +148,7 @@ pub(super) fn LossCurve() -> impl IntoView {
                 <button
                     type="button"
                     data-testid="another-seed"
-                    on:click=move |_| state.train_seed.update(|s| *s = (*s + 1) % (crate::model::url_state::MAX_SEED + 1))
+                    on:click=move |_| view.train_seed.update(|s| *s = (*s + 1) % (crate::model::url_state::MAX_SEED + 1))
                 >
                     "Try another seed"
                 </button>

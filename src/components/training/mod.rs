@@ -12,7 +12,7 @@ mod open_in_explorer;
 mod replay;
 mod saved;
 
-use crate::state::{PageState, Training};
+use crate::state::{Training, ViewSignals};
 use crate::text::training_status;
 use closer_look::CloserLook;
 use controls::TrainingControls;
@@ -26,7 +26,7 @@ use saved::SavedCheckpoint;
 /// The whole panel.
 #[component]
 pub fn TrainingPanel() -> impl IntoView {
-    let training = Training::new(PageState::from_context());
+    let training = Training::new(ViewSignals::from_context());
     provide_context(training);
     let status = move || {
         training_status(

@@ -8,13 +8,13 @@ use super::use_training;
 use crate::model::embed::full_link;
 use crate::model::train::settings::TrainSettings;
 use crate::model::trained::WeightsChoice;
-use crate::state::PageState;
+use crate::state::ViewSignals;
 use crate::web::saved_model::save_your_model;
 use leptos::prelude::*;
 
 #[component]
 pub(super) fn OpenInExplorer() -> impl IntoView {
-    let state = PageState::from_context();
+    let view = ViewSignals::from_context();
     let training = use_training();
     let problem = RwSignal::new(None::<String>);
     let unavailable = move || training.settings.with(TrainSettings::explorer_problem);
@@ -33,9 +33,9 @@ pub(super) fn OpenInExplorer() -> impl IntoView {
     };
     // The view in the link, as every page link carries it, with "trained by you" chosen.
     let explorer_link = move || {
-        let mut view = state.view_state();
-        view.weights = WeightsChoice::Yours;
-        full_link("./", &view)
+        let mut link = view.snapshot();
+        link.weights = WeightsChoice::Yours;
+        full_link("./", &link)
     };
     view! {
         <div class="open-in-explorer">

@@ -1,8 +1,8 @@
-//! [`AppState`]: the explorer's model, memoised from the view's signals ([`PageState`]): the
-//! tokens, the weights in use and every head's attention. The explorer and practice pages have
-//! it; the training page, which trains a model of its own, has only the [`PageState`].
+//! [`ExplorerModel`]: the explorer's model, memoised from the view's signals ([`ViewSignals`]):
+//! the tokens, the weights in use and every head's attention. The explorer and practice pages
+//! provide it; the training page, which trains a model of its own, has only the view's signals.
 
-use super::{PageState, Shared, ViewSignals};
+use super::{Shared, ViewSignals};
 use crate::model::broken::broken_weights_all;
 use crate::model::explorer::WeightSource;
 use crate::model::explorer::{ExplorerConfig, Prepared};
@@ -11,15 +11,14 @@ use crate::model::trained::{checkpoint_ids, WeightsChoice};
 use crate::model::url_state::DEFAULT_SENTENCE;
 use leptos::prelude::*;
 use nalgebra::DMatrix;
-use std::ops::Deref;
 use std::sync::Arc;
 
-/// Everything the learner controls, plus the model results derived from it.
+/// The model the view describes, and the explorer's own selection state that is not in the link.
 #[derive(Clone, Copy)]
-pub struct AppState {
-    /// The view parameters and notices; `state.tau`, `state.notices`, … reach them directly (see
-    /// `Deref` below).
-    pub page: PageState,
+pub struct ExplorerModel {
+    /// The view's sentence and selected row, which [`ExplorerModel::apply_sentence`] sets.
+    sentence: RwSignal<String>,
+    row: RwSignal<usize>,
     /// The keyboard-selected key column, when the heatmap is in cell mode.
     pub col: RwSignal<Option<usize>>,
     /// The trained checkpoint, once fetched (`state::load_trained_weights`).
@@ -43,28 +42,17 @@ pub struct AppState {
     pub shown_weights: Memo<Shared<DMatrix<f64>>>,
 }
 
-/// The page's signals read as the app state's own fields (`state.tau`, `state.notices`), as
-/// components use them.
-impl Deref for AppState {
-    type Target = PageState;
-
-    fn deref(&self) -> &PageState {
-        &self.page
-    }
-}
-
-impl AppState {
-    /// The state `App` provides to every component below it.
+impl ExplorerModel {
+    /// The model the explorer and practice pages provide.
     pub fn from_context() -> Self {
-        // Not `expect_context`: its panic message debug-prints the type name, and that one use
-        // of `str`'s Debug brings core's Unicode escaping tables into the wasm.
-        use_context::<AppState>().expect("AppState is provided by App")
+        // Not `expect_context` (see `ViewSignals::from_context`).
+        use_context::<ExplorerModel>().expect("ExplorerModel is provided by App and PracticeApp")
     }
 
     /// The model for the page's view; `offers_trained`: whether this page can show trained
     /// weights (the explorer can; the practice page's quiz and compare are written for the random
     /// model).
-    pub fn new(page: PageState, offers_trained: bool) -> Self {
+    pub fn new(view: ViewSignals, offers_trained: bool) -> Self {
         let ViewSignals {
             sentence,
             max_tokens,
@@ -73,10 +61,11 @@ impl AppState {
             positions,
             tau,
             head,
+            row,
             broken,
             weights,
             ..
-        } = page.view;
+        } = view;
         let trained: RwSignal<super::trained_weights::Loaded> = RwSignal::new(None);
         let yours: RwSignal<super::trained_weights::Loaded> = RwSignal::new(None);
         // Where the chosen trained weights are loaded into (`None`: random weights chosen).
@@ -156,7 +145,8 @@ impl AppState {
         });
         let shown_weights = pick(shown_head_weights);
         Self {
-            page,
+            sentence,
+            row,
             col: RwSignal::new(None),
             trained,
             yours,
@@ -187,10 +177,5 @@ impl AppState {
         self.col.set(None);
         self.row
             .update(|r| *r = (*r).min(token_count.saturating_sub(1)));
-    }
-
-    pub fn set_heads(&self, heads: usize) {
-        self.heads.set(heads);
-        self.head.update(|h| *h = (*h).min(heads - 1));
     }
 }
