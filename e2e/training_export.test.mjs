@@ -142,6 +142,7 @@ test('the training page downloads the model it shows, and NumPy recomputes its v
     await page.locator('#closer-head').selectOption({ label: 'Layer 2, head 1' });
     const closer = page.locator('[data-testid=closer-heatmap] canvas');
     await closer.focus();
+    await page.keyboard.press('Home');
     for (let k = 0; k < 9; k++) await page.keyboard.press('ArrowDown');
     const closerRow = () => page.locator('[data-testid=closer-row] td').evaluateAll((tds) => tds.map((td) => Number(td.dataset.value)));
     await eventually(async () => assert.deepEqual(await closerRow(), doc.attention[1][0][9].slice(0, 10)));

@@ -132,10 +132,12 @@ pub fn TrainApp() -> impl IntoView {
         </header>
         <Notices />
         <UpdateNotice />
-        <TrainingPanel />
+        <main>
+            <TrainingPanel />
+        </main>
         <footer class="site-footer">
             <p>
-                "Every number on this page is computed by the app's Rust core (compiled to WebAssembly) from seeded inputs, in your browser, except the measurements the introduction quotes from native runs (marked as measured natively)."
+                "Every number on this page is computed by the app's Rust core (compiled to WebAssembly) from seeded inputs, in your browser."
             </p>
         </footer>
     }

@@ -189,6 +189,12 @@ impl Training {
         })
     }
 
+    /// Held-out sequence 1's repeated segment (repeat task; `None` for the grammar).
+    pub fn shown_repeat(self) -> Option<crate::model::train::tasks::Repeat> {
+        self.evals.track();
+        self.with(|t| t?.held_out().first()?.repeat)
+    }
+
     /// Every head on held-out sequence 1 at temperature `tau`, `[layer][head]`: its weights and,
     /// for the closer look's trace, its queries, keys, values and raw scores
     /// ([`crate::model::train::transformer::Transformer::heads_at`]), for the model the head grid

@@ -333,6 +333,41 @@ pub fn first_copy_note(vocab: usize, first_copy_loss: f64, sequences: usize) -> 
     )
 }
 
+/// The closer look's walk through one induction row: row `row` (0-based) of held-out sequence 1,
+/// inside the second copy of the segment of length `len`, its earlier occurrence and the token
+/// after it, and how much weight the chosen head (`layer`, `head`, 0-based) puts there.
+pub fn induction_walkthrough(
+    tokens: &[String],
+    row: usize,
+    len: usize,
+    layer: usize,
+    head: usize,
+    weight: f64,
+) -> String {
+    let (earlier, target) = (row - len, row + 1 - len);
+    let name = |i: usize| tokens.get(i).map_or(String::new(), |t| quote(t));
+    let predicts = match tokens.get(row + 1) {
+        Some(next) => format!(
+            ", the token this row must predict ({} at position {})",
+            quote(next),
+            row + 2
+        ),
+        None => String::new(),
+    };
+    format!(
+        "Row {} {} is in the second copy. The same token stood at position {} in the first copy, followed by {} at position {}{predicts}. An induction head puts its weight on position {}; layer {}, head {} puts {} there.",
+        row + 1,
+        name(row),
+        earlier + 1,
+        name(target),
+        target + 1,
+        target + 1,
+        layer + 1,
+        head + 1,
+        percent(weight)
+    )
+}
+
 /// Progress while a link's training is replayed.
 pub fn retrain_progress(done: usize, target: usize) -> String {
     format!("Retraining to the link's step {target}: {done} of {target} steps done.")
@@ -406,243 +441,4 @@ pub fn closer_row_summary(tokens: &[String], row: &[f64]) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The agreement lines: counts and shares as the report has them, and the head that weights the
-    /// subject most named with both of its weights.
-    #[test]
-    fn agreement_lines_count_and_name_the_subject_s_head() {
-        let report = AgreementReport {
-            sentences: 64,
-            correct: 62,
-            mismatched: 32,
-            mismatched_correct: 31,
-            subject_weight: vec![vec![0.1, 0.624], vec![0.624, 0.3]],
-            attractor_weight: vec![vec![0.5, 0.031], vec![0.2, 0.1]],
-        };
-        let counts = "At step 400 the right verb is more probable than the wrong one in 62 of 64 held-out sentences (96.9%), and in 31 of the 32 whose nearer noun differs from the subject in number, one singular and the other plural (96.9%).";
-        // A tie names the first head.
-        assert_eq!(
-            agreement_summary(400, &report),
-            format!("{counts} From the nearer noun's row, layer 1, head 2 looks at the subject most: 0.62 of its weight on average, against 0.03 on the nearer noun itself.")
-        );
-        let empty = AgreementReport {
-            subject_weight: vec![],
-            attractor_weight: vec![],
-            ..report
-        };
-        assert_eq!(agreement_summary(400, &empty), counts);
-    }
-
-    /// The copying circuit's checklist and summary (`CircuitCheck`): head numbers from 1, every
-    /// number beside its threshold, never rounded onto it, and each way a run can stand.
-    #[test]
-    fn circuit_lines_say_which_head_and_how_far() {
-        let check = |prev: f64, ind: Option<f64>, ratio: f64| CircuitCheck {
-            previous_token: BestHead {
-                head: 0,
-                score: prev,
-            },
-            induction: ind.map(|score| BestHead { head: 1, score }),
-            repeat_ratio: ratio,
-        };
-        let formed = check(0.851, Some(0.79), 0.214);
-        let [previous, induction, copying] = circuit_items(&formed);
-        assert_eq!(
-            previous,
-            CircuitItem {
-                met: true,
-                status: "Met",
-                text: "previous-token head in layer 1: head 1 scores 0.85 (at least 0.70 needed)."
-                    .into(),
-            }
-        );
-        assert_eq!(
-            induction.text,
-            "induction head in layer 2: head 2 scores 0.79 (at least 0.50 needed)."
-        );
-        assert_eq!(
-            copying.text,
-            "copying pays off: the loss on the repeated part is 21.4% of the first copy's (at most 30% needed)."
-        );
-        // Just short of a threshold: more digits, so the number never reads as the limit.
-        let close = check(0.6951, Some(0.499_999_9), 0.300_04);
-        let items = circuit_items(&close);
-        assert!(items.iter().all(|i| !i.met && i.status == "Not yet"));
-        assert!(
-            items[0].text.contains("scores 0.695 (at"),
-            "{}",
-            items[0].text
-        );
-        assert!(
-            items[1].text.contains("scores 0.4999999 (at"),
-            "{}",
-            items[1].text
-        );
-        assert!(items[2].text.contains("is 30.004% of"), "{}", items[2].text);
-        // Exactly on a threshold is met, and printed as the threshold.
-        let on = circuit_items(&check(0.7, Some(0.5), 0.3));
-        assert!(on.iter().all(|i| i.met));
-        assert!(on[0].text.contains("scores 0.70 (at least 0.70 needed)"));
-        let one_layer = check(0.9, None, 0.2);
-        let items = circuit_items(&one_layer);
-        assert_eq!((items[1].met, items[1].status), (false, "Not possible"));
-        assert!(circuit_summary(300, &one_layer, None).contains("cannot form: it takes two layers"));
-        assert_eq!(
-            circuit_summary(1_200, &formed, Some(1_100)),
-            "At step 1200 the copying circuit has formed: all three conditions hold (they first did at the evaluation of step 1100)."
-        );
-        assert!(circuit_summary(1_100, &formed, Some(1_100))
-            .ends_with("for the first time in this run."));
-        assert!(circuit_summary(500, &close, Some(1_100))
-            .ends_with("in this run it forms at the evaluation of step 1100 (move Replay there)."));
-        assert!(circuit_summary(1_500, &close, Some(1_100))
-            .ends_with("though they did at the evaluation of step 1100."));
-        assert!(circuit_summary(500, &close, None)
-            .contains("has not formed yet: it counts as formed when"));
-    }
-
-    #[test]
-    fn training_sentences_say_what_is_shown() {
-        assert!(training_status(0, "tiny grammar", false).starts_with("Not trained yet"));
-        assert_eq!(
-            training_status(40, "repeat", true),
-            "Training on the repeat task in your browser…"
-        );
-        assert_eq!(
-            training_status(1, "tiny grammar", false),
-            "Trained for 1 step on the tiny grammar task; these weights were learned in your browser."
-        );
-        assert!(training_status(250, "repeat", false)
-            .starts_with("Trained for 250 steps on the repeat task"));
-        assert_eq!(training_rate(12.34, 256), "12.3 steps/s, 3,159 tokens/s");
-        assert_eq!(
-            loss_explainer(32, 64, Some(4.4371)),
-            "The loss of one prediction is −ln p, where p is the probability the model gave the token that really came next: 0 if it was sure and right, ln\u{a0}2\u{a0}≈\u{a0}0.693 if it gave that token one half, and more the less it expected it. The chart shows its mean over every token predicted in 64 held-out sequences, kept apart from the training data, in nats (natural-log units). Spreading every guess evenly over the task's 32 tokens would score ln\u{a0}32\u{a0}≈\u{a0}3.466 nats. At step 0 the random starting weights score 4.437 nats, worse than that even guess."
-        );
-        assert!(loss_explainer(29, 64, Some(3.0))
-            .ends_with("29 tokens would score ln\u{a0}29\u{a0}≈\u{a0}3.367 nats. At step 0 the random starting weights score 3.000 nats, better than that even guess."));
-        assert!(loss_explainer(29, 64, None).ends_with("ln\u{a0}29\u{a0}≈\u{a0}3.367 nats."));
-        assert!(loss_chart_label(None, None)
-            .ends_with("and on the repeated part; the table below gives the values."));
-        assert!(loss_chart_label(None, Some(Milestone::CircuitFormed(1100))).contains(
-            "on the repeated part, and a dashed vertical line at step 1100, where the copying circuit first formed;"
-        ));
-        assert!(loss_chart_label(Some(1.3196), None).ends_with(
-            "the grammar's floor for held-out sentences, 1.320 nats, as a dashed line; the table below gives the values."
-        ));
-        assert!(loss_chart_label(Some(1.3196), Some(Milestone::NearFloor(125))).contains(
-            "1.320 nats, as a dashed line, and a dashed vertical line at step 125, where the held-out loss first came within 10% of its floor;"
-        ));
-        assert_eq!(
-            Milestone::CircuitFormed(825).legend(),
-            "copying circuit first formed (step 825)"
-        );
-        assert_eq!(
-            Milestone::NearFloor(125).legend(),
-            "first within 10% of the floor (step 125)"
-        );
-        let floors = GrammarFloors {
-            held_out: crate::model::train::tasks::Grammar::REFERENCE.held_out_floor(),
-            training: crate::model::train::tasks::Grammar::REFERENCE.achievable_minimum(),
-        };
-        assert_eq!(
-            grammar_verdict(200, 1.35, floors, 64, Some(175)),
-            "The chart shows the loss on held-out sentences, which training never uses. A model that had learned the grammar's rules exactly would average 1.320 nats on them (the dashed line, computed exactly by listing every sentence of the grammar), and 1.291 nats on its training sentences. At step 200 the held-out loss is 1.350 nats, 2.3% above the line. It first came within 10% of the line at step 175."
-        );
-        assert!(grammar_verdict(0, 3.0, floors, 64, None)
-            .ends_with("127.3% above the line. It has not come within 10% of the line yet."));
-        assert!(grammar_verdict(900, 1.3, floors, 64, Some(150)).contains(
-            "1.300 nats, 1.5% below the line: the curve averages 64 held-out sequences, a sample,"
-        ));
-        assert_eq!(
-            retrain_progress(50, 200),
-            "Retraining to the link's step 200: 50 of 200 steps done."
-        );
-        assert!(repeat_verdict(2_500, 0.8, true).starts_with("Stuck: at step 2500"));
-        assert!(repeat_verdict(2_500, 0.8, true).contains(&percent(0.8)));
-        assert_eq!(
-            repeat_verdict(900, 0.25, false),
-            format!(
-                "At step 900 the loss on the repeated part is {} of the first copy's.",
-                percent(0.25)
-            )
-        );
-        assert_eq!(score_cell(None), "–");
-        assert_eq!(
-            (loss_cell(None), loss_cell(Some(3.46571))),
-            ("–".into(), "3.466".into())
-        );
-        assert_eq!(score_cell(Some(0.256)), "0.26");
-        assert_eq!(replay_readout(50, false), "step 50 (checkpoint)");
-        assert_eq!(replay_readout(75, true), "step 75 (latest evaluation)");
-        assert!(checkpoints_note(1, 25, 64).starts_with("1 checkpoint kept, one every 25 steps"));
-        assert!(checkpoints_note(33, 50, 64).starts_with("33 checkpoints kept, one every 50 steps"));
-    }
-
-    #[test]
-    fn checkpoints_note_matches_a_real_timeline() {
-        use crate::model::train::checkpoints::Checkpoints;
-        let mut c = Checkpoints::new(64, 25);
-        for step in (0..=1_600).step_by(25) {
-            c.offer(step, || ());
-        }
-        assert_eq!(
-            checkpoints_note(c.kept().len(), c.interval(), 64),
-            "33 checkpoints kept, one every 50 steps from step 0. At most 64 are kept: when the timeline is full, every second one is dropped and the interval doubles."
-        );
-    }
-
-    #[test]
-    fn closer_row_summary_names_the_largest_weight_and_the_spread() {
-        let tokens: Vec<String> = ["my", "key", "is"]
-            .iter()
-            .map(ToString::to_string)
-            .collect();
-        assert_eq!(
-            closer_row_summary(&tokens, &[0.25, 0.5, 0.25]),
-            "Largest weight 50.0% on key 2 “key”; entropy 1.50 bits (0 = one key, 1.58 = evenly over all 3)."
-        );
-        assert_eq!(
-            closer_row_summary(&tokens, &[1.0]),
-            "Largest weight 100.0% on key 1 “my”; entropy 0.00 bits (the first row sees only its own key)."
-        );
-    }
-
-    /// The training page's explanations name the run's own sizes, and the first-copy note's
-    /// comparison with the even guess follows the numbers.
-    #[test]
-    fn the_model_step_and_first_copy_explainers() {
-        use crate::model::train::shape::{PositionKind, TransformerConfig};
-        let config = TransformerConfig {
-            vocab: 32,
-            d_model: 32,
-            layers: 2,
-            heads: 2,
-            max_len: 16,
-            positions: PositionKind::Rotary,
-        };
-        let text = model_explainer(&config);
-        assert!(text.contains("d_model = 32 numbers"), "{text}");
-        assert!(text.contains("each of its 2 attention layers"), "{text}");
-        assert!(text.contains("each layer has 2 heads of d = 16"), "{text}");
-        assert!(text.contains("a 32 × 32 matrix"), "{text}");
-        let one = model_explainer(&TransformerConfig {
-            layers: 1,
-            vocab: 29,
-            ..config
-        });
-        assert!(one.contains("its attention layer reads it") && one.contains("a 32 × 29 matrix"));
-        assert!(
-            step_explainer(16, 0.01).starts_with("One step: the page draws 16 training sequences")
-        );
-        assert!(step_explainer(16, 0.01).contains("here 0.01 "));
-        let above = first_copy_note(32, 3.777, 64);
-        assert!(
-            above.contains("ln 32 ≈ 3.466 nats") && above.contains("3.777 nats, above it"),
-            "{above}"
-        );
-        assert!(first_copy_note(32, 3.4, 64).contains("3.400 nats, below it on these 64 sequences"));
-    }
-}
+mod tests;

@@ -14,7 +14,7 @@ use crate::model::export::weights_csv;
 use crate::model::trace::RowTrace;
 use crate::model::train::shape::PositionKind;
 use crate::state::Shared;
-use crate::text::{closer_row_summary, quote, CLOSER_TAU_NOTE};
+use crate::text::{closer_row_summary, induction_walkthrough, quote, CLOSER_TAU_NOTE};
 use crate::web::download::{download_canvas_png, download_text};
 use leptos::html;
 use leptos::prelude::*;
@@ -27,9 +27,23 @@ const LOG_TAU_STEP: f64 = 0.25;
 #[component]
 pub(super) fn CloserLook() -> impl IntoView {
     let training = use_training();
-    let which = RwSignal::new(0usize); // layer × heads + head
+    // The head and the row the learner chose; until then, where there is something to see: for the
+    // repeat task layer 2, head 1 (or the only layer's first head) and the first row of the
+    // second copy, an induction row; for the grammar the last row, which sees every token.
+    let chosen_which = RwSignal::new(None::<usize>); // layer × heads + head
     let log_tau = RwSignal::new(0.0f64);
-    let row = RwSignal::new(0usize);
+    let chosen_row_index = RwSignal::new(None::<usize>);
+    let repeat = Memo::new(move |_| training.shown_repeat());
+    let which = Signal::derive(move || {
+        chosen_which.get().unwrap_or_else(|| {
+            let (layers, heads) = training.settings.with(|s| (s.layers, s.heads));
+            if layers > 1 {
+                heads
+            } else {
+                0
+            }
+        })
+    });
     let problem = RwSignal::new(None::<String>);
     let tau = move || log_tau.get().exp2();
     let shape = move || training.settings.with(|s| (s.layers, s.heads));
@@ -49,7 +63,14 @@ pub(super) fn CloserLook() -> impl IntoView {
         });
         Shared(Arc::new(w.unwrap_or_else(|| DMatrix::zeros(1, 1))))
     });
-    let chosen_row = move || row.get().min(weights.with(|w| w.nrows()) - 1);
+    let chosen_row = move || {
+        let last = weights.with(|w| w.nrows()) - 1;
+        chosen_row_index
+            .get()
+            .or_else(|| repeat.get().map(|r| r.second()))
+            .unwrap_or(last)
+            .min(last)
+    };
     let wrap = NodeRef::<html::Div>::new();
     let name = move || {
         let (l, h) = chosen();
@@ -82,7 +103,14 @@ pub(super) fn CloserLook() -> impl IntoView {
         tokens.with(|t| {
             weights.with(|w| {
                 let cells: Vec<f64> = (0..=i).map(|j| w[(i, j)]).collect();
+                let (l, h) = chosen();
+                // The walk through an induction row, for a row in the second copy.
+                let walkthrough = repeat.get().filter(|r| (r.second()..r.second() + r.len).contains(&i)).map(|r| {
+                    let target = i + 1 - r.len;
+                    induction_walkthrough(t, i, r.len, l, h, w[(i, target)])
+                });
                 view! {
+                    {walkthrough.map(|text| view! { <p data-testid="induction-walkthrough">{text}</p> })}
                     <p class="hint" data-testid="closer-summary">{closer_row_summary(t, &cells)}</p>
                     <table class="weights" data-testid="closer-row">
                         <caption>{format!("Row {} {}: its weight on each key it can see", i + 1, quote(t.get(i).map_or("", String::as_str)))}</caption>
@@ -135,7 +163,7 @@ pub(super) fn CloserLook() -> impl IntoView {
                 id="closer-head"
                 on:change:target=move |ev| {
                     if let Ok(k) = ev.target().value().parse::<usize>() {
-                        which.set(k);
+                        chosen_which.set(Some(k));
                     }
                 }
             >
@@ -175,7 +203,7 @@ pub(super) fn CloserLook() -> impl IntoView {
                 weights=weights
                 tokens=tokens
                 selected_row=Signal::derive(move || Some(chosen_row()))
-                on_select=Callback::new(move |i: usize| row.set(i))
+                on_select=Callback::new(move |i: usize| chosen_row_index.set(Some(i)))
                 percent_labels=true
                 title="Attention heatmap of the chosen trained head"
             />

@@ -11,7 +11,8 @@ use crate::model::train::settings::TrainSettings;
 use crate::model::train::tasks::Grammar;
 use crate::state::ViewSignals;
 use crate::text::{
-    grammar_verdict, loss_cell, loss_chart_label, loss_explainer, repeat_verdict, Milestone,
+    first_copy_note, grammar_verdict, loss_cell, loss_chart_label, loss_explainer, repeat_verdict,
+    Milestone,
 };
 use leptos::html;
 use leptos::prelude::*;
@@ -79,6 +80,19 @@ pub(super) fn LossCurve() -> impl IntoView {
             ))
         })
     };
+    // Repeat task: why the first copy's loss cannot fall below an even guess.
+    let first_copy = move || {
+        training.evals.track();
+        let config = training.settings.with(TrainSettings::config);
+        training.with(|t| {
+            let loss = t?.latest().first_copy_loss?;
+            Some(first_copy_note(
+                config.model.vocab,
+                loss,
+                config.eval_sequences,
+            ))
+        })
+    };
     // What the numbers mean, with the run's own starting loss (its step-0 evaluation).
     let explainer = move || {
         training.evals.track();
@@ -142,6 +156,7 @@ pub(super) fn LossCurve() -> impl IntoView {
         {move || grammar_line().map(|text| view! {
             <p data-testid="grammar-verdict" data-floor=floor.get().map(|m| m.to_string())>{text}</p>
         })}
+        {move || first_copy().map(|text| view! { <p class="hint" data-testid="first-copy-note">{text}</p> })}
         {move || verdict().map(|(text, stuck)| view! {
             <p data-testid="repeat-verdict" class:error=stuck>{text}</p>
             <Show when=move || stuck>

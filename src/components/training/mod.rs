@@ -12,8 +12,11 @@ mod open_in_explorer;
 mod replay;
 mod saved;
 
+use crate::model::train::settings::TrainSettings;
 use crate::state::{Training, ViewSignals};
-use crate::text::training_status;
+use crate::text::{
+    model_explainer, step_explainer, training_status, POSITION_KINDS, TRAINING_INTRO, WHAT_TO_WATCH,
+};
 use closer_look::CloserLook;
 use controls::TrainingControls;
 use detector_table::DetectorTable;
@@ -38,15 +41,20 @@ pub fn TrainingPanel() -> impl IntoView {
     view! {
         <section class="panel training" aria-labelledby="training-title" data-testid="training">
             <h2 id="training-title">"Train a model"</h2>
-            <p>
-                "A tiny transformer made of attention alone (no MLP, no LayerNorm) learns a task here, in your browser, step by step. "
-                "Repeat task: a random segment of 4–8 tokens appears twice in 16 random tokens; the first copy cannot be "
-                "predicted, the repeat can, by copying. With the default settings, seeds 1–16 learned to copy between steps "
-                "700 and 1,450 (measured natively, see the README): the loss on the repeated part fell below 30% of the first "
-                "copy's, a layer-1 head became a previous-token head and a layer-2 head an induction head. "
-                "Tiny grammar: sentences such as “the cat sat on the mat .” and “the keys to the cabinet are rusted .”."
-            </p>
+            <p data-testid="training-intro">{TRAINING_INTRO}</p>
             <TrainingControls />
+            <details class="how-it-works" data-testid="how-it-works">
+                <summary>"How the model reads a sequence and learns"</summary>
+                <p>{move || training.settings.with(|s| model_explainer(&s.config().model))}</p>
+                <p>{move || training.settings.with(|s| {
+                    let config = s.config();
+                    step_explainer(config.batch, config.lr)
+                })}</p>
+                <p>{POSITION_KINDS}</p>
+            </details>
+            <Show when=move || training.settings.with(TrainSettings::is_repeat)>
+                <p class="hint" data-testid="what-to-watch">{WHAT_TO_WATCH}</p>
+            </Show>
             <p class="note" data-testid="training-status" aria-live="polite">{status}</p>
             <LossCurve />
             <Replay />
