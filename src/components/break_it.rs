@@ -7,7 +7,8 @@ use crate::format::{fixed, percent};
 use crate::model::broken::{Damage, Mistake};
 use crate::state::{ExplorerModel, ViewSignals};
 use crate::text::{
-    broken_banner, damage_sentences, mistake_code, mistake_label, mistake_why, IMPORTANCE_NOTE,
+    broken_banner, damage_sentences, mistake_code, mistake_label, mistake_why, CODE_NOTE,
+    IMPORTANCE_NOTE,
 };
 use crate::web::window;
 use leptos::prelude::*;
@@ -191,6 +192,7 @@ pub fn BreakIt() -> impl IntoView {
                 "attention computed with it, and the summary below compares it with correct attention. Several "
                 "can be on at once; they act in the order listed (masking after the softmax replaces masking with 0)."
             </p>
+            <p class="hint" data-testid="code-note">{CODE_NOTE}</p>
             <fieldset>
                 <legend>"Mistakes"</legend>
                 <ul class="mistakes">{switches}</ul>

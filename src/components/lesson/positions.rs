@@ -6,16 +6,14 @@
 use crate::components::break_it::BrokenLessonNote;
 use crate::format::fixed;
 use crate::model::claims::first_repeated_word;
-use crate::model::positions::{shuffle_the_past, ShuffleComparison};
+use crate::model::explorer::ExplorerConfig;
+use crate::model::positions::{order_demo, shuffle_the_past, ShuffleComparison, PRESETS};
 use crate::model::tokenizer::checked_tokens;
 use crate::state::{ExplorerModel, ViewSignals};
-use crate::text::{pair_in_row, positions_help, quote, shuffle_check};
+use crate::text::{pair_in_row, positions_help, presets_note, quote, shuffle_check};
 use crate::web::window;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
-
-/// The preset pair: the same three words, opposite meanings.
-const PRESETS: [&str; 2] = ["dog bites man", "man bites dog"];
 
 /// Applies a preset sentence, and shows it in the sentence box too (the box keeps its own draft
 /// and follows its `input` events).
@@ -141,6 +139,17 @@ pub(super) fn PositionsStep() -> impl IntoView {
             }
         })
     };
+    // What the presets show, for the live seed, heads, τ and position switch.
+    let presets = move || {
+        let positions = view.positions.get();
+        let config = ExplorerConfig {
+            tokens: Vec::new(),
+            seed: view.seed.get(),
+            heads: view.heads.get(),
+            positions,
+        };
+        presets_note(&order_demo(&config, view.tau.get()), positions)
+    };
     view! {
         <BrokenLessonNote />
         <p>
@@ -174,6 +183,7 @@ pub(super) fn PositionsStep() -> impl IntoView {
             "The same three words in two orders mean opposite things. Apply either sentence, pick a "
             "row and shuffle its past:"
         </p>
+        <p data-testid="presets-note">{presets}</p>
         <div class="row presets">
             {PRESETS
                 .into_iter()

@@ -3,10 +3,12 @@
 
 use crate::components::break_it::BrokenLessonNote;
 use crate::model::attention::averaging_matrix;
-use crate::model::masked_average::{bit_identical, largest_gap, zero_score_softmax};
-use crate::model::temperature::SLIDER_MAX_TAU;
+use crate::model::masked_average::{
+    bit_identical, largest_gap, mask_fill_demo, zero_score_softmax,
+};
+use crate::model::temperature::{logit_scale, SLIDER_MAX_TAU};
 use crate::state::{ExplorerModel, ViewSignals};
-use crate::text::{live_gap, zero_scores_check};
+use crate::text::{live_gap, mask_fill_note, zero_scores_check};
 use leptos::prelude::*;
 
 /// The zero-score softmax and its check, then the live distance from the average.
@@ -24,6 +26,16 @@ pub(super) fn SoftmaxStep() -> impl IntoView {
         let gap = model.main_weights.with(|w| largest_gap(&w.0, &wei));
         live_gap(view.tau.get(), view.head.get(), gap)
     };
+    // −∞ against −1e9 for the selected row of the selected head (correct attention).
+    let mask_fill = move || {
+        let (tau, head, row) = (view.tau.get(), view.head.get(), view.row.get());
+        model.prepared.with(|p| {
+            let h = &p.heads[head.min(p.heads.len() - 1)];
+            let row = row.min(p.len().saturating_sub(1));
+            let demo = mask_fill_demo(&h.scores, row, logit_scale(h.head_size(), tau));
+            mask_fill_note(&demo, &p.config.tokens[row], row)
+        })
+    };
     view! {
         <p>
             "Start from a T × T matrix of scores, one per (query row, key column), and make them all "
@@ -38,7 +50,8 @@ pub(super) fn SoftmaxStep() -> impl IntoView {
         <p>
             "Attention keeps this recipe and puts real scores where the zeros were (step 3 shows "
             "where they come from); the main heatmap shows the result, A(τ), for the selected "
-            "head. The scores are divided by √d · τ before the softmax, so a large τ "
+            "head. The scores are divided by √d · τ before the softmax (d is the head size, the length "
+            "of each query and key; step 4 shows why it is √d), so a large τ "
             "squeezes them toward 0, and as τ → ∞ every row tends to wei. The readout below "
             "measures how far A(τ) is from wei right now; the button moves τ to the slider's top."
         </p>
@@ -53,5 +66,6 @@ pub(super) fn SoftmaxStep() -> impl IntoView {
         >
             {format!("Set τ = {SLIDER_MAX_TAU}")}
         </button>
+        <p data-testid="mask-fill">{mask_fill}</p>
     }
 }

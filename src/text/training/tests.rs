@@ -86,14 +86,16 @@ fn circuit_lines_say_which_head_and_how_far() {
         circuit_summary(1_200, &formed, Some(1_100)),
         "At step 1200 the copying circuit has formed: all three conditions hold (they first did at the evaluation of step 1100)."
     );
-    assert!(circuit_summary(1_100, &formed, Some(1_100))
-        .ends_with("for the first time in this run."));
+    assert!(
+        circuit_summary(1_100, &formed, Some(1_100)).ends_with("for the first time in this run.")
+    );
     assert!(circuit_summary(500, &close, Some(1_100))
         .ends_with("in this run it forms at the evaluation of step 1100 (move Replay there)."));
     assert!(circuit_summary(1_500, &close, Some(1_100))
         .ends_with("though they did at the evaluation of step 1100."));
-    assert!(circuit_summary(500, &close, None)
-        .contains("has not formed yet: it counts as formed when"));
+    assert!(
+        circuit_summary(500, &close, None).contains("has not formed yet: it counts as formed when")
+    );
 }
 
 #[test]
@@ -227,9 +229,7 @@ fn the_model_step_and_first_copy_explainers() {
         ..config
     });
     assert!(one.contains("its attention layer reads it") && one.contains("a 32 × 29 matrix"));
-    assert!(
-        step_explainer(16, 0.01).starts_with("One step: the page draws 16 training sequences")
-    );
+    assert!(step_explainer(16, 0.01).starts_with("One step: the page draws 16 training sequences"));
     assert!(step_explainer(16, 0.01).contains("here 0.01 "));
     let above = first_copy_note(32, 3.777, 64);
     assert!(
@@ -248,6 +248,7 @@ fn the_induction_walkthrough_names_the_earlier_occurrence() {
         induction_walkthrough(&tokens, 4, 3, 1, 0, 0.8125),
         "Row 5 “x” is in the second copy. The same token stood at position 2 in the first copy, followed by “y” at position 3, the token this row must predict (“y” at position 6). An induction head puts its weight on position 3; layer 2, head 1 puts 81.3% there."
     );
-    assert!(induction_walkthrough(&tokens, 7, 3, 0, 1, 0.0)
-        .contains("position 5 in the first copy"));
+    assert!(
+        induction_walkthrough(&tokens, 7, 3, 0, 1, 0.0).contains("position 5 in the first copy")
+    );
 }
