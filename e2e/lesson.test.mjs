@@ -122,7 +122,7 @@ test('steps 1–2: averaging heatmap, live check, clickable rows', { timeout: 60
     );
     assert.deepEqual(await inspectorRow(page), { token: 'sat', row: 3 });
     // The step text follows the selected row: row 3 takes a third from each visible token.
-    assert.match(await page.locator('#lesson-panel').textContent(), /Row 3 \(“sat”\) takes 33\.3% from each of its 3 visible tokens/);
+    assert.match(await page.locator('#lesson-panel').textContent(), /row 3 \(“sat”\) takes 33\.3% from each of its 3 visible tokens/);
     await clickHeatmapRow(page, avg, 0);
     await page.waitForFunction(() =>
       document.querySelector('[data-testid=inspector-table] caption').textContent.includes('(row 1)'),

@@ -268,7 +268,7 @@ test('CSP: the policy ships in index.html and a full session causes no violation
     await slider.focus();
     for (let i = 0; i < 20; i++) await page.keyboard.press(i < 10 ? 'ArrowLeft' : 'ArrowRight');
     await page.getByRole('button', { name: 'unscaled' }).click();
-    await page.getByRole('button', { name: 'scaled', exact: true }).click();
+    await page.getByRole('button', { name: 'τ = 1', exact: true }).click();
     await applySentence(page, 'A small dog ran home .');
     await waitForChips(page, ['A', 'small', 'dog', 'ran', 'home', '.']);
     await page.fill('#seed', '42');

@@ -556,7 +556,7 @@ test('keyboard only: heatmap rows and cells, slider, checkbox, focus ring', { ti
     // The "scaled" mark by keyboard.
     await tabTo('button');
     await tabTo('button');
-    assert.equal(await page.evaluate(() => document.activeElement.textContent), 'scaled');
+    assert.equal(await page.evaluate(() => document.activeElement.textContent), 'τ = 1');
     await page.keyboard.press('Enter');
     await eventually(async () => assert.equal(await tau.textContent(), '1.00'));
 

@@ -12,7 +12,7 @@ use crate::components::{
     lesson::Lesson,
     model_controls::ModelControls,
     notices::Notices,
-    page_links::{ToExplorer, ToPractice, ToTrain},
+    page_links::{ToExplorer, ToPractice, ToTrain, WhereNext},
     phone_dock::PhoneDock,
     quiz::Quiz,
     sentence::SentenceBox,
@@ -24,7 +24,10 @@ use crate::components::{
 use crate::model::trained::WeightsChoice;
 use crate::model::url_state::ViewState;
 use crate::state::{load_trained_weights, provide_theme, sync_url, ExplorerModel, ViewSignals};
-use crate::text::{glossary, weights_note, weights_note_short};
+use crate::text::{
+    glossary, weights_note, weights_note_short, EXPLORER_START, PRACTICE_NEXT, PRACTICE_START,
+    TRAINING_NEXT,
+};
 use crate::web::location::location_search;
 use leptos::either::Either;
 use leptos::prelude::*;
@@ -90,6 +93,7 @@ pub fn PracticeApp() -> impl IntoView {
             <p class="tagline">
                 "Predict, then reveal; compare two settings. The same exact model as the explorer, for the view in the link."
             </p>
+            <p class="start" data-testid="start-here">{PRACTICE_START}</p>
             <ToExplorer />
         </header>
         <Notices />
@@ -112,6 +116,7 @@ pub fn PracticeApp() -> impl IntoView {
         </main>
         <Quiz />
         <Compare />
+        <WhereNext text=PRACTICE_NEXT page="train.html" label="Open the training page" />
         {footer(None)}
     }
 }
@@ -134,6 +139,7 @@ pub fn TrainApp() -> impl IntoView {
         <UpdateNotice />
         <main>
             <TrainingPanel />
+            <WhereNext text=TRAINING_NEXT page="./" label="Open the explorer with this view" />
         </main>
         <footer class="site-footer">
             <p>
@@ -264,7 +270,11 @@ fn full_layout(view: ViewSignals, model: ExplorerModel) -> impl IntoView {
             <h1>"Attention Explorer"</h1>
             <p class="tagline">
                 "Causal self-attention, computed exactly in your browser: "
-                <code>"softmax(QKᵀ / (√d · τ)) · V"</code>
+                <code>"A = softmax(mask(QKᵀ / √d)), output = A · V"</code>
+                ". A temperature τ divides the scores once more so you can explore; τ = 1 is what models use."
+            </p>
+            <p class="start" data-testid="start-here">
+                {EXPLORER_START} " " <a href="#lesson-title">"Start the lesson"</a>
             </p>
         </header>
         <Notices />
@@ -297,11 +307,11 @@ fn full_layout(view: ViewSignals, model: ExplorerModel) -> impl IntoView {
                 <RowInspector />
             </section>
         </main>
+        <Explanation />
         <Lesson />
         <BreakIt />
         <ToPractice />
         <ToTrain />
-        <Explanation />
         {footer(Some(", except the notebook's printed values that step 4 quotes (marked as quoted)"))}
     }
 }

@@ -12,19 +12,23 @@ pub fn Explanation() -> impl IntoView {
                 <dd>
                     "Each row belongs to one token asking “which earlier words help me?”. Its query is compared with "
                     "every key by a dot product, and softmax turns those scores into shares that add up to 100 %. "
-                    "The token's output is the same blend of the value vectors."
+                    "The token's output is the same blend of the value vectors, and in a language model row t's "
+                    "output is what predicts token t + 1."
                 </dd>
                 <dt>"The triangle"</dt>
                 <dd>
-                    "A language model writes left to right, so a token may only use itself and what came before. "
-                    "Scores for later tokens are set to −∞ before softmax, which makes their weight exactly zero: "
-                    "the grey upper triangle."
+                    "A language model writes left to right, and row t predicts the token after it, so a row may "
+                    "use its own token and what came before, never the next token it is predicting. Scores for "
+                    "later tokens are set to −∞ before softmax, which makes their weight exactly zero: the grey "
+                    "upper triangle. (Break it's “wrong triangle” shows what goes wrong when a row reads the "
+                    "tokens it should predict.)"
                 </dd>
                 <dt>"Temperature τ"</dt>
                 <dd>
-                    "Every score is divided by √d·τ. A small τ stretches the gaps between scores, so softmax piles "
-                    "nearly everything onto the top-scoring token; a large τ squeezes them together, so every "
-                    "visible token gets about the same share."
+                    "This app's knob, not part of standard attention: every score is divided by √d·τ, and τ = 1 "
+                    "is what models use. A small τ stretches the gaps between scores, so softmax piles nearly "
+                    "everything onto the top-scoring token; a large τ squeezes them together, so every visible "
+                    "token gets about the same share."
                 </dd>
                 <dt>"Why divide by √d"</dt>
                 <dd>

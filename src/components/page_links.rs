@@ -43,6 +43,17 @@ pub fn ToTrain() -> impl IntoView {
     }
 }
 
+/// The end of a page: where to go next (`text`), with a link to `page` carrying the view.
+#[component]
+pub fn WhereNext(text: &'static str, page: &'static str, label: &'static str) -> impl IntoView {
+    let view = ViewSignals::from_context();
+    view! {
+        <p class="next" data-testid="where-next">
+            {text} " " <a href=move || full_link(page, &view.snapshot())>{label}</a>
+        </p>
+    }
+}
+
 /// The practice and training pages' way back: the same view in the explorer.
 #[component]
 pub fn ToExplorer() -> impl IntoView {

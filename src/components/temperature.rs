@@ -64,7 +64,7 @@ pub fn TemperatureSlider(
             {range("temperature", "temperature-readout temperature-regime")}
             <datalist id="temperature-marks">
                 <option value=move || fixed(slider_value(unscaled()), 6) label="unscaled"></option>
-                <option value="0" label="scaled"></option>
+                <option value="0" label="τ = 1"></option>
             </datalist>
             <div class="marks" aria-label="Temperature marks">
                 <button
@@ -72,7 +72,7 @@ pub fn TemperatureSlider(
                     class="mark"
                     style=move || format!("left:{}%", fixed(track_percent(unscaled()), 3))
                     on:click=move |_| view.tau.set(unscaled())
-                    title="Set τ = 1/√d: attention without the scaling"
+                    title="Set τ = 1/√d: attention without the 1/√d scaling"
                 >
                     "unscaled"
                 </button>
@@ -81,9 +81,9 @@ pub fn TemperatureSlider(
                     class="mark scaled"
                     style=format!("left:{}%", fixed(track_percent(1.0), 3))
                     on:click=move |_| view.tau.set(1.0)
-                    title="Set τ = 1: standard scaled attention"
+                    title="Set τ = 1: standard scaled attention, what models use"
                 >
-                    "scaled"
+                    "τ = 1"
                 </button>
             </div>
             <p id="temperature-readout" class="readout">

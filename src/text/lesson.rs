@@ -21,12 +21,23 @@ pub fn averaging_check(diff: f64) -> String {
 /// Step 2's reading of row `i`: the equal share it gives each visible token.
 pub fn averaging_row(tokens: &[String], i: usize) -> String {
     format!(
-        "Row {} ({}) takes {} from each of its {} visible tokens. Attention keeps this triangle but lets the data choose the shares.",
+        "In this averaging matrix (not the attention heatmap at the top of the page), row {} ({}) takes {} from each of its {} visible tokens. Attention keeps this triangle but lets the data choose the shares: compare the same row at the top.",
         i + 1,
         quote(tokens.get(i).map_or("", String::as_str)),
         percent(1.0 / (i + 1) as f64),
         i + 1
     )
+}
+
+/// Above the lesson, while the view has several heads: which one the heatmap shows, and that
+/// heads come in step 5 (`head` 0-based, of `heads`).
+pub fn lesson_heads_note(head: usize, heads: usize) -> Option<String> {
+    (heads > 1).then(|| {
+        format!(
+            "The heatmap at the top shows head {} of this model's {heads} heads. Steps 1–4 describe one head: each head is one attention of its own, and step 5 shows how several are combined.",
+            head + 1
+        )
+    })
 }
 
 /// A step's short title, as its tab and its heading show it.
@@ -311,11 +322,11 @@ mod tests {
         let tokens = &p.config.tokens;
         assert_eq!(
             averaging_row(tokens, 2),
-            "Row 3 (“sat”) takes 33.3% from each of its 3 visible tokens. Attention keeps this triangle but lets the data choose the shares."
+            "In this averaging matrix (not the attention heatmap at the top of the page), row 3 (“sat”) takes 33.3% from each of its 3 visible tokens. Attention keeps this triangle but lets the data choose the shares: compare the same row at the top."
         );
         assert_eq!(
             averaging_row(tokens, 9),
-            "Row 10 (“”) takes 10.0% from each of its 10 visible tokens. Attention keeps this triangle but lets the data choose the shares."
+            "In this averaging matrix (not the attention heatmap at the top of the page), row 10 (“”) takes 10.0% from each of its 10 visible tokens. Attention keeps this triangle but lets the data choose the shares: compare the same row at the top."
         );
         let wei = crate::model::attention::averaging_matrix(p.len());
         let diff = crate::model::attention::averaging_error(&wei, &p.x);
@@ -596,5 +607,13 @@ mod tests {
         let huge = nalgebra::DMatrix::from_row_slice(2, 2, &[-2e9, 0.0, -2e9, -2e9]);
         let text = mask_fill_note(&mask_fill_demo(&huge, 0, 1.0), "a", 0);
         assert!(text.contains("gives different weights"), "{text}");
+    }
+
+    #[test]
+    fn the_heads_note_names_the_shown_head() {
+        assert_eq!(lesson_heads_note(0, 1), None);
+        assert!(lesson_heads_note(1, 4)
+            .unwrap()
+            .starts_with("The heatmap at the top shows head 2 of this model's 4 heads."));
     }
 }

@@ -14,9 +14,10 @@ mod scaling_lab;
 mod softmax;
 mod trace;
 
+use crate::model::embed::full_link;
 use crate::model::url_state::Step;
 use crate::state::ViewSignals;
-use crate::text::{step_adds, step_position, step_tab, step_title};
+use crate::text::{lesson_heads_note, step_adds, step_position, step_tab, step_title};
 use crate::web::window;
 use averaging::AveragingStep;
 use heads::HeadsStep;
@@ -72,6 +73,9 @@ pub fn Lesson() -> impl IntoView {
     view! {
         <section class="panel lesson" aria-labelledby="lesson-title">
             <h2 id="lesson-title">"From averaging to attention, step by step"</h2>
+            {move || lesson_heads_note(view.head.get(), view.heads.get()).map(|text| view! {
+                <p class="hint" data-testid="lesson-heads-note">{text}</p>
+            })}
             <div class="tabs" role="tablist" aria-label="Lesson steps" on:keydown=on_key>
                 {Step::ALL
                     .into_iter()
@@ -133,20 +137,24 @@ pub fn Lesson() -> impl IntoView {
                                 }
                             })
                     }}
-                    {move || {
-                        step()
-                            .next()
-                            .map(|next| {
-                                view! {
-                                    <button
-                                        type="button"
-                                        class="step-next"
-                                        on:click=move |_| go(next)
-                                    >
-                                        {format!("Next: {} →", step_tab(next))}
-                                    </button>
-                                }
-                            })
+                    {move || match step().next() {
+                        Some(next) => view! {
+                            <button type="button" class="step-next" on:click=move |_| go(next)>
+                                {format!("Next: {} →", step_tab(next))}
+                            </button>
+                        }
+                        .into_any(),
+                        // The last step leads on to practice, with the view on screen.
+                        None => view! {
+                            <a
+                                class="step-next"
+                                data-testid="lesson-to-practice"
+                                href=move || full_link("practice.html", &view.snapshot())
+                            >
+                                "Next: practise on this view →"
+                            </a>
+                        }
+                        .into_any(),
                     }}
                 </nav>
             </div>
