@@ -284,3 +284,76 @@ test('every kind answered right and wrong, graded against the JSON; progress kep
     await other.context.close();
   }
 });
+
+test('predict, then reveal: the numbers a question asks about are hidden until Check', { timeout: 120_000 }, async () => {
+  const { context, page, consoleLog } = await app.newPage();
+  try {
+    await app.open(page, `${QUERY}&row=4`, { file: 'practice.html' });
+    const canvas = page.locator('canvas.heatmap').first();
+    const label = () => canvas.getAttribute('aria-label');
+    const pixels = () => canvas.evaluate((c) => c.toDataURL());
+    // A question is open: no weights in the heatmap's name, its cells or its tooltip, and the row
+    // table is hidden.
+    await eventually(async () => assert.match(await label(), /Numbers are hidden until you check your answer\.$/));
+    assert.doesNotMatch(await label(), /%/);
+    assert.equal(await page.locator('[data-testid=inspector-table]').count(), 0);
+    assert.equal(await page.getByTestId('inspector-hidden').textContent(), 'Numbers are hidden until you check your answer.');
+    const bare = await pixels();
+    const box = await canvas.boundingBox();
+    await page.mouse.move(box.x + box.width * 0.6, box.y + box.height * 0.6);
+    const tip = page.locator('.tooltip');
+    await eventually(async () => assert.match(await tip.textContent(), /hidden until you check/));
+    assert.doesNotMatch(await tip.textContent(), /\d%/);
+    await page.mouse.move(0, 0);
+    // Check reveals them: the row's summary with its weights, the table, and labelled cells.
+    const radio = page.locator('#quiz input[type=radio]').first();
+    if (await radio.count()) await radio.check();
+    else await page.getByLabel('Your answer').fill('0.5');
+    await page.getByRole('button', { name: 'Check' }).click();
+    await eventually(async () => assert.match(await label(), /%/));
+    assert.doesNotMatch(await label(), /hidden/);
+    await page.locator('[data-testid=inspector-table]').waitFor();
+    await eventually(async () => assert.notEqual(await pixels(), bare, 'the cells get their labels back'));
+    // The next question hides them again.
+    await next(page);
+    await eventually(async () => assert.match(await label(), /Numbers are hidden/));
+    assert.equal(await page.locator('[data-testid=inspector-table]').count(), 0);
+    consoleLog.assertClean();
+  } finally {
+    await context.close();
+  }
+});
+
+test('with a Break-it mistake on, the questions are about the broken heatmap shown', { timeout: 120_000 }, async () => {
+  const { context, page, consoleLog } = await app.newPage();
+  try {
+    await app.open(page, `${QUERY}&broken=triu`, { file: 'practice.html' });
+    const json = await downloadJson(page);
+    const shown = json.heads[0].weights;
+    const W = weights(json, 0, json.temperature, new Set(['triu']));
+    assert.ok(maxDiff(W, shown) < 1e-12, 'the JSON holds the broken weights');
+    const kinds = new Set();
+    const first = await current(page);
+    for (let k = 0; k < first.n; k++) {
+      const q = await current(page);
+      kinds.add(q.kind);
+      assert.ok(!['half-tau', 'hot-limit', 'spread-head', 'equal-columns'].includes(q.kind), `${q.kind} assumes correct attention`);
+      if (q.kind === 'first-row') {
+        assert.match(q.legend, /the broken heatmap above/);
+        const got = await answer(page, { number: W[0][0].toFixed(4) });
+        assert.ok(got.verdict.startsWith('Right.'), got.verdict);
+        assert.match(got.number, /correct attention's: 1\.0000/);
+        assert.match(got.text, /This number is read off the broken heatmap \(The wrong triangle/);
+      } else if (q.kind === 'masked-cell') {
+        const got = await answer(page, { number: W[q.row][q.key].toFixed(4) });
+        assert.ok(got.verdict.startsWith('Right.'), `${q.legend}: ${got.verdict}`);
+        assert.ok(W[q.row][q.key] > 0, 'with triu the future cell has weight');
+      }
+      await next(page);
+    }
+    assert.ok(kinds.has('first-row') && kinds.has('masked-cell'), [...kinds].join());
+    consoleLog.assertClean();
+  } finally {
+    await context.close();
+  }
+});

@@ -23,10 +23,12 @@ use crate::components::{
 };
 use crate::model::trained::WeightsChoice;
 use crate::model::url_state::ViewState;
-use crate::state::{load_trained_weights, provide_theme, sync_url, ExplorerModel, ViewSignals};
+use crate::state::{
+    load_trained_weights, provide_theme, sync_url, ExplorerModel, NumbersHidden, ViewSignals,
+};
 use crate::text::{
-    glossary, weights_note, weights_note_short, EXPLORER_START, PRACTICE_NEXT, PRACTICE_START,
-    TRAINING_NEXT,
+    glossary, weights_note, weights_note_short, EXPLORER_START, NUMBERS_HIDDEN, PRACTICE_NEXT,
+    PRACTICE_START, TRAINING_NEXT,
 };
 use crate::web::location::location_search;
 use leptos::either::Either;
@@ -87,6 +89,8 @@ pub fn App() -> impl IntoView {
 pub fn PracticeApp() -> impl IntoView {
     let view = provide_view();
     let model = provide_model(view, false);
+    let hidden = NumbersHidden(RwSignal::new(false));
+    provide_context(hidden);
     view! {
         <header class="site-header">
             <h1>"Attention Explorer: practice"</h1>
@@ -111,7 +115,15 @@ pub fn PracticeApp() -> impl IntoView {
                 <Downloads />
             </section>
             <section class="panel inspector" aria-labelledby="inspector-title">
-                <RowInspector />
+                <Show
+                    when=move || !hidden.0.get()
+                    fallback=|| view! {
+                        <h2 id="inspector-title">"Row inspector"</h2>
+                        <p class="note" data-testid="inspector-hidden">{NUMBERS_HIDDEN}</p>
+                    }
+                >
+                    <RowInspector />
+                </Show>
             </section>
         </main>
         <Quiz />
@@ -171,6 +183,9 @@ fn heads_label(view: ViewSignals) -> impl Fn() -> String + Copy {
 /// mistakes on it shows the broken weights and hatches the cells that see the future.
 fn main_heatmap(view: ViewSignals, model: ExplorerModel) -> impl IntoView {
     let broken = Signal::derive(move || !view.broken.get().is_empty());
+    // On the practice page, while a question is open, the numbers it may ask about are hidden.
+    let hidden = NumbersHidden::from_context();
+    let hide_numbers = Signal::derive(move || NumbersHidden::now(hidden));
     view! {
         <Heatmap
             weights=model.shown_weights
@@ -185,6 +200,7 @@ fn main_heatmap(view: ViewSignals, model: ExplorerModel) -> impl IntoView {
             ready_flag=true
             title="Causal attention heatmap"
             broken=broken
+            hide_numbers=hide_numbers
         />
     }
 }

@@ -8,7 +8,7 @@ use crate::model::broken::sees_future;
 use crate::state::Shared;
 use crate::text::{
     broken_cell_description, broken_heatmap_label, broken_row_summary, cell_description,
-    heatmap_label, row_summary,
+    heatmap_label, row_summary, NUMBERS_HIDDEN,
 };
 use leptos::html;
 use leptos::prelude::*;
@@ -67,7 +67,12 @@ pub fn Heatmap(
     /// The weights are broken attention ("Break it"): the future may have weight.
     #[prop(into, optional)]
     broken: Option<Signal<bool>>,
+    /// While true, no number is shown: cells without labels, tooltips and the accessible name
+    /// without weights (a practice question about them is open).
+    #[prop(into, optional)]
+    hide_numbers: Option<Signal<bool>>,
 ) -> impl IntoView {
+    let hide_numbers = hide_numbers.unwrap_or_else(|| Signal::derive(|| false));
     let broken = broken.unwrap_or_else(|| Signal::derive(|| false));
     let canvas_ref = NodeRef::<html::Canvas>::new();
     let wrap_ref = NodeRef::<html::Div>::new();
@@ -77,7 +82,7 @@ pub fn Heatmap(
     // The hovered cell and the pointer's viewport position.
     let hover = RwSignal::new(None::<(usize, usize, f64, f64)>);
     let selected_col = selected_col.unwrap_or_else(|| Signal::derive(|| None));
-    let cell_text = if decimal_labels {
+    let labels = if decimal_labels {
         CellText::Decimal
     } else if percent_labels {
         CellText::Percent
@@ -89,6 +94,8 @@ pub fn Heatmap(
     // frame check). A new selection repaints nothing: see the outlines below.
     use_canvas("heatmap", canvas_ref, Some(wrap_ref), move |pass| {
         let weights = weights.get();
+        let hidden = hide_numbers.get();
+        let cell_text = if hidden { CellText::None } else { labels };
         tokens.with(|tokens| {
             let n = tokens.len().min(weights.nrows());
             let width = pass.width.clamp(200.0, 720.0);
@@ -103,9 +110,10 @@ pub fn Heatmap(
                 show_legend: true,
                 show_future: broken.get(),
             };
-            // The legend reads differently for broken attention: a switch repaints everything.
+            // The legend reads differently for broken attention, and hidden numbers leave the
+            // cells bare: either switch repaints everything.
             pass.paint(
-                (l, spec.show_future),
+                (l, spec.show_future, hidden),
                 spec.tokens,
                 (l.width, l.height),
                 |canvas, redraw| draw_heatmap(canvas, &l, &spec, pass.dpr, redraw),
@@ -190,7 +198,10 @@ pub fn Heatmap(
             } else {
                 heatmap_label(&title, n)
             };
-            if let Some(i) = selected_row.get().filter(|&i| i < n) {
+            if hide_numbers.get() {
+                label.push(' ');
+                label.push_str(NUMBERS_HIDDEN);
+            } else if let Some(i) = selected_row.get().filter(|&i| i < n) {
                 label.push(' ');
                 label.push_str(&summary(broken, t, &w, i));
             }
@@ -198,6 +209,9 @@ pub fn Heatmap(
         })
     };
     let announcement = move || {
+        if hide_numbers.get() {
+            return String::new();
+        }
         let w = weights.get();
         tokens.with(|t| {
             let n = t.len().min(w.nrows());
@@ -217,7 +231,16 @@ pub fn Heatmap(
         let shown = hover.get().and_then(|(i, j, x, y)| {
             let w = weights.get();
             let fits = |t: &Vec<String>| i < t.len().min(w.nrows()) && j < t.len().min(w.nrows());
-            tokens.with(|t| fits(t).then(|| (describe(broken.get(), t, &w, i, j), x, y)))
+            tokens.with(|t| {
+                fits(t).then(|| {
+                    let text = if hide_numbers.get() {
+                        format!("{} → {}: {NUMBERS_HIDDEN}", t[i], t[j])
+                    } else {
+                        describe(broken.get(), t, &w, i, j)
+                    };
+                    (text, x, y)
+                })
+            })
         });
         let Some((text, x, y)) = shown else { return };
         tip.set_text_content(Some(&text));

@@ -6,7 +6,7 @@
 use crate::components::heatmap::Heatmap;
 use crate::model::host::parse_decimal;
 use crate::model::quiz::{grade, questions, Question, Response};
-use crate::state::{ExplorerModel, Shared, ViewSignals};
+use crate::state::{ExplorerModel, NumbersHidden, Shared, ViewSignals};
 use crate::text::quiz::{
     quiz_choice, quiz_number, quiz_progress, quiz_prompt, quiz_scope, quiz_verdict, quiz_why,
 };
@@ -67,12 +67,22 @@ pub fn Quiz() -> impl IntoView {
             s.get(k).map(|q| (k, s.len(), q.clone()))
         })
     });
+    // Predict, then reveal: while a question is open and unchecked, the heatmap and the row
+    // table keep their numbers hidden (a new question hides them, Check shows them again).
+    let hidden = NumbersHidden::from_context();
+    let hide = move |on: bool| {
+        if let Some(h) = hidden {
+            h.0.set(on);
+        }
+    };
     let clear = move || {
         choice.set(None);
         typed.set(String::new());
         checked.set(None);
         hint.set(None);
+        hide(set.with_untracked(|s| !s.is_empty()));
     };
+    hide(set.with_untracked(|s| !s.is_empty()));
     // A new view asks new questions: any answer given is for the old ones.
     Effect::watch(move || set.get(), move |_, _, _| clear(), false);
 
@@ -102,6 +112,7 @@ pub fn Quiz() -> impl IntoView {
         let right = grade(&q, response);
         hint.set(None);
         checked.set(Some(right));
+        hide(false);
         progress.update(|p| {
             p.answered += 1;
             p.correct += u32::from(right);

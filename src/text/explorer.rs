@@ -10,6 +10,9 @@ use crate::model::temperature::{divisor, unscaled_tau, Regime};
 use crate::model::train::tasks::GRAMMAR_WORDS;
 use nalgebra::DMatrix;
 
+/// What stands in for a number while a practice question about it is open.
+pub const NUMBERS_HIDDEN: &str = "Numbers are hidden until you check your answer.";
+
 /// The explorer's opening: what it teaches and where to start.
 pub const EXPLORER_START: &str = "What this page teaches: how each word of a sentence gathers information from the words before it (causal self-attention), with every number computed in your browser. Where to start: the lesson, six steps from a plain average of the past to queries, keys, values, scaling, several heads and positions, is below the heatmap; or first drag the temperature slider and click a row.";
 
