@@ -166,6 +166,61 @@ impl QkvRow {
     }
 }
 
+/// The last step of the trace in numbers a learner can check by hand: for the first `dims`
+/// dimensions of the head, each visible key's weight, value vector and weighted value, their sum
+/// and row t of A·V.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BlendTable {
+    /// How many of the head's d dimensions are shown.
+    pub dims: usize,
+    /// One line per visible key j = 0…t.
+    pub rows: Vec<BlendRow>,
+    /// `Σ_j w_j v_j` over the shown dimensions, added in key order as the lines list them.
+    pub sum: Vec<f64>,
+    /// The same dimensions of row t of A·V (the matrix product).
+    pub out: Vec<f64>,
+}
+
+/// One key's line of a [`BlendTable`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct BlendRow {
+    pub key: usize,
+    pub weight: f64,
+    /// The key's value vector v_j (first `dims` entries).
+    pub value: Vec<f64>,
+    /// `w_j · v_j` (first `dims` entries).
+    pub weighted: Vec<f64>,
+}
+
+impl RowTrace {
+    /// The weights × values table of this row for `head` (the head it traces), over its first
+    /// `dims` dimensions (at most d).
+    pub fn blend_table(&self, head: &HeadProjections, dims: usize) -> BlendTable {
+        let dims = dims.min(self.head_size);
+        let rows: Vec<BlendRow> = (0..=self.t)
+            .map(|j| {
+                let value: Vec<f64> = (0..dims).map(|c| head.v[(j, c)]).collect();
+                let weight = self.weights[j];
+                BlendRow {
+                    key: j,
+                    weight,
+                    weighted: value.iter().map(|v| weight * v).collect(),
+                    value,
+                }
+            })
+            .collect();
+        let sum = (0..dims)
+            .map(|c| rows.iter().map(|r| r.weighted[c]).sum())
+            .collect();
+        BlendTable {
+            dims,
+            rows,
+            sum,
+            out: self.out_row[..dims].to_vec(),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -310,6 +365,34 @@ mod tests {
                         let row = RowTrace::new(&head.projections, &head.weights, 3, tau);
                         assert!(row.blend_matches(), "{positions:?} τ {tau}");
                         assert!((row.weight_sum - 1.0).abs() < 1e-12);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The weights × values table adds up as the trace's explicit sum does (bit for bit, the same
+    /// products in the same order) and agrees with A·V to rounding, for every row, head split and
+    /// temperature of the default sentence.
+    #[test]
+    fn the_blend_table_adds_up_to_the_row_of_a_v() {
+        for heads in [1, 2, 4, 8] {
+            let p = crate::model::explorer::default_view(heads, false);
+            for tau in [0.01, 1.0, 100.0] {
+                for head in &p.heads {
+                    let w = head.weights(tau);
+                    for t in 0..p.len() {
+                        let trace = RowTrace::new(head, &w, t, tau);
+                        let table = trace.blend_table(head, 4);
+                        assert_eq!(table.dims, 4.min(head.head_size()));
+                        assert_eq!(table.rows.len(), t + 1);
+                        assert_eq!(table.sum, trace.blended[..table.dims].to_vec());
+                        for (s, o) in table.sum.iter().zip(&table.out) {
+                            assert!((s - o).abs() < ROUNDING_TOLERANCE);
+                        }
+                        for r in &table.rows {
+                            assert_eq!(r.weight, w[(t, r.key)]);
+                        }
                     }
                 }
             }
