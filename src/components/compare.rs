@@ -6,6 +6,7 @@
 //! from `text::compare_text`, tested natively), and one change and one click handler serve all
 //! controls (events bubble to them).
 
+use super::data_table::DataTable;
 use super::heatmap::Heatmap;
 use crate::charts::diff::{draw_diff, DiffSpec};
 use crate::charts::layout::HeatmapLayout;
@@ -366,10 +367,8 @@ fn difference_words(
 ) -> impl IntoView {
     let n = tokens.len().min(diff.nrows());
     let table = (n <= crate::model::tokenizer::MAX_TOKENS).then(|| {
-        let head = tokens[..n]
-            .iter()
-            .map(|t| view! { <th scope="col">{t.clone()}</th> })
-            .collect_view();
+        let mut columns = vec!["query \\ key".to_string()];
+        columns.extend_from_slice(&tokens[..n]);
         let rows = (0..n)
             .map(|i| {
                 let cells = (0..n)
@@ -393,18 +392,14 @@ fn difference_words(
         view! {
             <details>
                 <summary>"The difference as a table"</summary>
-                <div class="table-scroll">
-                    <table class="diff-table" data-testid="diff-table">
-                        <caption>"A − B for every query row (rows) and key (columns)"</caption>
-                        <thead>
-                            <tr>
-                                <th scope="col">"query \\ key"</th>
-                                {head}
-                            </tr>
-                        </thead>
-                        <tbody>{rows}</tbody>
-                    </table>
-                </div>
+                <DataTable
+                    test_id="diff-table"
+                    class="diff-table"
+                    caption="A − B for every query row (rows) and key (columns)"
+                    columns=columns
+                >
+                    <tbody>{rows}</tbody>
+                </DataTable>
             </details>
         }
     });

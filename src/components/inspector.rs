@@ -1,6 +1,7 @@
 //! The row inspector: how the selected token splits its attention, as bars and as a table.
 
 use crate::charts::bars::{draw_row_bars, BarsSpec};
+use crate::components::data_table::DataTable;
 use crate::format::percent;
 use crate::hooks::use_canvas;
 use crate::model::stats::row_stats;
@@ -131,39 +132,32 @@ pub fn RowInspector() -> impl IntoView {
             "everything). " <dfn>"Effective tokens"</dfn> ": 2^entropy, how many keys the row is spread "
             "over, as if evenly."
         </p>
-        <div class="table-scroll">
-            <table class="weights" data-testid="inspector-table">
-                <caption>
-                    "Attention weights of " {move || quote(&token())} " (row " {move || row.get() + 1} ")"
-                </caption>
-                <thead>
-                    <tr>
-                        <th scope="col">"#"</th>
-                        <th scope="col">"Key token"</th>
-                        <th scope="col">"Weight"</th>
-                    </tr>
-                </thead>
-                <tbody>
-                    // A plain re-rendered list, not <For>: every line changes with τ or the row
-                    // anyway, and <For> leaks a reactive-owner allocation (72 bytes) in its parent
-                    // for every keyed child it ever creates (leptos 0.8; see docs/reliability.md, "Memory").
-                    {move || {
-                        lines()
-                            .into_iter()
-                            .map(|l| {
-                                let masked = l.weight.is_none();
-                                view! {
-                                    <tr class:masked=masked>
-                                        <td>{l.index + 1}</td>
-                                        <th scope="row">{l.token}</th>
-                                        <td class="num">{l.weight.map_or_else(|| "masked".to_string(), percent)}</td>
-                                    </tr>
-                                }
-                            })
-                            .collect_view()
-                    }}
-                </tbody>
-            </table>
-        </div>
+        <DataTable
+            test_id="inspector-table"
+            class="weights"
+            caption=move || format!("Attention weights of {} (row {})", quote(&token()), row.get() + 1)
+            columns=["#", "Key token", "Weight"]
+        >
+            <tbody>
+                // A plain re-rendered list, not <For>: every line changes with τ or the row
+                // anyway, and <For> leaks a reactive-owner allocation (72 bytes) in its parent
+                // for every keyed child it ever creates (leptos 0.8; see docs/reliability.md, "Memory").
+                {move || {
+                    lines()
+                        .into_iter()
+                        .map(|l| {
+                            let masked = l.weight.is_none();
+                            view! {
+                                <tr class:masked=masked>
+                                    <td>{l.index + 1}</td>
+                                    <th scope="row">{l.token}</th>
+                                    <td class="num">{l.weight.map_or_else(|| "masked".to_string(), percent)}</td>
+                                </tr>
+                            }
+                        })
+                        .collect_view()
+                }}
+            </tbody>
+        </DataTable>
     }
 }

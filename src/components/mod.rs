@@ -3,6 +3,7 @@
 
 pub mod break_it;
 pub mod compare;
+pub mod data_table;
 pub mod downloads;
 pub mod embed;
 pub mod explanation;

@@ -3,6 +3,7 @@
 //! The lesson's step 3 shows it for the explorer's model, the training page's "Look closer" for
 //! the trained one. Every number comes from [`RowTrace`]; this only lays them out.
 
+use crate::components::data_table::DataTable;
 use crate::model::trace::RowTrace;
 use crate::text::{trace_caption, trace_cells, trace_check, trace_sqrt_d_heading, trace_sum};
 use leptos::prelude::*;
@@ -31,29 +32,30 @@ pub fn TraceTable(trace: RowTrace, keys: Vec<String>, token: String, head: usize
             }
         })
         .collect_view();
+    let columns = vec![
+        "key".to_string(),
+        "q·k".to_string(),
+        trace_sqrt_d_heading(&trace),
+        "÷ τ".to_string(),
+        "mask".to_string(),
+        "softmax".to_string(),
+    ];
+    let sum = trace_sum(&trace);
     view! {
-        <div class="table-scroll">
-            <table class="trace" data-testid="trace-table">
-                <caption>{trace_caption(&token, &trace, head)}</caption>
-                <thead>
-                    <tr>
-                        <th scope="col">"key"</th>
-                        <th scope="col">"q·k"</th>
-                        <th scope="col">{trace_sqrt_d_heading(&trace)}</th>
-                        <th scope="col">"÷ τ"</th>
-                        <th scope="col">"mask"</th>
-                        <th scope="col">"softmax"</th>
-                    </tr>
-                </thead>
-                <tbody>{rows}</tbody>
-                <tfoot>
-                    <tr>
-                        <th scope="row" colspan="5">"sum of weights"</th>
-                        <td class="num" data-testid="trace-sum">{trace_sum(&trace)}</td>
-                    </tr>
-                </tfoot>
-            </table>
-        </div>
+        <DataTable
+            test_id="trace-table"
+            class="trace"
+            caption=trace_caption(&token, &trace, head)
+            columns=columns
+        >
+            <tbody>{rows}</tbody>
+            <tfoot>
+                <tr>
+                    <th scope="row" colspan="5">"sum of weights"</th>
+                    <td class="num" data-testid="trace-sum">{sum}</td>
+                </tr>
+            </tfoot>
+        </DataTable>
         <p class="check" data-testid="trace-check">{trace_check(&trace)}</p>
     }
 }

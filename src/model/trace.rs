@@ -186,7 +186,7 @@ pub struct BlendTable {
 pub struct BlendRow {
     pub key: usize,
     pub weight: f64,
-    /// The key's value vector v_j (first `dims` entries).
+    /// The key's value vector `v_j` (first `dims` entries).
     pub value: Vec<f64>,
     /// `w_j · v_j` (first `dims` entries).
     pub weighted: Vec<f64>,

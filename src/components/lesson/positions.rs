@@ -4,6 +4,7 @@
 //! words in opposite orders.
 
 use crate::components::break_it::BrokenLessonNote;
+use crate::components::data_table::DataTable;
 use crate::format::fixed;
 use crate::model::claims::first_repeated_word;
 use crate::model::explorer::ExplorerConfig;
@@ -96,26 +97,18 @@ pub(super) fn PositionsStep() -> impl IntoView {
                 <p data-testid="shuffled-order">
                     {format!("Shuffled order: {}", order_text.join(" "))}
                 </p>
-                <div class="table-scroll">
-                    <table class="shuffle" data-testid="shuffle-table">
-                        <caption>
-                            {format!(
-                                "Weights of row {} {} on each key (numbered by its place before the shuffle), before and after it",
-                                row + 1,
-                                quote(&tokens[row]),
-                            )}
-                        </caption>
-                        <thead>
-                            <tr>
-                                <th scope="col">"Key"</th>
-                                <th scope="col">"Moved to"</th>
-                                <th scope="col">"Before"</th>
-                                <th scope="col">"After"</th>
-                            </tr>
-                        </thead>
-                        <tbody>{lines}</tbody>
-                    </table>
-                </div>
+                <DataTable
+                    test_id="shuffle-table"
+                    class="shuffle"
+                    caption=format!(
+                        "Weights of row {} {} on each key (numbered by its place before the shuffle), before and after it",
+                        row + 1,
+                        quote(&tokens[row]),
+                    )
+                    columns=["Key", "Moved to", "Before", "After"]
+                >
+                    <tbody>{lines}</tbody>
+                </DataTable>
                 <p class="check" data-testid="shuffle-check">
                     {shuffle_check(&comparison)}
                 </p>

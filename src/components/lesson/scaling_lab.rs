@@ -3,6 +3,7 @@
 
 use crate::charts::lab_chart::{draw_lab_chart, SCALED, UNSCALED};
 use crate::components::break_it::BreakItLink;
+use crate::components::data_table::DataTable;
 use crate::format::fixed;
 use crate::hooks::use_canvas;
 use crate::model::scaling_lab::{
@@ -55,6 +56,9 @@ pub(super) fn ScalingLab() -> impl IntoView {
         row_saturation_text(&p.config.tokens[t], t, h, scaled, unscaled)
     };
     let example = times_eight(LAB_SEED);
+    // "key", then the keys 1, 2, …
+    let mut example_columns = vec!["key".to_string()];
+    example_columns.extend((1..=KEYS).map(|j| j.to_string()));
     let example_rows = [
         ("scores ÷ 8 (scaled)", example.scaled.to_vec()),
         ("softmax", example.weights.clone()),
@@ -120,55 +124,50 @@ pub(super) fn ScalingLab() -> impl IntoView {
         <p>{TRAINING_IN_BRIEF}</p>
         <p data-testid="lab-gradient">{move || current().map(|p| gradient_readout(&p))}</p>
         <p data-testid="lab-row-gradient">{row_gradient}</p>
-        <div class="table-scroll">
-            <table class="lab" data-testid="lab-table">
-                <caption>{lab_caption()} "; variance of the scores; median gradient reaching q"</caption>
-                <thead>
-                    <tr>
-                        <th scope="col">"d"</th>
-                        <th scope="col">"unscaled"</th>
-                        <th scope="col">"scaled by 1/√d"</th>
-                        <th scope="col">"var(q·k)"</th>
-                        <th scope="col">"var(q·k/√d)"</th>
-                        <th scope="col">"gradient to q, unscaled"</th>
-                        <th scope="col">"gradient to q, scaled"</th>
-                    </tr>
-                </thead>
-                <tbody>
-                    {move || points.with(|p| p.iter().map(|x| {
-                        let selected = x.head_size == view.lab_head_size.get();
-                        view! {
-                            <tr class:selected=selected>
-                                <th scope="row">{x.head_size}</th>
-                                <td class="num">{lab_cell(&x.unscaled)}</td>
-                                <td class="num">{lab_cell(&x.scaled)}</td>
-                                <td class="num">{variance_cell(x.variance_unscaled, false)}</td>
-                                <td class="num">{variance_cell(x.variance_scaled, true)}</td>
-                                <td class="num">{fixed(x.gradient_unscaled.median, 3)}</td>
-                                <td class="num">{fixed(x.gradient_scaled.median, 3)}</td>
-                            </tr>
-                        }
-                    }).collect_view())}
-                </tbody>
-            </table>
-        </div>
+        <DataTable
+            test_id="lab-table"
+            class="lab"
+            caption=format!("{}; variance of the scores; median gradient reaching q", lab_caption())
+            columns=[
+                "d",
+                "unscaled",
+                "scaled by 1/√d",
+                "var(q·k)",
+                "var(q·k/√d)",
+                "gradient to q, unscaled",
+                "gradient to q, scaled",
+            ]
+        >
+            <tbody>
+                {move || points.with(|p| p.iter().map(|x| {
+                    let selected = x.head_size == view.lab_head_size.get();
+                    view! {
+                        <tr class:selected=selected>
+                            <th scope="row">{x.head_size}</th>
+                            <td class="num">{lab_cell(&x.unscaled)}</td>
+                            <td class="num">{lab_cell(&x.scaled)}</td>
+                            <td class="num">{variance_cell(x.variance_unscaled, false)}</td>
+                            <td class="num">{variance_cell(x.variance_scaled, true)}</td>
+                            <td class="num">{fixed(x.gradient_unscaled.median, 3)}</td>
+                            <td class="num">{fixed(x.gradient_scaled.median, 3)}</td>
+                        </tr>
+                    }
+                }).collect_view())}
+            </tbody>
+        </DataTable>
         <h3 class="step-sub">"The ×8 example"</h3>
         <p>
             "The lab's first seeded draw at d = " {TIMES_EIGHT_D} ", where √d = 8: its " {KEYS}
             " scores divided by 8, and the same scores multiplied back by 8, each through softmax."
         </p>
-        <div class="table-scroll">
-            <table class="lab times-eight" data-testid="times-eight">
-                <caption>"One draw's scores and weights, scaled and ×8"</caption>
-                <thead>
-                    <tr>
-                        <th scope="col">"key"</th>
-                        {(1..=KEYS).map(|j| view! { <th scope="col">{j}</th> }).collect_view()}
-                    </tr>
-                </thead>
-                <tbody>{example_rows}</tbody>
-            </table>
-        </div>
+        <DataTable
+            test_id="times-eight"
+            class="lab times-eight"
+            caption="One draw's scores and weights, scaled and ×8"
+            columns=example_columns
+        >
+            <tbody>{example_rows}</tbody>
+        </DataTable>
         <p class="check" data-testid="times-eight-check">{times_eight_text(&example)}</p>
         <BreakItLink />
     }

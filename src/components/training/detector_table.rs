@@ -4,6 +4,7 @@
 //! circuit's three conditions, met or not, at the same step.
 
 use super::use_training;
+use crate::components::data_table::DataTable;
 use crate::format::fixed;
 use crate::model::train::detectors::{AgreementReport, HeadScores};
 use crate::text::{agreement_summary, circuit_items, circuit_summary, score_cell, CIRCUIT_INTRO};
@@ -21,25 +22,25 @@ pub(super) fn detector_table(
     agreement: Option<&AgreementReport>,
     exact: bool,
 ) -> impl IntoView {
+    let rows = detector_rows(heads, agreement, exact);
     view! {
-        <div class="table-scroll">
-            <table class="detectors" data-testid=test_id>
-                <caption>{caption}</caption>
-                <thead>
-                    <tr>
-                        <th scope="col">"head"</th>
-                        <th scope="col">"previous token"</th>
-                        <th scope="col">"induction"</th>
-                        <th scope="col">"first token"</th>
-                        <th scope="col">"self"</th>
-                        <th scope="col">"entropy (bits)"</th>
-                        <th scope="col">"agreement: on subject"</th>
-                        <th scope="col">"agreement: on nearer noun"</th>
-                    </tr>
-                </thead>
-                <tbody>{detector_rows(heads, agreement, exact)}</tbody>
-            </table>
-        </div>
+        <DataTable
+            test_id=test_id
+            class="detectors"
+            caption=caption
+            columns=[
+                "head",
+                "previous token",
+                "induction",
+                "first token",
+                "self",
+                "entropy (bits)",
+                "agreement: on subject",
+                "agreement: on nearer noun",
+            ]
+        >
+            <tbody>{rows}</tbody>
+        </DataTable>
     }
 }
 

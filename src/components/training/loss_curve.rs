@@ -6,6 +6,7 @@
 
 use super::use_training;
 use crate::charts::loss_chart::{draw_loss_chart, FIRST_COPY, HELD_OUT, REPEATED};
+use crate::components::data_table::DataTable;
 use crate::hooks::use_canvas;
 use crate::model::train::settings::TrainSettings;
 use crate::model::train::tasks::Grammar;
@@ -171,38 +172,32 @@ pub(super) fn LossCurve() -> impl IntoView {
         })}
         <details>
             <summary>"Loss table (every evaluation, newest first)"</summary>
-            <div class="table-scroll">
-                <table data-testid="loss-table">
-                    <caption>"Mean next-token loss in nats on the held-out sequences"</caption>
-                    <thead>
-                        <tr>
-                            <th scope="col">"step"</th>
-                            <th scope="col">"all"</th>
-                            <th scope="col">"first copy"</th>
-                            <th scope="col">"repeated part"</th>
-                        </tr>
-                    </thead>
-                    <tbody>
-                        // Keyed rows: an evaluation adds one row instead of redrawing them all (a
-                        // long run has hundreds). The key holds the loss's bits, so a new run's
-                        // step 0 is a new row.
-                        <For
-                            each=move || rows.get()
-                            key=|&(step, loss, _, _)| (step, loss.to_bits())
-                            children=move |(step, loss, first, repeated)| {
-                                view! {
-                                    <tr>
-                                        <td class="num">{step}</td>
-                                        <td class="num" data-value=loss.to_string()>{loss_cell(Some(loss))}</td>
-                                        <td class="num" data-value=first.map(|l| l.to_string())>{loss_cell(first)}</td>
-                                        <td class="num" data-value=repeated.map(|l| l.to_string())>{loss_cell(repeated)}</td>
-                                    </tr>
-                                }
+            <DataTable
+                test_id="loss-table"
+                class="loss"
+                caption="Mean next-token loss in nats on the held-out sequences"
+                columns=["step", "all", "first copy", "repeated part"]
+            >
+                <tbody>
+                    // Keyed rows: an evaluation adds one row instead of redrawing them all (a
+                    // long run has hundreds). The key holds the loss's bits, so a new run's
+                    // step 0 is a new row.
+                    <For
+                        each=move || rows.get()
+                        key=|&(step, loss, _, _)| (step, loss.to_bits())
+                        children=move |(step, loss, first, repeated)| {
+                            view! {
+                                <tr>
+                                    <td class="num">{step}</td>
+                                    <td class="num" data-value=loss.to_string()>{loss_cell(Some(loss))}</td>
+                                    <td class="num" data-value=first.map(|l| l.to_string())>{loss_cell(first)}</td>
+                                    <td class="num" data-value=repeated.map(|l| l.to_string())>{loss_cell(repeated)}</td>
+                                </tr>
                             }
-                        />
-                    </tbody>
-                </table>
-            </div>
+                        }
+                    />
+                </tbody>
+            </DataTable>
         </details>
     }
 }
