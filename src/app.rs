@@ -123,8 +123,11 @@ pub fn PracticeApp() -> impl IntoView {
                 </Show>
             </section>
         </main>
+        // One task per part, so no single task builds the whole rest of the page.
         <AfterFirstPaint>
             <Quiz />
+        </AfterFirstPaint>
+        <AfterFirstPaint>
             <Compare />
             <WhereNext text=PRACTICE_NEXT page="train.html" label="Open the training page" />
             {footer(None)}
@@ -312,9 +315,14 @@ fn full_layout(view: ViewSignals, model: ExplorerModel) -> impl IntoView {
                 <RowInspector />
             </section>
         </main>
+        // One task per part, so no single task builds the whole rest of the page.
         <AfterFirstPaint>
             <Explanation />
+        </AfterFirstPaint>
+        <AfterFirstPaint>
             <Lesson />
+        </AfterFirstPaint>
+        <AfterFirstPaint>
             <BreakIt />
             <ToPractice />
             <ToTrain />
@@ -325,7 +333,9 @@ fn full_layout(view: ViewSignals, model: ExplorerModel) -> impl IntoView {
 
 /// Its children, built only once the page has painted its first frame: what lies below the first
 /// view (the lesson, Break it, the links) then waits for neither the first heatmap nor the
-/// largest paint, and takes a task of its own instead of lengthening the first one.
+/// largest paint, and takes a task of its own instead of lengthening the first one. Several
+/// of them run in page order, each in its own task (one timeout each), so the browser can
+/// handle input between them.
 #[component]
 fn AfterFirstPaint(children: ChildrenFn) -> impl IntoView {
     let painted = RwSignal::new(false);
