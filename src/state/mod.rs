@@ -6,6 +6,7 @@
 mod explorer_model;
 mod notices;
 mod numbers_hidden;
+mod run;
 mod shared;
 mod theme;
 mod trained_weights;
@@ -16,6 +17,7 @@ mod view_signals;
 pub use explorer_model::ExplorerModel;
 pub use notices::Notices;
 pub use numbers_hidden::NumbersHidden;
+pub use run::Run;
 pub use shared::Shared;
 pub use theme::{provide_theme, use_theme};
 pub use trained_weights::load_trained_weights;

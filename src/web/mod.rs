@@ -11,6 +11,8 @@ pub mod service_worker;
 pub mod session;
 pub mod theme;
 pub mod timing;
+pub mod train_worker;
+pub mod worker;
 
 /// The page's window (the app only runs in one).
 pub fn window() -> web_sys::Window {

@@ -8,8 +8,8 @@ use super::use_training;
 use crate::charts::loss_chart::{draw_loss_chart, FIRST_COPY, HELD_OUT, REPEATED};
 use crate::components::data_table::DataTable;
 use crate::hooks::use_canvas;
+use crate::model::train::run_record::RunRecord;
 use crate::model::train::settings::TrainSettings;
-use crate::model::train::tasks::Grammar;
 use crate::state::ViewSignals;
 use crate::text::{
     first_copy_note, grammar_verdict, loss_cell, loss_chart_label, loss_explainer, repeat_verdict,
@@ -30,8 +30,8 @@ pub(super) fn LossCurve() -> impl IntoView {
     // The tiny grammar: the first evaluation near its floor.
     let near_floor_at = Memo::new(move |_| {
         training.evals.track();
-        let floor = floor.get()?;
-        training.with(|t| t?.first_step_where(|e| Grammar::near_floor(e.loss, floor)))
+        floor.get()?;
+        training.with(|t| t?.near_floor_at())
     });
     // The step the chart marks: one of the two (each task has one of them).
     let milestone = Memo::new(move |_| match training.circuit_formed_at.get() {
@@ -44,21 +44,25 @@ pub(super) fn LossCurve() -> impl IntoView {
         let marked = milestone.get().map(Milestone::step);
         let width = pass.width.clamp(260.0, 720.0);
         let height = (width * 0.5).clamp(200.0, 300.0);
-        training.with(|t| {
-            let evals = t.map_or(&[][..], |t| &t.evals[..]);
+        let evaluated = training.with(|t| {
+            let evals = t.map_or(&[][..], RunRecord::evals);
             pass.paint_whole((width, height), |canvas| {
                 draw_loss_chart(canvas, evals, floor, marked, pass.theme, pass.dpr)
             });
+            t.is_some()
         });
-        // The training page's first drawing: tests wait for it, and the offline service worker
-        // registers after it (`web::service_worker`).
-        let _ = pass.canvas().set_attribute("data-ready", "true");
+        // The training page's first drawing of a run's first evaluation (which a worker may take
+        // a moment to send): tests wait for it, and the offline service worker registers after
+        // it (`web::service_worker`).
+        if evaluated {
+            let _ = pass.canvas().set_attribute("data-ready", "true");
+        }
     });
     let repeat = move || training.settings.with(TrainSettings::is_repeat);
     let verdict = move || {
         training.evals.track();
         training.with(|t| {
-            let e = t?.latest();
+            let e = t?.latest()?;
             Some((
                 repeat_verdict(e.step, e.repeat_ratio()?, e.stuck()),
                 e.stuck(),
@@ -71,7 +75,7 @@ pub(super) fn LossCurve() -> impl IntoView {
         let first_within = near_floor_at.get();
         let sequences = training.settings.with(|s| s.config().eval_sequences);
         training.with(|t| {
-            let latest = t?.latest();
+            let latest = t?.latest()?;
             Some(grammar_verdict(
                 latest.step,
                 latest.loss,
@@ -86,7 +90,7 @@ pub(super) fn LossCurve() -> impl IntoView {
         training.evals.track();
         let config = training.settings.with(TrainSettings::config);
         training.with(|t| {
-            let loss = t?.latest().first_copy_loss?;
+            let loss = t?.latest()?.first_copy_loss?;
             Some(first_copy_note(
                 config.model.vocab,
                 loss,
@@ -98,15 +102,15 @@ pub(super) fn LossCurve() -> impl IntoView {
     let explainer = move || {
         training.evals.track();
         let config = training.settings.with(TrainSettings::config);
-        let start = training.with(|t| t?.evals.first().filter(|e| e.step == 0).map(|e| e.loss));
+        let start = training.with(|t| t?.evals().first().filter(|e| e.step == 0).map(|e| e.loss));
         loss_explainer(config.model.vocab, config.eval_sequences, start)
     };
-    // Every evaluation, newest first: (step, loss, first copy, repeated part).
+    // Every evaluation the curve keeps, newest first: (step, loss, first copy, repeated part).
     let rows = Memo::new(move |_| {
         training.evals.track();
         training.with(|t| {
             t.map(|t| {
-                t.evals
+                t.evals()
                     .iter()
                     .rev()
                     .map(|e| (e.step, e.loss, e.first_copy_loss, e.repeated_loss))

@@ -39,7 +39,12 @@ pub fn TrainingPanel() -> impl IntoView {
         )
     };
     view! {
-        <section class="panel training" aria-labelledby="training-title" data-testid="training">
+        <section
+            class="panel training"
+            aria-labelledby="training-title"
+            data-testid="training"
+            data-engine=move || if training.run.in_worker.get() { "worker" } else { "page" }
+        >
             <h2 id="training-title">"Train a model"</h2>
             <p data-testid="training-intro">{TRAINING_INTRO}</p>
             <TrainingControls />

@@ -15,7 +15,7 @@ pub(super) fn Replay() -> impl IntoView {
         training.with(|t| {
             let Some(t) = t else { return Vec::new() };
             let mut steps: Vec<usize> = t.checkpoints.kept().iter().map(|&(s, _)| s).collect();
-            let latest = t.latest().step;
+            let latest = t.latest().map_or(0, |e| e.step);
             if steps.last().is_none_or(|&last| latest > last) {
                 steps.push(latest);
             }

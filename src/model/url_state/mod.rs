@@ -205,6 +205,14 @@ macro_rules! view_params {
                 read: readers::read_train_steps,
                 write: |&n| (n > 0).then(|| n.to_string()),
             }
+            /// Developer setting, training view: train in Web Workers (on by default; `workers=0`
+            /// trains on the page's main thread in slices, as where workers are unavailable).
+            train_workers: bool {
+                key: "workers",
+                default: true,
+                read: readers::read_train_workers,
+                write: |&on| (!on).then(|| "0".to_string()),
+            }
             /// Developer setting: token limit (default `MAX_TOKENS`; in the link only when changed).
             max_tokens: usize {
                 key: "max_tokens",

@@ -282,6 +282,10 @@ pub(super) fn read_train_steps(value: &str, _: &ReadContext) -> Reading<usize> {
     }
 }
 
+pub(super) fn read_train_workers(value: &str, _: &ReadContext) -> Reading<bool> {
+    read_switch("workers", value)
+}
+
 pub(super) fn read_max_tokens(value: &str, _: &ReadContext) -> Reading<usize> {
     match value.parse::<usize>() {
         Ok(limit) if (1..=DEVELOPER_MAX_TOKENS).contains(&limit) => Reading::Valid(limit),

@@ -35,6 +35,7 @@ fn a_full_state_round_trips() {
         train_positions: PositionKind::Learned,
         train_lr: 0.003,
         train_steps: 150,
+        train_workers: false,
         max_tokens: 256,
         embed: true,
     };
@@ -107,7 +108,7 @@ fn notices_strip_invisible_reordering_characters() {
 
 /// Per parameter, in table order: a valid value other than the default, a value that cannot be
 /// used, and a word the notice about that bad value contains.
-const SAMPLES: [(&str, &str, &str, &str); 22] = [
+const SAMPLES: [(&str, &str, &str, &str); 23] = [
     ("s", "a+b", "", "sentence"),
     ("tau", "2", "NaN", "temperature"),
     ("seed", "42", "-1", "seed"),
@@ -128,6 +129,7 @@ const SAMPLES: [(&str, &str, &str, &str); 22] = [
     ("tpos", "learned", "alibi", "tpos="),
     ("tlr", "0.03", "0.5", "tlr="),
     ("tsteps", "100", "20001", "tsteps="),
+    ("workers", "0", "2", "workers="),
     ("max_tokens", "256", "0", "max_tokens="),
     ("embed", "1", "maybe", "embed="),
 ];
