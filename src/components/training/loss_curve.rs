@@ -105,19 +105,11 @@ pub(super) fn LossCurve() -> impl IntoView {
         let start = training.with(|t| t?.evals().first().filter(|e| e.step == 0).map(|e| e.loss));
         loss_explainer(config.model.vocab, config.eval_sequences, start)
     };
-    // Every evaluation the curve keeps, newest first: (step, loss, first copy, repeated part).
+    // The kept checkpoints' evaluations and the latest one, newest first: (step, loss, first
+    // copy, repeated part). At most `MAX_CHECKPOINTS` + 1 rows however long the run goes on.
     let rows = Memo::new(move |_| {
         training.evals.track();
-        training.with(|t| {
-            t.map(|t| {
-                t.evals()
-                    .iter()
-                    .rev()
-                    .map(|e| (e.step, e.loss, e.first_copy_loss, e.repeated_loss))
-                    .collect::<Vec<_>>()
-            })
-            .unwrap_or_default()
-        })
+        training.with(|t| t.map(RunRecord::table_rows).unwrap_or_default())
     });
     view! {
         <h3 class="sub">"Loss on held-out sequences"</h3>
@@ -175,7 +167,7 @@ pub(super) fn LossCurve() -> impl IntoView {
             </Show>
         })}
         <details>
-            <summary>"Loss table (every evaluation, newest first)"</summary>
+            <summary>"Loss table (the kept checkpoints and the latest evaluation, newest first)"</summary>
             <DataTable
                 test_id="loss-table"
                 class="loss"
@@ -183,9 +175,9 @@ pub(super) fn LossCurve() -> impl IntoView {
                 columns=["step", "all", "first copy", "repeated part"]
             >
                 <tbody>
-                    // Keyed rows: an evaluation adds one row instead of redrawing them all (a
-                    // long run has hundreds). The key holds the loss's bits, so a new run's
-                    // step 0 is a new row.
+                    // Keyed rows: an evaluation adds one row (and thinning drops some) instead
+                    // of redrawing them all. The key holds the loss's bits, so a new run's step 0
+                    // is a new row.
                     <For
                         each=move || rows.get()
                         key=|&(step, loss, _, _)| (step, loss.to_bits())

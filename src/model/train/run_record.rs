@@ -129,6 +129,21 @@ impl RunRecord {
         &self.curve
     }
 
+    /// The loss table's rows, newest first: the kept checkpoints' evaluations and the latest one
+    /// (at most [`MAX_CHECKPOINTS`] + 1 rows, however long the run), each as (step, held-out
+    /// loss, first copy's, repeated part's).
+    pub fn table_rows(&self) -> Vec<(usize, f64, Option<f64>, Option<f64>)> {
+        let row = |e: &EvalPoint| (e.step, e.loss, e.first_copy_loss, e.repeated_loss);
+        let kept = self.checkpoints.kept().iter().map(|(_, s)| &s.eval);
+        let latest = self.latest().filter(|e| {
+            self.checkpoints
+                .kept()
+                .last()
+                .is_none_or(|&(k, _)| e.step > k)
+        });
+        latest.into_iter().chain(kept.rev()).map(row).collect()
+    }
+
     /// The latest evaluation, if one has arrived.
     pub fn latest(&self) -> Option<&EvalPoint> {
         self.latest.as_ref().map(|s| &s.eval)
@@ -202,6 +217,9 @@ mod tests {
             t.first_step_where(EvalPoint::circuit_formed)
         );
         assert_eq!(record.held_out(), t.held_out());
+        // Every evaluation is still kept: the table lists them all, newest first.
+        let rows: Vec<usize> = record.table_rows().iter().map(|r| r.0).collect();
+        assert_eq!(rows, (0..=24).rev().map(|i| i * 5).collect::<Vec<_>>());
         let (shown, latest) = record.shown_snapshot(Some(12)).unwrap();
         assert_eq!((shown.eval.step, latest), (10, false));
         assert!(record.shown_snapshot(None).unwrap().1);
@@ -222,7 +240,7 @@ mod tests {
         let t = Trainer::new(config).unwrap();
         let mut record = RunRecord::with_capacity(config, 8);
         let floor = record.grammar_floor.unwrap();
-        for step in 0..=100 {
+        for step in 0..=101 {
             let mut snapshot = t.latest_snapshot().clone();
             snapshot.eval.step = step * 25;
             snapshot.eval.loss = if step >= 37 { floor } else { 10.0 };
@@ -236,5 +254,12 @@ mod tests {
         assert_eq!(record.circuit_formed_at(), None);
         let steps: Vec<usize> = record.evals().iter().map(|e| e.step).collect();
         assert!(steps.windows(2).all(|w| w[0] < w[1]));
+        // The loss table: the kept checkpoints and the latest (not kept here), newest first.
+        let rows = record.table_rows();
+        assert!(rows.len() <= MAX_CHECKPOINTS + 1);
+        assert_eq!(rows[0].0, 2525);
+        assert_eq!(rows.last().unwrap().0, 0);
+        assert_eq!(rows.len(), record.checkpoints.kept().len() + 1);
+        assert!(rows.windows(2).all(|w| w[0].0 > w[1].0));
     }
 }
