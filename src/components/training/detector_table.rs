@@ -143,6 +143,8 @@ pub(super) fn DetectorTable() -> impl IntoView {
     };
     view! {
         <h3 class="sub">"Head detectors"</h3>
+        <details class="explain">
+        <summary>"What the scores mean"</summary>
         <p class="hint">
             "Mean weight on the previous token, on the token after the current token's earlier occurrence "
             "(induction; repeat task only), on the first token and on the token itself, each from 0 to 1; "
@@ -150,6 +152,7 @@ pub(super) fn DetectorTable() -> impl IntoView {
             "sentences like “the key to the cabinets is”, the weight from the nearer noun's row (which predicts "
             "the verb) on the subject and on the nearer noun."
         </p>
+        </details>
         {table}
         {agreement}
         {circuit_view}

@@ -113,7 +113,6 @@ pub(super) fn LossCurve() -> impl IntoView {
     });
     view! {
         <h3 class="sub">"Loss on held-out sequences"</h3>
-        <p class="hint" data-testid="loss-explainer">{explainer}</p>
         <p class="legend-line">
             <span class="legend-item">
                 <span class="swatch" style=format!("background:{}", HELD_OUT.css())></span>
@@ -153,7 +152,11 @@ pub(super) fn LossCurve() -> impl IntoView {
         {move || grammar_line().map(|text| view! {
             <p data-testid="grammar-verdict" data-floor=floor.get().map(|m| m.to_string())>{text}</p>
         })}
-        {move || first_copy().map(|text| view! { <p class="hint" data-testid="first-copy-note">{text}</p> })}
+        <details class="explain">
+            <summary>"What the loss means"</summary>
+            <p class="hint" data-testid="loss-explainer">{explainer}</p>
+            {move || first_copy().map(|text| view! { <p class="hint" data-testid="first-copy-note">{text}</p> })}
+        </details>
         {move || verdict().map(|(text, stuck)| view! {
             <p data-testid="repeat-verdict" class:error=stuck>{text}</p>
             <Show when=move || stuck>

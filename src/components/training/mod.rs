@@ -20,7 +20,7 @@ use crate::text::{
 use closer_look::CloserLook;
 use controls::TrainingControls;
 use detector_table::DetectorTable;
-use head_grid::HeadGrid;
+use head_grid::{HeadGrid, ModelFiles};
 use leptos::prelude::*;
 use loss_curve::LossCurve;
 use replay::Replay;
@@ -61,11 +61,20 @@ pub fn TrainingPanel() -> impl IntoView {
                 <p class="hint" data-testid="what-to-watch">{WHAT_TO_WATCH}</p>
             </Show>
             <p class="note" data-testid="training-status" aria-live="polite">{status}</p>
-            <LossCurve />
-            <Replay />
-            <HeadGrid />
+            // What to watch while it trains, side by side on a wide screen: the loss and Replay;
+            // every head and its detector scores.
+            <div class="watch">
+                <div class="watch-loss">
+                    <LossCurve />
+                    <Replay />
+                </div>
+                <div class="watch-heads">
+                    <HeadGrid />
+                    <DetectorTable />
+                </div>
+            </div>
+            <ModelFiles />
             <CloserLook />
-            <DetectorTable />
             <SavedCheckpoint />
         </section>
     }
