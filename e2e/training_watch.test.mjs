@@ -1,5 +1,5 @@
 // A view made for watching (the training page): at 1280 × 800 the loss chart, every head (each at
-// least 160 px) and the detector scores fit on one screen; on a 390 × 844 phone within two screens
+// least 160 px), the detector scores and the knock-out switches fit on one screen; on a 390 × 844 phone within two screens
 // and without horizontal scrolling. The repeat task's tokens are short syllables, and the repeated
 // segment is marked on the token strip and on every head's heatmap. Replay's Play animates the
 // formation over the kept checkpoints; with prefers-reduced-motion each press shows the next one.
@@ -31,17 +31,18 @@ const watched = (page) =>
       chart: box(document.querySelector('[data-testid=loss-chart]')),
       heads: [...document.querySelectorAll('.train-thumbs canvas')].map(box),
       detectors: box(document.querySelector('[data-testid=detector-table]')),
+      knockout: box(document.querySelector('[data-testid=knockout]')),
       scrollWidth: document.documentElement.scrollWidth,
       clientWidth: document.documentElement.clientWidth,
     };
   });
 
 const span = (w) => {
-  const all = [w.chart, ...w.heads, w.detectors];
+  const all = [w.chart, ...w.heads, w.detectors, w.knockout];
   return Math.max(...all.map((b) => b.bottom)) - Math.min(...all.map((b) => b.top));
 };
 
-test('at 1280 × 800 the loss chart, every head and the detectors fit on one screen; syllables and the segment marked', { timeout: 180_000 }, async () => {
+test('at 1280 × 800 the loss chart, every head, the detectors and the knock-out switches fit on one screen; syllables and the segment marked', { timeout: 180_000 }, async () => {
   const { page, context, consoleLog } = await app.newPage({ viewport: { width: 1280, height: 800 } });
   try {
     await retrained(page);

@@ -4,6 +4,7 @@
 //! (`app`); components read the ones they use. Nothing here draws.
 
 mod explorer_model;
+mod knockout;
 mod notices;
 mod numbers_hidden;
 mod run;
@@ -15,6 +16,7 @@ mod url_sync;
 mod view_signals;
 
 pub use explorer_model::ExplorerModel;
+pub use knockout::{Knockout, KnockoutResult};
 pub use notices::Notices;
 pub use numbers_hidden::NumbersHidden;
 pub use run::Run;

@@ -7,10 +7,12 @@
 
 use super::run::Run;
 use super::ViewSignals;
+use crate::model::train::ablation::{evaluate_ablated, AblatedEval, HeadMeans};
 use crate::model::train::checkpoint_file::{encode, CheckpointTask};
 use crate::model::train::detectors::AgreementReport;
 use crate::model::train::evaluation::EvalPoint;
 use crate::model::train::export::run_json;
+use crate::model::train::knockout::{Ablation, AblationKind};
 use crate::model::train::messages::RunSpec;
 use crate::model::train::run_record::RunRecord;
 use crate::model::train::settings::TrainSettings;
@@ -123,6 +125,49 @@ impl Training {
         self.with(|r| {
             let r = r?;
             f(r, r.shown_snapshot(replay)?.0)
+        })
+    }
+
+    /// The model the head grid shows with `heads` (`(layer, head)`, from 0) knocked out by
+    /// `kind`: its intact evaluation and the knocked-out one (`model::train::ablation`; forward
+    /// passes only, with the run's mistake if any). Tracks the replay slider, not the evaluations
+    /// (the caller decides when to compute it again); `None` before a run exists, without heads,
+    /// or for a head the model does not have.
+    pub fn knocked_out(
+        self,
+        heads: &[(usize, usize)],
+        kind: AblationKind,
+    ) -> Option<(EvalPoint, AblatedEval)> {
+        if heads.is_empty() {
+            return None;
+        }
+        self.with_shown(self.replay.get(), |t, snapshot| {
+            let config = t.config();
+            let m = config.model;
+            if heads.iter().any(|&(l, h)| l >= m.layers || h >= m.heads) {
+                return None;
+            }
+            let model = snapshot.model(m);
+            let held_out = t.held_out();
+            let ablation = match kind {
+                AblationKind::Zero => {
+                    Ablation::zero(heads, (m.layers, m.heads, m.head_size())).ok()?
+                }
+                AblationKind::Mean => {
+                    let chosen: Vec<_> = heads.iter().map(|&(l, h)| (l, h, kind)).collect();
+                    HeadMeans::measure(&model, held_out, config.mistake)
+                        .ablation(&chosen)
+                        .ok()?
+                }
+            };
+            let knocked = evaluate_ablated(
+                &model,
+                held_out,
+                snapshot.eval.step,
+                &ablation,
+                config.mistake,
+            );
+            Some((snapshot.eval.clone(), knocked))
         })
     }
 

@@ -10,6 +10,7 @@ use crate::charts::layout::HeatmapLayout;
 use crate::charts::segments::{draw_segments, Segments};
 use crate::hooks::{use_canvas, use_element_width};
 use crate::model::train::tasks::Repeat;
+use crate::state::Knockout;
 use crate::text::segment_note;
 use crate::web::download::download_text;
 use leptos::html;
@@ -29,15 +30,22 @@ fn thumb_side(width: f64) -> f64 {
     }
 }
 
-/// One head's pattern as a bare grid, `side` CSS pixels square.
+/// One head's pattern as a bare grid, `side` CSS pixels square, the repeated segment marked:
+/// head `head` of layer `layer` (from 0) of `attention` (`[layer][head]`), named `name` with
+/// `note` after it (e.g. "knocked out").
 #[component]
-fn TrainedThumbnail(layer: usize, head: usize, side: Signal<f64>) -> impl IntoView {
+pub(super) fn TrainedThumbnail(
+    layer: usize,
+    head: usize,
+    side: Signal<f64>,
+    #[prop(into)] attention: Signal<Option<Vec<Vec<DMatrix<f64>>>>>,
+    #[prop(optional, into)] note: Option<Signal<Option<&'static str>>>,
+) -> impl IntoView {
     let training = use_training();
     let canvas_ref = NodeRef::<html::Canvas>::new();
     use_canvas("training thumbnail", canvas_ref, None, move |pass| {
-        let weights: Option<DMatrix<f64>> = training
-            .shown
-            .with(|shown| shown.as_ref()?.attention.get(layer)?.get(head).cloned());
+        let weights: Option<DMatrix<f64>> =
+            attention.with(|a| a.as_ref()?.get(layer)?.get(head).cloned());
         let Some(weights) = weights else { return };
         let segments = training.shown_repeat().map(segments_of);
         let layout = HeatmapLayout::new(side.get(), weights.nrows(), 1, 0.0, false);
@@ -59,12 +67,26 @@ fn TrainedThumbnail(layer: usize, head: usize, side: Signal<f64>) -> impl IntoVi
         });
     });
     let name = format!("Layer {}, head {}", layer + 1, head + 1);
+    let note = move || note.and_then(|n| n.get());
+    let label = {
+        let name = name.clone();
+        move || match note() {
+            Some(n) => format!("{name} ({n}): attention on the held-out sequence"),
+            None => format!("{name}: attention on the held-out sequence"),
+        }
+    };
     view! {
         <li class="train-thumb">
-            <canvas node_ref=canvas_ref role="img" aria-label=format!("{name}: attention on the held-out sequence")></canvas>
-            <span>{name}</span>
+            <canvas node_ref=canvas_ref role="img" aria-label=label></canvas>
+            <span>{name} {move || note().map(|n| view! { <strong class="ko-mark">{format!(" ({n})")}</strong> })}</span>
         </li>
     }
+}
+
+/// The side of the thumbnails in a grid that `grid_ref` holds (its width observed).
+pub(super) fn thumb_side_of(grid_ref: NodeRef<html::Div>) -> Signal<f64> {
+    let width = use_element_width(grid_ref);
+    Signal::derive(move || thumb_side(width.get()))
 }
 
 /// Where a repeat marks its heatmaps.
@@ -113,14 +135,18 @@ pub(super) fn TokenStrip() -> impl IntoView {
 #[component]
 pub(super) fn HeadGrid() -> impl IntoView {
     let training = use_training();
-    let shape = move || training.settings.with(|s| (s.layers, s.heads));
+    let shape = move || {
+        let s = training.settings.get();
+        (s.layers, s.heads)
+    };
     let grid_ref = NodeRef::<html::Div>::new();
-    let width = use_element_width(grid_ref);
-    let side = Signal::derive(move || thumb_side(width.get()));
+    let side = thumb_side_of(grid_ref);
+    let attention = Signal::derive(move || training.shown.get().map(|s| s.attention));
+    let knocked = use_context::<Knockout>();
     view! {
         <h3 class="sub">
             "Every head, on held-out sequence 1, at step "
-            {move || training.shown.with(|s| s.as_ref().map(|s| s.eval.step))}
+            {move || training.shown.get().map(|s| s.eval.step)}
         </h3>
         <TokenStrip />
         <div class="train-layers" node_ref=grid_ref>
@@ -129,7 +155,17 @@ pub(super) fn HeadGrid() -> impl IntoView {
                 (0..layers)
                     .map(|layer| view! {
                         <ul class="train-thumbs" aria-label=format!("Layer {} heads", layer + 1)>
-                            {(0..heads).map(|head| view! { <TrainedThumbnail layer=layer head=head side=side /> }).collect_view()}
+                            {(0..heads).map(|head| view! { <TrainedThumbnail
+                                    layer=layer
+                                    head=head
+                                    side=side
+                                    attention=attention
+                                    note=Signal::derive(move || {
+                                        knocked
+                                            .is_some_and(|k| k.is_on((layer, head)))
+                                            .then_some("knocked out")
+                                    })
+                                /> }).collect_view()}
                         </ul>
                     })
                     .collect_view()

@@ -7,13 +7,14 @@ mod controls;
 mod detector_table;
 mod head_grid;
 mod head_tables;
+mod knockout;
 mod loss_curve;
 mod open_in_explorer;
 mod replay;
 mod saved;
 
 use crate::model::train::settings::TrainSettings;
-use crate::state::{Training, ViewSignals};
+use crate::state::{Knockout, Training, ViewSignals};
 use crate::text::{
     model_explainer, step_explainer, training_status, POSITION_KINDS, TRAINING_INTRO, WHAT_TO_WATCH,
 };
@@ -21,6 +22,7 @@ use closer_look::CloserLook;
 use controls::TrainingControls;
 use detector_table::DetectorTable;
 use head_grid::{HeadGrid, ModelFiles};
+use knockout::{KnockoutResults, KnockoutSwitches};
 use leptos::prelude::*;
 use loss_curve::LossCurve;
 use replay::Replay;
@@ -29,8 +31,10 @@ use saved::SavedCheckpoint;
 /// The whole panel.
 #[component]
 pub fn TrainingPanel() -> impl IntoView {
-    let training = Training::new(ViewSignals::from_context());
+    let view = ViewSignals::from_context();
+    let training = Training::new(view);
     provide_context(training);
+    provide_context(Knockout::new(view, training));
     let status = move || {
         training_status(
             training.steps.get(),
@@ -61,18 +65,20 @@ pub fn TrainingPanel() -> impl IntoView {
                 <p class="hint" data-testid="what-to-watch">{WHAT_TO_WATCH}</p>
             </Show>
             <p class="note" data-testid="training-status" aria-live="polite">{status}</p>
-            // What to watch while it trains, side by side on a wide screen: the loss and Replay;
-            // every head and its detector scores.
+            // What to watch while it trains, side by side on a wide screen: the loss, Replay and
+            // the knock-out switches; every head and its detector scores.
             <div class="watch">
                 <div class="watch-loss">
                     <LossCurve />
                     <Replay />
+                    <KnockoutSwitches />
                 </div>
                 <div class="watch-heads">
                     <HeadGrid />
                     <DetectorTable />
                 </div>
             </div>
+            <KnockoutResults />
             <ModelFiles />
             <CloserLook />
             <SavedCheckpoint />
