@@ -301,7 +301,7 @@ pub(super) fn read_train_knockout(value: &str, ctx: &ReadContext) -> Reading<usi
     for part in value.split(',').filter(|p| !p.is_empty()) {
         let head = part.split_once('.').and_then(|(l, h)| {
             let (l, h) = (l.parse::<usize>().ok()?, h.parse::<usize>().ok()?);
-            ((1..=layers).contains(&l) && (1..=heads).contains(&h)).then_some((l - 1, h - 1))
+            ((1..=layers).contains(&l) && (1..=heads).contains(&h)).then(|| (l - 1, h - 1))
         });
         match head {
             Some(x) if !chosen.contains(&x) => chosen.push(x),

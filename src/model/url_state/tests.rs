@@ -305,6 +305,11 @@ fn knock_outs_are_checked_against_the_model() {
     assert!(notices[0].0.contains("ko="), "{notices:?}");
     let (state, _) = ViewState::from_query("theads=4&ko=1.4");
     assert_eq!(heads_of_mask(state.train_knockout), vec![(0, 3)]);
+    // Layer or head 0 is refused with a notice (it once overflowed counting from 1).
+    for query in ["ko=0.1", "ko=1.0", "ko=0.009999"] {
+        let (state, notices) = ViewState::from_query(query);
+        assert_eq!((state.train_knockout, notices.len()), (0, 1), "{query}");
+    }
     assert!(
         state.to_query().ends_with("&theads=4&ko=1.4"),
         "{}",
