@@ -1,10 +1,14 @@
 //! The training lab's sentences: the repeated segment's marks, Replay's Play, knocking heads out
 //! and the prediction asked first, the composition test, and run B beside run A.
 
+use super::CircuitItem;
 use crate::format::fixed;
+use crate::model::train::composition::{Composition, CopyingNumbers, COPYING_RATIO_MAX};
+use crate::model::train::evaluation::INDUCTION_MIN;
 use crate::model::train::knockout::AblationKind;
 use crate::model::train::prediction::{Graded, LossChange};
 use crate::model::train::tasks::Repeat;
+use std::fmt::Write as _;
 
 /// Under Replay's Play button.
 pub const PLAY_HINT: &str = "Play moves Replay through the kept checkpoints from the first, so you can watch the heads form; with reduced motion on, each press shows the next checkpoint.";
@@ -115,9 +119,75 @@ pub fn prediction_grade(g: &Graded, repeat: bool) -> String {
     )
 }
 
+/// What the composition test does, beside its button (its thresholds from
+/// [`INDUCTION_MIN`] and [`COPYING_RATIO_MAX`]).
+pub fn composition_intro() -> String {
+    format!(
+        "The checklist above only says that such heads exist. The composition test knocks out each layer-1 head in turn (zero-ablation) and checks that only the previous-token head breaks copying: layer 2's induction head then falls below {} and the repeated part's loss rises above {}% of the first copy's. It tests this one route on the held-out sequences of the step shown; a run may copy another way.",
+        fixed(INDUCTION_MIN, 2),
+        fixed(COPYING_RATIO_MAX * 100.0, 0)
+    )
+}
+
+/// One line of the composition test: what knocking out one layer-1 head (or none) leaves.
+fn copying_line(n: &CopyingNumbers, induction_head: usize) -> String {
+    format!(
+        "layer 2 head {}'s induction score {}, repeated part {}% of the first copy's",
+        induction_head + 1,
+        fixed(n.induction, 2),
+        fixed(n.repeat_ratio() * 100.0, 1)
+    )
+}
+
+/// The checklist's fourth, causal condition at `step` ([`Composition`], zero-ablation), with its
+/// numbers.
+pub fn composition_item(step: usize, c: &Composition) -> CircuitItem {
+    let prev = c.previous_token_head.head;
+    let ind = c.induction_head.head;
+    let mut text = format!(
+        "layer 2 reads layer 1 (tested at step {step}): intact, {}. Knocking out layer 1 head {} (the previous-token head, {}): {}{}",
+        copying_line(&c.intact, ind),
+        prev + 1,
+        fixed(c.previous_token_head.score, 2),
+        copying_line(&c.zero[prev], ind),
+        if c.zero[prev].broken() { ", broken" } else { ", not broken" },
+    );
+    for (h, n) in c.zero.iter().enumerate().filter(|&(h, _)| h != prev) {
+        let state = if n.copies() {
+            ", still copying"
+        } else {
+            ", not copying"
+        };
+        let line = copying_line(n, ind);
+        let _ = write!(text, "; knocking out head {}: {line}{state}", h + 1);
+    }
+    let verdict = if c.holds() {
+        "Composition holds."
+    } else if !c.intact.copies() {
+        "Composition cannot hold: the intact model does not copy by these measures."
+    } else {
+        "Composition does not hold."
+    };
+    let mean = if c.holds_with_mean() {
+        "With mean-ablation it holds too."
+    } else {
+        "With mean-ablation it does not."
+    };
+    CircuitItem {
+        met: c.holds(),
+        status: if c.holds() { "Met" } else { "Not met" },
+        text: format!(
+            "{text}. {verdict} {mean} (Broken: induction below {}, repeated part above {}%.)",
+            fixed(INDUCTION_MIN, 2),
+            fixed(COPYING_RATIO_MAX * 100.0, 0)
+        ),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::train::evaluation::BestHead;
 
     #[test]
     fn the_segment_note_counts_from_one() {
@@ -181,5 +251,69 @@ mod tests {
                 }
             }
         }
+    }
+
+    fn numbers(induction: f64, ratio: f64) -> CopyingNumbers {
+        CopyingNumbers {
+            induction,
+            first_copy_loss: 4.0,
+            repeated_loss: 4.0 * ratio,
+        }
+    }
+
+    #[test]
+    fn the_composition_intro_quotes_the_thresholds() {
+        let intro = composition_intro();
+        assert!(intro.contains("falls below 0.50 and"), "{intro}");
+        assert!(
+            intro.contains("rises above 60% of the first copy's"),
+            "{intro}"
+        );
+    }
+
+    #[test]
+    fn the_composition_item_gives_the_verdict_with_its_numbers() {
+        // Seed 1 at step 1,200 (docs/training.md): holds.
+        let c = Composition {
+            previous_token_head: BestHead {
+                head: 0,
+                score: 0.834,
+            },
+            induction_head: BestHead {
+                head: 1,
+                score: 0.783,
+            },
+            intact: numbers(0.783, 0.248),
+            zero: vec![numbers(0.146, 0.796), numbers(0.769, 0.251)],
+            mean: vec![numbers(0.147, 0.796), numbers(0.773, 0.247)],
+        };
+        let item = composition_item(1200, &c);
+        assert!(item.met);
+        assert_eq!(
+            item.text,
+            "layer 2 reads layer 1 (tested at step 1200): intact, layer 2 head 2's induction score 0.78, repeated part 24.8% of the first copy's. Knocking out layer 1 head 1 (the previous-token head, 0.83): layer 2 head 2's induction score 0.15, repeated part 79.6% of the first copy's, broken; knocking out head 2: layer 2 head 2's induction score 0.77, repeated part 25.1% of the first copy's, still copying. Composition holds. With mean-ablation it holds too. (Broken: induction below 0.50, repeated part above 60%.)"
+        );
+        // Every way it can fail is said, and the status follows the verdict.
+        let other_breaks = Composition {
+            zero: vec![numbers(0.146, 0.796), numbers(0.2, 0.9)],
+            ..c.clone()
+        };
+        let item = composition_item(1200, &other_breaks);
+        assert!(!item.met);
+        assert!(item.text.contains("head 2: layer 2 head 2's induction score 0.20, repeated part 90.0% of the first copy's, not copying. Composition does not hold."));
+        let no_copy = Composition {
+            intact: numbers(0.3, 0.9),
+            ..c.clone()
+        };
+        assert!(composition_item(5, &no_copy)
+            .text
+            .contains("Composition cannot hold: the intact model does not copy"));
+        let mean_differs = Composition {
+            mean: vec![numbers(0.6, 0.3), numbers(0.773, 0.247)],
+            ..c
+        };
+        assert!(composition_item(5, &mean_differs)
+            .text
+            .contains("Composition holds. With mean-ablation it does not."));
     }
 }
