@@ -9,6 +9,7 @@ use super::run::Run;
 use super::ViewSignals;
 use crate::model::train::ablation::{evaluate_ablated, AblatedEval, HeadMeans};
 use crate::model::train::checkpoint_file::{encode, CheckpointTask};
+use crate::model::train::composition::{composition, Composition};
 use crate::model::train::detectors::AgreementReport;
 use crate::model::train::evaluation::EvalPoint;
 use crate::model::train::export::run_json;
@@ -168,6 +169,20 @@ impl Training {
                 config.mistake,
             );
             Some((snapshot.eval.clone(), knocked))
+        })
+    }
+
+    /// The composition test ([`composition`]) on the model the head grid shows: its step and
+    /// numbers. Tracks the replay slider, not the evaluations (it runs when asked: `2 + 2 · heads`
+    /// passes over the held-out set); `None` before a run exists, for the grammar or one layer.
+    pub fn composition(self) -> Option<(usize, Composition)> {
+        self.with_shown(self.replay.get(), |t, snapshot| {
+            let config = t.config();
+            let model = snapshot.model(config.model);
+            Some((
+                snapshot.eval.step,
+                composition(config, &model, t.held_out())?,
+            ))
         })
     }
 
