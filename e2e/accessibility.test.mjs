@@ -75,7 +75,7 @@ test('practice page: a question open, one revealed, and the compare view', { tim
     await assertClean(page, 'practice, question open');
     const radio = page.locator('#quiz input[type=radio]').first();
     if (await radio.count()) await radio.check();
-    else await page.getByLabel('Your answer').fill('0.5');
+    else await page.getByLabel('Your answer', { exact: true }).fill('0.5');
     await page.getByRole('button', { name: 'Check' }).click();
     await page.locator('[data-testid=quiz-number]').waitFor();
     await assertClean(page, 'practice, answer revealed');

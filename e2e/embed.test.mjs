@@ -51,8 +51,10 @@ for (const viewport of [{ width: 640, height: 400 }, { width: 360, height: 640 }
     const { page, context, consoleLog } = await app.newPage({ viewport });
     try {
       await app.open(page, new URLSearchParams({ ...VIEW, embed: '1' }).toString());
-      // No lesson, no explanation, no big header; the truth note for this seed.
-      assert.equal(await page.locator('.lesson, .explanation, .site-header, h1').count(), 0);
+      // No lesson, no explanation, no big header (the page's static header is hidden before its
+      // first paint); the truth note for this seed.
+      assert.equal(await page.locator('.lesson, .explanation').count(), 0);
+      assert.equal(await page.locator('.site-header, h1').first().isVisible(), false);
       assert.equal(await page.getByRole('button', { name: 'Copy embed code' }).count(), 0);
       assert.match(await page.getByTestId('weights-note').textContent(), /random weights \(seed 7\)/);
       assert.match(await page.locator('#heatmap-title').textContent(), /head 2 of 2/);

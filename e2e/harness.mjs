@@ -30,6 +30,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { gzipSync } from 'node:zlib';
 
 export const E2E_DIR = path.dirname(fileURLToPath(import.meta.url));
 export const REPO_ROOT = path.resolve(E2E_DIR, '..');
@@ -87,8 +88,11 @@ let lastServerUrl = null;
  * '/course/attention-explorer' redirects there, and every other path is a 404.
  * Resolves to { url, port, dir, server, close() }.  `url` (origin + prefix) has no trailing slash.
  * The most recently started server becomes the default base URL for openApp().
+ * With `gzip`, text and wasm go out gzip-compressed (level 9) to clients that accept it, as a
+ * real static host serves them (the benchmarks' page loads and Lighthouse need that).
  */
-export async function startServer({ dir = DIST_DIR, port = 0, host = '127.0.0.1', quiet = true, prefix = '/' } = {}) {
+export async function startServer({ dir = DIST_DIR, port = 0, host = '127.0.0.1', quiet = true, prefix = '/', gzip = false } = {}) {
+  const compressed = new Map();
   const root = path.resolve(dir);
   const base = `/${prefix.replace(/^\/+|\/+$/g, '')}/`.replace(/^\/\/$/, '/');
   if (!existsSync(path.join(root, 'index.html'))) {
@@ -135,12 +139,18 @@ export async function startServer({ dir = DIST_DIR, port = 0, host = '127.0.0.1'
         return;
       }
       const type = MIME_TYPES[path.extname(target).toLowerCase()] || 'application/octet-stream';
-      const body = await readFile(target);
-      res.writeHead(200, {
-        'Content-Type': type,
-        'Content-Length': body.length,
-        'Cache-Control': 'no-store',
-      });
+      let body = await readFile(target);
+      const headers = { 'Content-Type': type, 'Cache-Control': 'no-store' };
+      const compressible = /^(text\/|application\/(wasm|json|manifest)|image\/svg)/.test(type);
+      if (gzip && compressible && /\bgzip\b/.test(req.headers['accept-encoding'] || '')) {
+        const key = `${target}:${st.mtimeMs}`;
+        if (!compressed.has(key)) compressed.set(key, gzipSync(body, { level: 9 }));
+        body = compressed.get(key);
+        headers['Content-Encoding'] = 'gzip';
+        headers.Vary = 'Accept-Encoding';
+      }
+      headers['Content-Length'] = body.length;
+      res.writeHead(200, headers);
       res.end(req.method === 'HEAD' ? undefined : body);
     } catch (err) {
       res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' }).end(String(err));

@@ -184,7 +184,7 @@ async function answer(page, response) {
     await page.keyboard.press('Space');
     assert.equal(await radio.isChecked(), true);
   } else {
-    const box = page.getByLabel('Your answer');
+    const box = page.getByLabel('Your answer', { exact: true });
     await box.fill(response.number);
   }
   await page.getByRole('button', { name: 'Check' }).press('Enter');
@@ -308,7 +308,7 @@ test('predict, then reveal: the numbers a question asks about are hidden until C
     // Check reveals them: the row's summary with its weights, the table, and labelled cells.
     const radio = page.locator('#quiz input[type=radio]').first();
     if (await radio.count()) await radio.check();
-    else await page.getByLabel('Your answer').fill('0.5');
+    else await page.getByLabel('Your answer', { exact: true }).fill('0.5');
     await page.getByRole('button', { name: 'Check' }).click();
     await eventually(async () => assert.match(await label(), /%/));
     assert.doesNotMatch(await label(), /hidden/);

@@ -49,7 +49,7 @@ function measure(page) {
       viewportWidth: vw,
       scrollWidth: document.documentElement.scrollWidth,
       outside,
-      canvas: { width: c.width, height: c.height, clientWidth: canvas.clientWidth, wrap: canvas.parentElement.clientWidth },
+      canvas: { width: c.width, height: c.height, clientWidth: canvas.clientWidth, wrap: canvas.closest('.heatmap-wrap').clientWidth },
       tokens,
       row: box(row),
       cell: box(cell),
@@ -89,6 +89,10 @@ test('1280 → 360 → 1280 after keyboard and mouse use: nothing wider than the
   const { page, context, consoleLog } = await app.newPage({ viewport: { width: 1280, height: 800 } });
   try {
     await app.open(page);
+    // A slow device (6× slower CPU): the redraw after a resize comes late, and the outlines must
+    // sit on their cells even before it (they are placed in percent of the canvas's box).
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 6 });
     const canvas = page.locator(MAIN);
     // Mouse: pick row 3 (index 2); keyboard: two rows down, into cell mode, two cells right.
     await clickHeatmapRow(page, canvas, 2);
@@ -103,6 +107,12 @@ test('1280 → 360 → 1280 after keyboard and mouse use: nothing wider than the
 
     for (const [width, height] of [[360, 740], [1280, 800], [390, 844], [844, 390], [360, 740]]) {
       await page.setViewportSize({ width, height });
+      // At once, redrawn or not: the outlines lie inside the canvas's box, and so inside the page.
+      const now = await measure(page);
+      for (const outline of [now.row, now.cell]) {
+        assert.ok(outline.left >= -1.5 && outline.left + outline.width <= now.canvas.width + 1.5, `${width}×${height} at once: outline [${outline.left}, ${outline.left + outline.width}] in a ${now.canvas.width} px canvas`);
+      }
+      assert.ok(now.scrollWidth <= now.innerWidth, `${width}×${height} at once: page ${now.scrollWidth} px wide`);
       await eventually(async () => assertFitsAndOutlined(await measure(page), i, j, `${width}×${height}`));
       // Keep using keyboard and mouse at the new size.
       await canvas.focus();

@@ -1,15 +1,25 @@
-// The code budget: each page of the built app loads at most 300,000 bytes of code, gzip -9
-// (its wasm, its JavaScript, its CSS and the service worker sw.js). Data fetched on demand does
-// not count; no page fetches any yet. A page's files are read from the page itself: every
-// .js, .wasm and .css it names (Trunk's preload links, the bootstrap script, the stylesheet),
-// plus sw.js, which every page registers.
+// The code budget: each page of the built app loads at most 300,000 bytes of code by default,
+// gzip -9 (its wasm, its JavaScript, its CSS and the service worker sw.js), and at most 350,000
+// where readability, a clear error message or a feature needs it, provided that page keeps a
+// Lighthouse mobile performance score of at least 98 (measured by scripts/bench.sh, not here: a
+// score depends on the machine). A page over 300,000 is named with the reason it may be.
+// Data fetched on demand (the trained checkpoints) does not count. A page's files are read from
+// the page itself: every .js, .wasm and .css it names (Trunk's preload links, the bootstrap
+// script, the stylesheet), plus sw.js, which every page registers.
 //
 // Usage: node scripts/budget.mjs [dist]   (exits 1 when a page is over budget)
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 
-export const BUDGET = 300_000;
+export const DEFAULT_BUDGET = 300_000;
+export const BUDGET = 350_000;
+/** Why a page may go past the default budget (up to BUDGET). */
+export const ALLOWANCE = {
+  'index.html': 'plain state contexts instead of a Deref chain (readable code), and the lesson\'s computed notes',
+  'practice.html': 'predict-then-reveal that hides and reveals the numbers, and questions about broken heatmaps',
+  'train.html': 'the lab: knocking heads out, training with a mistake, two runs side by side, Web Workers',
+};
 
 /** The code files `page` (an .html file in `dist`) loads. */
 export function pageFiles(dist, page) {
@@ -42,9 +52,14 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       total += size;
       console.log(`  ${page}: ${f.padEnd(48)} ${String(size).padStart(8)} B gzip`);
     }
-    const verdict = total <= BUDGET ? 'ok' : 'OVER BUDGET';
-    console.log(`${page}: ${total} B gzip of ${BUDGET} (${verdict})`);
-    over ||= total > BUDGET;
+    const allowed = total <= DEFAULT_BUDGET || (total <= BUDGET && ALLOWANCE[page]);
+    const verdict = total <= DEFAULT_BUDGET
+      ? `ok, within the default ${DEFAULT_BUDGET}`
+      : allowed
+        ? `ok, over the default ${DEFAULT_BUDGET} for ${ALLOWANCE[page]}; up to ${BUDGET} while Lighthouse mobile stays >= 98`
+        : 'OVER BUDGET';
+    console.log(`${page}: ${total} B gzip (${verdict})`);
+    over ||= !allowed;
   }
   process.exit(over ? 1 : 0);
 }

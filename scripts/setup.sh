@@ -95,7 +95,7 @@ fi
 # --- npm (root package.json): binaryen (wasm-opt) and terser for trunk builds; playwright-core for e2e ---
 if [ -f node_modules/.package-lock.json ] && [ node_modules/.package-lock.json -nt package-lock.json ] \
    && [ node_modules/.package-lock.json -nt package.json ] \
-   && [ -x node_modules/.bin/wasm-opt ] && [ -d node_modules/playwright-core ] \
+   && [ -x node_modules/.bin/wasm-opt ] && [ -d node_modules/playwright-core ] && [ -d node_modules/axe-core ] \
    && [ -d node_modules/terser ]; then
   ae_log "npm: node_modules up to date"
 elif [ -f package-lock.json ]; then

@@ -27,8 +27,7 @@ use crate::state::{
     load_trained_weights, provide_theme, sync_url, ExplorerModel, NumbersHidden, ViewSignals,
 };
 use crate::text::{
-    glossary, weights_note, weights_note_short, EXPLORER_START, NUMBERS_HIDDEN, PRACTICE_NEXT,
-    PRACTICE_START, TRAINING_NEXT,
+    glossary, weights_note, weights_note_short, NUMBERS_HIDDEN, PRACTICE_NEXT, TRAINING_NEXT,
 };
 use crate::web::location::location_search;
 use leptos::either::Either;
@@ -89,17 +88,15 @@ pub fn App() -> impl IntoView {
 pub fn PracticeApp() -> impl IntoView {
     let view = provide_view();
     let model = provide_model(view, false);
-    let hidden = NumbersHidden(RwSignal::new(false));
+    // Hidden from the start: the quiz (built after the first paint) opens with a question, so the
+    // numbers must not show and then vanish (nor the inspector change size under the reader).
+    let hidden = NumbersHidden(RwSignal::new(true));
     provide_context(hidden);
     view! {
-        <header class="site-header">
-            <h1>"Attention Explorer: practice"</h1>
-            <p class="tagline">
-                "Predict, then reveal; compare two settings. The same exact model as the explorer, for the view in the link."
-            </p>
-            <p class="start" data-testid="start-here">{PRACTICE_START}</p>
+        // The header is static HTML in practice.html; the way back carries the view.
+        <nav class="page-nav" aria-label="Pages">
             <ToExplorer />
-        </header>
+        </nav>
         <Notices />
         <UpdateNotice />
         <main class="layout">
@@ -126,10 +123,12 @@ pub fn PracticeApp() -> impl IntoView {
                 </Show>
             </section>
         </main>
-        <Quiz />
-        <Compare />
-        <WhereNext text=PRACTICE_NEXT page="train.html" label="Open the training page" />
-        {footer(None)}
+        <AfterFirstPaint>
+            <Quiz />
+            <Compare />
+            <WhereNext text=PRACTICE_NEXT page="train.html" label="Open the training page" />
+            {footer(None)}
+        </AfterFirstPaint>
     }
 }
 
@@ -282,17 +281,7 @@ fn embed_layout(view: ViewSignals, model: ExplorerModel) -> impl IntoView {
 
 fn full_layout(view: ViewSignals, model: ExplorerModel) -> impl IntoView {
     view! {
-        <header class="site-header">
-            <h1>"Attention Explorer"</h1>
-            <p class="tagline">
-                "Causal self-attention, computed exactly in your browser: "
-                <code>"A = softmax(mask(QKᵀ / √d)), output = A · V"</code>
-                ". A temperature τ divides the scores once more so you can explore; τ = 1 is what models use."
-            </p>
-            <p class="start" data-testid="start-here">
-                {EXPLORER_START} " " <a href="#lesson-title">"Start the lesson"</a>
-            </p>
-        </header>
+        // The header (title, formula, what the page teaches) is static HTML in index.html.
         <Notices />
         <UpdateNotice />
         <main class="layout">
@@ -323,13 +312,26 @@ fn full_layout(view: ViewSignals, model: ExplorerModel) -> impl IntoView {
                 <RowInspector />
             </section>
         </main>
-        <Explanation />
-        <Lesson />
-        <BreakIt />
-        <ToPractice />
-        <ToTrain />
-        {footer(Some(", except the notebook's printed values that step 4 quotes (marked as quoted)"))}
+        <AfterFirstPaint>
+            <Explanation />
+            <Lesson />
+            <BreakIt />
+            <ToPractice />
+            <ToTrain />
+            {footer(Some(", except the notebook's printed values that step 4 quotes (marked as quoted)"))}
+        </AfterFirstPaint>
     }
+}
+
+/// Its children, built only once the page has painted its first frame: what lies below the first
+/// view (the lesson, Break it, the links) then waits for neither the first heatmap nor the
+/// largest paint, and takes a task of its own instead of lengthening the first one.
+#[component]
+fn AfterFirstPaint(children: ChildrenFn) -> impl IntoView {
+    let painted = RwSignal::new(false);
+    // The frame's callback runs before it paints; the timeout after it, in the next task.
+    request_animation_frame(move || set_timeout(move || painted.set(true), Duration::ZERO));
+    view! { <Show when=move || painted.get()>{children()}</Show> }
 }
 
 /// Where the numbers come from, at the bottom of the explorer and the practice page. Only the explorer's lesson quotes

@@ -123,15 +123,20 @@ impl HeatmapLayout {
     }
 
     /// The grid's geometry as CSS custom properties, for the selection outline laid over the
-    /// canvas (`.heatmap-wrap .selection` in style/main.css: its 2 px border is centred on the
-    /// cells' edges, so it reaches 1 px beyond them).
+    /// canvas (`.heatmap-box .selection` in style/main.css: its 2 px border is centred on the
+    /// cells' edges, so it reaches 1 px beyond them). In percent of the canvas's box, not in
+    /// pixels: the outline box is the canvas's, so whatever size the canvas is shown at (a
+    /// window just resized, the canvas not yet redrawn for it), the outline stays on its cells.
     pub fn outline_css_vars(&self) -> String {
+        let x = |v: f64| v / self.width * 100.0;
+        let y = |v: f64| v / self.height * 100.0;
         format!(
-            "--grid-left:{}px;--grid-top:{}px;--cell:{}px;--grid-width:{}px",
-            self.grid_left,
-            self.grid_top,
-            self.cell,
-            self.col_x(self.n) - self.grid_left
+            "--grid-left:{}%;--grid-top:{}%;--cell-w:{}%;--cell-h:{}%;--grid-width:{}%",
+            x(self.grid_left),
+            y(self.grid_top),
+            x(self.cell),
+            y(self.cell),
+            x(self.col_x(self.n) - self.grid_left)
         )
     }
 }
@@ -205,12 +210,15 @@ mod tests {
         let vars = l.outline_css_vars();
         let value = |name: &str| -> f64 {
             let rest = vars.split(&format!("{name}:")).nth(1).unwrap();
-            rest.split("px").next().unwrap().parse().unwrap()
+            rest.split('%').next().unwrap().parse().unwrap()
         };
-        assert_eq!(value("--grid-left"), l.grid_left);
-        assert_eq!(value("--grid-top"), l.grid_top);
-        assert_eq!(value("--cell"), l.cell);
-        assert!((value("--grid-width") - 7.0 * l.cell).abs() < 1e-9);
+        // Percent of the canvas box: back in pixels, the grid's own numbers.
+        let px = |name: &str, of: f64| value(name) / 100.0 * of;
+        assert!((px("--grid-left", l.width) - l.grid_left).abs() < 1e-9);
+        assert!((px("--grid-top", l.height) - l.grid_top).abs() < 1e-9);
+        assert!((px("--cell-w", l.width) - l.cell).abs() < 1e-9);
+        assert!((px("--cell-h", l.height) - l.cell).abs() < 1e-9);
+        assert!((px("--grid-width", l.width) - 7.0 * l.cell).abs() < 1e-9);
     }
 
     #[test]

@@ -4,6 +4,7 @@
 
 use crate::components::heatmap::Heatmap;
 use crate::format::{fixed, percent};
+use crate::hooks::{use_visibility, use_while_seen};
 use crate::model::broken::{Damage, Mistake};
 use crate::state::{ExplorerModel, ViewSignals};
 use crate::text::{
@@ -74,9 +75,16 @@ pub fn BreakItLink() -> impl IntoView {
 pub fn BreakIt() -> impl IntoView {
     let view = ViewSignals::from_context();
     let model = ExplorerModel::from_context();
-    let damage = Memo::new(move |_| {
+    // Below the first screen: the report and the correct heatmap follow the view only while
+    // the panel is on screen.
+    let panel_ref = NodeRef::<leptos::html::Div>::new();
+    let on_screen = use_visibility(panel_ref);
+    let damage = use_while_seen(Some(on_screen), "break-it", move || {
         let broken = !view.broken.get().is_empty();
         broken.then(|| Damage::new(&model.main_weights.get(), &model.shown_weights.get()))
+    });
+    let correct = use_while_seen(Some(on_screen), "break-it", move || {
+        model.main_weights.get()
     });
     let switches = Mistake::ALL
         .into_iter()
@@ -150,7 +158,8 @@ pub fn BreakIt() -> impl IntoView {
                 view! {
                     <h3>"What it did to head " {view.head.get() + 1} ", next to correct attention"</h3>
                     <ul class="damage" data-testid="damage">{sentences}</ul>
-                    <div class="table-scroll">
+                    // A named, focusable region: wider than a phone, it scrolls by keyboard too.
+                    <div class="table-scroll" role="region" tabindex="0" aria-label="What the mistakes did, row by row">
                         <table class="weights" data-testid="damage-table">
                             <caption>"Per row: the broken row's sum (correct: 1), its largest weight and its entropy in bits (each row divided by its sum first), correct → broken"</caption>
                             <thead>
@@ -169,12 +178,12 @@ pub fn BreakIt() -> impl IntoView {
             })
         })
     };
-    let correct = move || {
+    let correct_view = move || {
         damage.with(Option::is_some).then(|| {
             view! {
                 <h3>"Correct attention, for comparison"</h3>
                 <Heatmap
-                    weights=model.main_weights
+                    weights=correct
                     tokens=model.tokens
                     selected_row=Signal::derive(move || Some(view.row.get()))
                     on_select=Callback::new(move |row: usize| view.row.set(row))
@@ -198,8 +207,10 @@ pub fn BreakIt() -> impl IntoView {
                 <ul class="mistakes">{switches}</ul>
             </fieldset>
             <p class="hint">{IMPORTANCE_NOTE}</p>
-            {report}
-            {correct}
+            <div node_ref=panel_ref>
+                {report}
+                {correct_view}
+            </div>
         </section>
     }
 }

@@ -11,7 +11,7 @@ use super::heatmap::Heatmap;
 use crate::charts::diff::{draw_diff, DiffSpec};
 use crate::charts::layout::HeatmapLayout;
 use crate::format::fixed;
-use crate::hooks::use_canvas;
+use crate::hooks::{use_canvas, use_visibility, use_while_seen};
 use crate::model::broken::{Mistake, Mistakes};
 use crate::model::compare::{
     compare_csv, difference, max_abs, refusal, setting_b, view_weights, SWAPPED_SENTENCE,
@@ -136,7 +136,12 @@ pub fn Compare() -> impl IntoView {
     let view = ViewSignals::from_context();
     let model = ExplorerModel::from_context();
     let status = RwSignal::new(None::<String>);
-    let compared = Memo::new(move |_| compare_now(view, model));
+    // Below the first screen: B and the difference follow the view only while the panel is on
+    // screen.
+    let panel_ref = NodeRef::<html::Div>::new();
+    let compared = use_while_seen(Some(use_visibility(panel_ref)), "compare", move || {
+        compare_now(view, model)
+    });
     let current = move || compared.get().ok().flatten();
     let shown = Memo::new(move |_| compared.with(|c| matches!(c, Ok(Some(_)))));
 
@@ -200,6 +205,7 @@ pub fn Compare() -> impl IntoView {
 
     view! {
         <section class="panel compare" aria-labelledby="compare-title" data-testid="compare">
+            <div node_ref=panel_ref>
             <h2 id="compare-title">"Compare A and B"</h2>
             <p class="hint">
                 "Setting A is the view above. Setting B is the same view with one thing changed; the difference A − B shows what that one change does to every weight."
@@ -230,6 +236,7 @@ pub fn Compare() -> impl IntoView {
             </div>
             <p class="error" role="alert">{message}</p>
             {move || shown.get().then(|| compare_body(view, model, current))}
+            </div>
         </section>
     }
 }

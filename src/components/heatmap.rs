@@ -76,6 +76,8 @@ pub fn Heatmap(
     let broken = broken.unwrap_or_else(|| Signal::derive(|| false));
     let canvas_ref = NodeRef::<html::Canvas>::new();
     let wrap_ref = NodeRef::<html::Div>::new();
+    // The canvas's own box: the selection outlines are placed in percent of it.
+    let box_ref = NodeRef::<html::Div>::new();
     // The geometry last drawn: clicks map through it.
     let layout: StoredValue<Option<HeatmapLayout>> = StoredValue::new(None);
     let tip_ref = NodeRef::<html::Div>::new();
@@ -120,8 +122,8 @@ pub fn Heatmap(
             );
             if layout.get_value() != Some(l) {
                 // The grid's geometry for the selection outline's CSS (style/main.css).
-                if let Some(wrap) = wrap_ref.get() {
-                    let _ = wrap.set_attribute("style", &l.outline_css_vars());
+                if let Some(outline_box) = box_ref.get() {
+                    let _ = outline_box.set_attribute("style", &l.outline_css_vars());
                 }
                 layout.set_value(Some(l));
                 // A tooltip placed for the old geometry would point at the wrong cell.
@@ -283,6 +285,7 @@ pub fn Heatmap(
 
     view! {
         <div class="heatmap-wrap" node_ref=wrap_ref>
+            <div class="heatmap-box" node_ref=box_ref>
             <canvas
                 node_ref=canvas_ref
                 class="heatmap"
@@ -302,6 +305,7 @@ pub fn Heatmap(
                     view! { <div class="tooltip" role="tooltip" node_ref=tip_ref></div> }
                 })
             }}
+            </div>
             <p class="visually-hidden" aria-live="polite">{announcement}</p>
         </div>
     }

@@ -35,6 +35,7 @@ pub fn RowInspector() -> impl IntoView {
     });
     let row_weights = Memo::new(move |_| {
         let (w, i) = (weights.get(), row.get());
+        crate::web::work::count("inspector");
         (0..w.ncols()).map(|j| w[(i, j)]).collect::<Vec<f64>>()
     });
     // Closures rather than memos of their own types (each memo type adds wasm code); the row

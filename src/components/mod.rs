@@ -8,6 +8,7 @@ pub mod downloads;
 pub mod embed;
 pub mod explanation;
 pub mod heatmap;
+pub mod how_we_know;
 pub mod inspector;
 pub mod lesson;
 pub mod model_controls;

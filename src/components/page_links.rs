@@ -48,9 +48,9 @@ pub fn ToTrain() -> impl IntoView {
 pub fn WhereNext(text: &'static str, page: &'static str, label: &'static str) -> impl IntoView {
     let view = ViewSignals::from_context();
     view! {
-        <p class="next" data-testid="where-next">
-            {text} " " <a href=move || full_link(page, &view.snapshot())>{label}</a>
-        </p>
+        <nav class="next" aria-label="Where next" data-testid="where-next">
+            <p>{text} " " <a href=move || full_link(page, &view.snapshot())>{label}</a></p>
+        </nav>
     }
 }
 

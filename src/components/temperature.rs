@@ -94,6 +94,7 @@ pub fn TemperatureSlider(
             <p id="temperature-regime" class="regime" aria-live="polite">
                 {move || {
                     let (tau, d) = (view.tau.get(), head_size.get());
+                    crate::web::work::count("text:temperature");
                     let shape = model.main_weights.with(|w| HeadShape::of(w));
                     regime_sentence(Regime::of(tau, d), tau, d, &shape)
                 }}

@@ -4,6 +4,7 @@
 //! the trained one. Every number comes from [`RowTrace`]; this only lays them out.
 
 use crate::components::data_table::DataTable;
+use crate::components::how_we_know::HowWeKnow;
 use crate::model::trace::RowTrace;
 use crate::text::{trace_caption, trace_cells, trace_check, trace_sqrt_d_heading, trace_sum};
 use leptos::prelude::*;
@@ -56,6 +57,8 @@ pub fn TraceTable(trace: RowTrace, keys: Vec<String>, token: String, head: usize
                 </tr>
             </tfoot>
         </DataTable>
-        <p class="check" data-testid="trace-check">{trace_check(&trace)}</p>
+        <HowWeKnow>
+            <p class="check" data-testid="trace-check">{trace_check(&trace)}</p>
+        </HowWeKnow>
     }
 }

@@ -43,6 +43,7 @@ impl<L> DrawPass<'_, L> {
             leptos::logging::error!("{} drawing failed: {e:?}", self.what);
         }
         crate::web::timing::mark_drawn();
+        crate::web::work::count(&format!("canvas:{}", self.what));
     }
 }
 

@@ -9,6 +9,7 @@ use crate::model::explorer::{ExplorerConfig, Prepared};
 use crate::model::tokenizer::{checked_tokens, tokenize};
 use crate::model::trained::{checkpoint_ids, WeightsChoice};
 use crate::model::url_state::DEFAULT_SENTENCE;
+use crate::web::work::count_n;
 use leptos::prelude::*;
 use nalgebra::DMatrix;
 use std::sync::Arc;
@@ -121,6 +122,7 @@ impl ExplorerModel {
         let head_weights = Memo::new(move |_| {
             let tau = tau.get();
             let weights = prepared.with(|p| p.weights_all(tau));
+            count_n("attention", weights.len());
             Shared(Arc::new(
                 weights
                     .into_iter()
@@ -139,6 +141,7 @@ impl ExplorerModel {
             }
             let tau = tau.get();
             let weights = prepared.with(|p| broken_weights_all(p, mistakes, tau));
+            count_n("attention:broken", weights.len());
             Shared(Arc::new(
                 weights.into_iter().map(|w| Shared(Arc::new(w))).collect(),
             ))

@@ -13,12 +13,6 @@ use nalgebra::DMatrix;
 /// What stands in for a number while a practice question about it is open.
 pub const NUMBERS_HIDDEN: &str = "Numbers are hidden until you check your answer.";
 
-/// The explorer's opening: what it teaches and where to start.
-pub const EXPLORER_START: &str = "What this page teaches: how each word of a sentence gathers information from the words before it (causal self-attention), with every number computed in your browser. Where to start: the lesson, six steps from a plain average of the past to queries, keys, values, scaling, several heads and positions, is below the heatmap; or first drag the temperature slider and click a row.";
-
-/// The practice page's opening: what it is for and what to do first.
-pub const PRACTICE_START: &str = "What this page is for: checking that you can read attention, before the answers are shown. It follows the explorer's lesson; every symbol is defined under “Symbols used here”. Start with the first question below: while a question is open, the heatmap's numbers and the row table are hidden, and Check shows them again with the model's exact answer.";
-
 /// Where the practice page leads.
 pub const PRACTICE_NEXT: &str = "Where next: the training page, where a tiny transformer learns in your browser and its heads come to do jobs such as copying; or back to the explorer's lesson for any step that felt unsure.";
 

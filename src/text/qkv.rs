@@ -5,6 +5,28 @@ use super::{check_mark, quote};
 use crate::format::{fixed, scientific};
 use crate::model::trace::RowTrace;
 
+/// Why a token has both a key and a value.
+pub const KEYS_AND_VALUES: &str = "Why a key and a value for every token? The key decides how much a token is attended to; the value is what it hands over once it is. Keeping them apart lets a token be found for one reason (say, being a noun) while passing on something else (say, which noun it is): with one vector for both, what makes a token easy to find would be all it could say.";
+
+/// The caption of the table of row `t`'s query beside every key it sees (all `d` entries).
+pub fn query_keys_caption(token: &str, t: usize, d: usize) -> String {
+    format!(
+        "The query of {} (row {}) beside every key it sees, all {d} entries: q·k multiplies them entry by entry and adds the {d} products (the last column, as in the trace above).",
+        quote(token),
+        t + 1
+    )
+}
+
+/// The caption of the weights × values table of row `t` over the first `dims` of `d` dimensions.
+pub fn blend_caption(token: &str, t: usize, dims: usize, d: usize) -> String {
+    format!(
+        "The output of {} (row {}), dimensions 1–{dims} of {d}: each key's weight times its value vector, added up, beside row {} of A·V.",
+        quote(token),
+        t + 1,
+        t + 1
+    )
+}
+
 /// The trace table's caption: row `trace.t` (`token`) of head `head` (0-based).
 pub fn trace_caption(token: &str, trace: &RowTrace, head: usize) -> String {
     format!(

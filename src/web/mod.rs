@@ -12,6 +12,7 @@ pub mod session;
 pub mod theme;
 pub mod timing;
 pub mod train_worker;
+pub mod work;
 pub mod worker;
 
 /// The page's window (the app only runs in one).

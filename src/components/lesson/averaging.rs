@@ -2,6 +2,7 @@
 //! product `wei · X`, checked against the loop.
 
 use crate::components::heatmap::Heatmap;
+use crate::components::how_we_know::HowWeKnow;
 use crate::model::attention::{averaging_error, averaging_matrix};
 use crate::model::weights::D_MODEL;
 use crate::state::{ExplorerModel, Shared, ViewSignals};
@@ -26,7 +27,8 @@ pub(super) fn AveragingStep() -> impl IntoView {
                  is a loop: for each row t, add up rows 1 to t of X and divide by t."
             )}
         </p>
-        <pre class="loop" aria-label="The averaging loop">
+        // Focusable: on a phone the code is wider than the screen and scrolls by keyboard too.
+        <pre class="loop" role="region" tabindex="0" aria-label="The averaging loop">
             <code>
                 "for t in 1 … T:\n    out[t] = (X[1] + X[2] + … + X[t]) / t"
             </code>
@@ -45,9 +47,11 @@ pub(super) fn AveragingStep() -> impl IntoView {
             decimal_labels=true
             title="Averaging matrix (uniform causal attention)"
         />
-        <p class="check" data-testid="averaging-check">
-            {move || averaging_check(check())}
-        </p>
+        <HowWeKnow>
+            <p class="check" data-testid="averaging-check">
+                {move || averaging_check(check())}
+            </p>
+        </HowWeKnow>
         <p>
             {move || {
                 let i = view.row.get();

@@ -1,8 +1,10 @@
 //! Step 5: several heads, combined. The selected row of every head's output, their concatenation
 //! and the layer's output `concat · W_o`, as strips, with the check and a note on the article.
 
+use super::follow_when_seen;
 use crate::charts::strip::{Strip, StripRows};
 use crate::components::break_it::BrokenLessonNote;
+use crate::components::how_we_know::HowWeKnow;
 use crate::model::multihead::HeadsRow;
 use crate::state::{ExplorerModel, Shared, ViewSignals};
 use crate::text::{
@@ -26,7 +28,7 @@ struct HeadsData {
 pub(super) fn HeadsStep() -> impl IntoView {
     let view = ViewSignals::from_context();
     let model = ExplorerModel::from_context();
-    let data = Memo::new(move |_| {
+    let data = follow_when_seen("lesson:heads", move || {
         let prepared = model.prepared.get();
         let t = view.row.get().min(prepared.len().saturating_sub(1));
         model.head_weights.with(|weights| {
@@ -107,11 +109,13 @@ pub(super) fn HeadsStep() -> impl IntoView {
                 })
                 node_ref=strips_ref
             ></div>
-            <p class="check" data-testid="heads-check">{move || data.with(|d| heads_check(&d.row))}</p>
-            <p class="check" data-testid="heads-sum-check">
-                {move || data.with(|d| heads_sum_check(&d.row))}
-            </p>
-            <p class="note" data-testid="heads-article-note">{heads_article_note()}</p>
+            <HowWeKnow>
+                <p class="check" data-testid="heads-check">{move || data.with(|d| heads_check(&d.row))}</p>
+                <p class="check" data-testid="heads-sum-check">
+                    {move || data.with(|d| heads_sum_check(&d.row))}
+                </p>
+                <p class="note" data-testid="heads-article-note">{heads_article_note()}</p>
+            </HowWeKnow>
         </div>
     }
 }

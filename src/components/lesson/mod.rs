@@ -14,6 +14,7 @@ mod scaling_lab;
 mod softmax;
 mod trace;
 
+use crate::hooks::{use_visibility, use_while_seen};
 use crate::model::embed::full_link;
 use crate::model::url_state::Step;
 use crate::state::ViewSignals;
@@ -27,6 +28,20 @@ use scaling_lab::ScalingLab;
 use softmax::SoftmaxStep;
 use trace::AttentionTrace;
 use wasm_bindgen::JsCast;
+
+/// Whether the lesson's panel is on screen (near it, within `use_visibility`'s margin): the steps'
+/// live readouts follow the view only then.
+#[derive(Clone, Copy)]
+struct LessonOnScreen(ReadSignal<bool>);
+
+/// A step's live readout: `compute` follows the view while the lesson is on screen (see
+/// [`use_while_seen`]); `what` names it for the work-per-input hook.
+fn follow_when_seen<T: Clone + PartialEq + Send + Sync + 'static>(
+    what: &'static str,
+    compute: impl Fn() -> T + Send + Sync + 'static,
+) -> Memo<T> {
+    use_while_seen(use_context::<LessonOnScreen>().map(|s| s.0), what, compute)
+}
 
 /// Focuses the element with `id` (a tab, or the step's heading after Back/Next).
 fn focus(id: &str) {
@@ -70,6 +85,8 @@ pub fn Lesson() -> impl IntoView {
         focus("lesson-step-heading");
     };
     let step = move || view.step.get();
+    let panel_ref = NodeRef::<leptos::html::Div>::new();
+    provide_context(LessonOnScreen(use_visibility(panel_ref)));
     view! {
         <section class="panel lesson" aria-labelledby="lesson-title">
             <h2 id="lesson-title">"From averaging to attention, step by step"</h2>
@@ -99,6 +116,7 @@ pub fn Lesson() -> impl IntoView {
             </div>
             <div
                 id="lesson-panel"
+                node_ref=panel_ref
                 role="tabpanel"
                 aria-labelledby=move || format!("tab-{}", step().key())
                 data-step=move || step().key()
@@ -147,7 +165,7 @@ pub fn Lesson() -> impl IntoView {
                         // The last step leads on to practice, with the view on screen.
                         None => view! {
                             <a
-                                class="step-next"
+                                class="step-to-practice"
                                 data-testid="lesson-to-practice"
                                 href=move || full_link("practice.html", &view.snapshot())
                             >

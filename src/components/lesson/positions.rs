@@ -3,6 +3,7 @@
 //! position codes (computed in `model::positions`); the "The"/"the" tie; two presets with the same
 //! words in opposite orders.
 
+use super::follow_when_seen;
 use crate::components::break_it::BrokenLessonNote;
 use crate::components::data_table::DataTable;
 use crate::format::fixed;
@@ -50,7 +51,7 @@ pub(super) fn PositionsStep() -> impl IntoView {
     let model = ExplorerModel::from_context();
     // How many times "Shuffle the past" was pressed: press n uses shuffle seed n (0: not yet).
     let presses = RwSignal::new(0u64);
-    let shuffled = Memo::new(move |_| {
+    let shuffled = follow_when_seen("lesson:positions", move || {
         let seed = presses.get();
         if seed == 0 {
             return None;
@@ -133,7 +134,7 @@ pub(super) fn PositionsStep() -> impl IntoView {
         })
     };
     // What the presets show, for the live seed, heads, τ and position switch.
-    let presets = move || {
+    let presets = follow_when_seen("lesson:positions", move || {
         let positions = view.positions.get();
         let config = ExplorerConfig {
             tokens: Vec::new(),
@@ -142,7 +143,7 @@ pub(super) fn PositionsStep() -> impl IntoView {
             positions,
         };
         presets_note(&order_demo(&config, view.tau.get()), positions)
-    };
+    });
     view! {
         <BrokenLessonNote />
         <p>

@@ -4,6 +4,7 @@
 use crate::charts::lab_chart::{draw_lab_chart, SCALED, UNSCALED};
 use crate::components::break_it::BreakItLink;
 use crate::components::data_table::DataTable;
+use crate::components::how_we_know::HowWeKnow;
 use crate::format::fixed;
 use crate::hooks::use_canvas;
 use crate::model::scaling_lab::{
@@ -119,7 +120,9 @@ pub(super) fn ScalingLab() -> impl IntoView {
             {move || current().map(|p| lab_readout(&p))}
         </p>
         <p data-testid="lab-variance">{move || current().map(|p| variance_readout(&p))}</p>
-        <p data-testid="notebook-draws">{move || points.with(|p| notebook_draws(p))}</p>
+        <HowWeKnow>
+            <p data-testid="notebook-draws">{move || points.with(|p| notebook_draws(p))}</p>
+        </HowWeKnow>
         <h3 class="step-sub">"Why scaling matters for learning"</h3>
         <p>{TRAINING_IN_BRIEF}</p>
         <p data-testid="lab-gradient">{move || current().map(|p| gradient_readout(&p))}</p>
@@ -168,7 +171,9 @@ pub(super) fn ScalingLab() -> impl IntoView {
         >
             <tbody>{example_rows}</tbody>
         </DataTable>
-        <p class="check" data-testid="times-eight-check">{times_eight_text(&example)}</p>
+        <HowWeKnow>
+            <p class="check" data-testid="times-eight-check">{times_eight_text(&example)}</p>
+        </HowWeKnow>
         <BreakItLink />
     }
 }

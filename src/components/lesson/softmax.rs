@@ -1,7 +1,9 @@
 //! Step 2: the average of step 1 as a softmax over a masked score matrix (the notebook's
 //! "version 3"), then the live scores, which reach step 1's matrix as τ grows.
 
+use super::follow_when_seen;
 use crate::components::break_it::BrokenLessonNote;
+use crate::components::how_we_know::HowWeKnow;
 use crate::model::attention::averaging_matrix;
 use crate::model::masked_average::{
     bit_identical, largest_gap, mask_fill_demo, zero_score_softmax,
@@ -21,13 +23,13 @@ pub(super) fn SoftmaxStep() -> impl IntoView {
         let (soft, wei) = (zero_score_softmax(t), averaging_matrix(t));
         zero_scores_check(largest_gap(&soft, &wei), bit_identical(&soft, &wei))
     };
-    let gap = move || {
+    let gap = follow_when_seen("lesson:softmax", move || {
         let wei = averaging_matrix(model.tokens.with(Vec::len));
         let gap = model.main_weights.with(|w| largest_gap(&w.0, &wei));
         live_gap(view.tau.get(), view.head.get(), gap)
-    };
+    });
     // −∞ against −1e9 for the selected row of the selected head (correct attention).
-    let mask_fill = move || {
+    let mask_fill = follow_when_seen("lesson:softmax", move || {
         let (tau, head, row) = (view.tau.get(), view.head.get(), view.row.get());
         model.prepared.with(|p| {
             let h = &p.heads[head.min(p.heads.len() - 1)];
@@ -35,7 +37,7 @@ pub(super) fn SoftmaxStep() -> impl IntoView {
             let demo = mask_fill_demo(&h.scores, row, logit_scale(h.head_size(), tau));
             mask_fill_note(&demo, &p.config.tokens[row], row)
         })
-    };
+    });
     view! {
         <p>
             "Start from a T × T matrix of scores, one per (query row, key column), and make them all "
@@ -44,9 +46,11 @@ pub(super) fn SoftmaxStep() -> impl IntoView {
             "e⁰ = 1 and each future key e^−∞ = 0, so row t (counted from 1) gives 1/t to each of "
             "its t keys: step 1's matrix wei, through the same softmax that attention uses."
         </p>
-        <p class="check" data-testid="zero-scores-check">
-            {zero_check}
-        </p>
+        <HowWeKnow>
+            <p class="check" data-testid="zero-scores-check">
+                {zero_check}
+            </p>
+        </HowWeKnow>
         <p>
             "Attention keeps this recipe and puts real scores where the zeros were (step 3 shows "
             "where they come from); the main heatmap shows the result, A(τ), for the selected "

@@ -4,13 +4,18 @@
 
 use crate::charts::strip::{Strip, StripRows};
 use crate::components::break_it::{BreakItLink, BrokenLessonNote};
+use crate::components::data_table::DataTable;
+use crate::components::how_we_know::HowWeKnow;
 use crate::components::trace_table::TraceTable;
 use crate::format::fixed;
 use crate::hooks::use_visibility;
 use crate::model::explorer::Prepared;
 use crate::model::trace::{QkvRow, RowTrace};
 use crate::state::{ExplorerModel, Shared, ViewSignals};
-use crate::text::{qkv_check, qkv_intro, quote, vector_cells, weights_note};
+use crate::text::{
+    blend_caption, qkv_check, qkv_intro, query_keys_caption, quote, vector_cells, weights_note,
+    KEYS_AND_VALUES,
+};
 use leptos::html;
 use leptos::prelude::*;
 
@@ -36,13 +41,14 @@ pub(super) fn AttentionTrace() -> impl IntoView {
     let model = ExplorerModel::from_context();
     let trace_ref = NodeRef::<html::Div>::new();
     let on_screen = use_visibility(trace_ref);
-    // Off screen, the trace keeps its last value (or none, before it was first seen) instead of
-    // rebuilding what nobody sees on every slider step; it catches up as soon as it scrolls into
-    // view.
+    // Off screen, the trace keeps its last value instead of rebuilding what nobody sees on every
+    // slider step; it catches up as soon as it scrolls into view. It is built once at the start
+    // wherever it is, so its words are in the page (find in page, printing) before it is seen.
     let trace = Memo::new(move |previous: Option<&Option<TraceData>>| {
-        if !on_screen.get() {
-            return previous.cloned().flatten();
+        if let Some(Some(last)) = previous.filter(|_| !on_screen.get()) {
+            return Some(last.clone());
         }
+        crate::web::work::count("lesson:attention");
         let t = view.row.get();
         let tau = view.tau.get();
         let head = view.head.get();
@@ -148,6 +154,9 @@ pub(super) fn AttentionTrace() -> impl IntoView {
                     </p>
                     <p class="note" data-testid="trace-weights-note">{weights_note(&prepared.0.weights, prepared.0.config.seed)}</p>
                     <TraceTable trace=trace.clone() keys=tokens.clone() token=name.clone() head=h />
+                    {query_keys_table(&prepared.0, h, trace)}
+                    {blend_table(&prepared.0, h, trace)}
+                    <p data-testid="keys-and-values">{KEYS_AND_VALUES}</p>
                 }
             }))}
             <div
@@ -159,6 +168,118 @@ pub(super) fn AttentionTrace() -> impl IntoView {
             ></div>
         </div>
         <BreakItLink />
+    }
+}
+
+/// Row t's query beside every key it sees, all d entries, with q·k: what the trace's first column
+/// adds up, to check by hand.
+fn query_keys_table(p: &Prepared, h: usize, trace: &RowTrace) -> impl IntoView {
+    let head = &p.heads[h];
+    let (t, d) = (trace.t, head.head_size());
+    let tokens = &p.config.tokens;
+    let mut columns = vec!["vector".to_string()];
+    columns.extend((1..=d).map(|c| c.to_string()));
+    columns.push("q·k".to_string());
+    let line = move |label: String, m: &nalgebra::DMatrix<f64>, i: usize, dot: Option<f64>| {
+        let cells = vector_cells(&(0..d).map(|c| m[(i, c)]).collect::<Vec<f64>>())
+            .into_iter()
+            .map(|c| view! { <td class="num">{c}</td> })
+            .collect_view();
+        view! {
+            <tr>
+                <th scope="row">{label}</th>
+                {cells}
+                <td class="num">{dot.map_or_else(String::new, |x| fixed(x, 3))}</td>
+            </tr>
+        }
+    };
+    let query = line(
+        format!("q {} {}", t + 1, quote(&tokens[t])),
+        &head.q,
+        t,
+        None,
+    );
+    let keys = (0..=t)
+        .map(|j| {
+            line(
+                format!("k {} {}", j + 1, quote(&tokens[j])),
+                &head.k,
+                j,
+                Some(trace.raw[j]),
+            )
+        })
+        .collect_view();
+    view! {
+        <DataTable
+            test_id="query-keys"
+            class="vectors"
+            caption=query_keys_caption(&tokens[t], t, d)
+            columns=columns
+        >
+            <tbody>
+                {query}
+                {keys}
+            </tbody>
+        </DataTable>
+    }
+}
+
+/// The weights × values table of the traced row (`RowTrace::blend_table`, first dimensions).
+fn blend_table(p: &Prepared, h: usize, trace: &RowTrace) -> impl IntoView {
+    /// Enough dimensions to check the sum by hand.
+    const DIMS: usize = 4;
+    let table = trace.blend_table(&p.heads[h], DIMS);
+    let tokens = &p.config.tokens;
+    let dims = table.dims;
+    let mut columns = vec!["key".to_string(), "weight w".to_string()];
+    columns.extend((1..=dims).map(|c| format!("v[{c}]")));
+    columns.extend((1..=dims).map(|c| format!("w·v[{c}]")));
+    let numbers = |xs: &[f64]| {
+        vector_cells(xs)
+            .into_iter()
+            .map(|c| view! { <td class="num">{c}</td> })
+            .collect_view()
+    };
+    let rows = table
+        .rows
+        .iter()
+        .map(|r| {
+            view! {
+                <tr>
+                    <th scope="row">{format!("{} {}", r.key + 1, quote(&tokens[r.key]))}</th>
+                    <td class="num">{fixed(r.weight, 4)}</td>
+                    {numbers(&r.value)}
+                    {numbers(&r.weighted)}
+                </tr>
+            }
+        })
+        .collect_view();
+    let blank = move || (0..dims).map(|_| view! { <td></td> }).collect_view();
+    let (sum, out) = (numbers(&table.sum), numbers(&table.out));
+    let out_label = format!("A·V row {}", trace.t + 1);
+    view! {
+        <DataTable
+            test_id="blend-table"
+            class="vectors"
+            caption=blend_caption(&tokens[trace.t], trace.t, dims, trace.head_size)
+            columns=columns
+        >
+            <tbody>{rows}</tbody>
+            <tfoot>
+                <tr>
+                    <th scope="row">"Σ w·v"</th>
+                    <td></td>
+                    {blank()}
+                    {sum}
+                </tr>
+                <tr>
+                    <th scope="row">{out_label}</th>
+                    <td></td>
+                    {blank()}
+                    {out}
+                </tr>
+            </tfoot>
+        </DataTable>
     }
 }
 
@@ -208,6 +329,8 @@ fn QkvVectors(qkv: QkvRow, token: String, head: usize, d_model: usize) -> impl I
             {vector_view(format!("k = x·W_k ({d} numbers)"), &qkv.k, "qkv-k")}
             {vector_view(format!("v = x·W_v ({d} numbers)"), &qkv.v, "qkv-v")}
         </dl>
-        <p class="check" data-testid="qkv-check">{qkv_check(&qkv)}</p>
+        <HowWeKnow>
+            <p class="check" data-testid="qkv-check">{qkv_check(&qkv)}</p>
+        </HowWeKnow>
     }
 }

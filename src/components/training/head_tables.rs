@@ -22,12 +22,17 @@ fn head_table(
 ) -> impl IntoView {
     let label = |i: usize| key_label(tokens, i);
     let t = weights.nrows();
+    let caption = format!(
+        "Layer {}, head {}: the weight each query (row) puts on each key (column)",
+        layer + 1,
+        head + 1
+    );
+    let name = caption.clone();
     view! {
-        <div class="table-scroll">
+        // A named, focusable region: wider than a phone, it scrolls by keyboard too.
+        <div class="table-scroll" role="region" tabindex="0" aria-label=name>
             <table class="weights head-table" data-testid="head-table" data-layer=layer + 1 data-head=head + 1>
-                <caption>
-                    {format!("Layer {}, head {}: the weight each query (row) puts on each key (column)", layer + 1, head + 1)}
-                </caption>
+                <caption>{caption}</caption>
                 <thead>
                     <tr>
                         <th scope="col">"query \\ key"</th>

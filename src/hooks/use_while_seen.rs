@@ -1,0 +1,24 @@
+//! `use_while_seen`: a value that follows the view only while its part of the page is on screen.
+
+use leptos::prelude::*;
+
+/// `compute`, memoised, following the signals it reads only while `on_screen` (from
+/// [`super::use_visibility`]) is true; off screen it keeps its last value, so a slider step or a row
+/// click costs it nothing, and it catches up as soon as its part of the page comes into view. It
+/// is computed once at the start wherever the part is, so the page holds its words (find in page,
+/// printing) before the learner scrolls there. `what` names the work for the work-per-input hook
+/// (`web::work`), which counts every computation.
+pub fn use_while_seen<T: Clone + PartialEq + Send + Sync + 'static>(
+    on_screen: Option<ReadSignal<bool>>,
+    what: &'static str,
+    compute: impl Fn() -> T + Send + Sync + 'static,
+) -> Memo<T> {
+    Memo::new(move |previous: Option<&T>| {
+        let seen = on_screen.is_none_or(|s| s.get());
+        if let Some(last) = previous.filter(|_| !seen) {
+            return last.clone();
+        }
+        crate::web::work::count(what);
+        compute()
+    })
+}

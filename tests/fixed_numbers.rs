@@ -1,0 +1,245 @@
+//! Every statement on the pages that quotes a fixed number — a threshold, a floor, a count, a
+//! limit — next to the code that holds it. Each entry renders the sentence with the page's own
+//! function, checks that it prints the constant, and the whole list is compared with
+//! `tests/data/fixed_numbers.txt`: a change of a constant (or of what a sentence prints) fails
+//! here and shows the sentence it changes. After checking the new wording, rewrite the file with
+//! `UPDATE_FIXED_NUMBERS=1 cargo test --test fixed_numbers`.
+
+use attention_explorer::format::{fixed, grouped, percent};
+use attention_explorer::model::broken::Mistakes;
+use attention_explorer::model::broken::DROPOUT_P;
+use attention_explorer::model::claims::{HeadShape, NEARLY_ONE_HOT};
+use attention_explorer::model::explorer::{ExplorerConfig, Prepared, DEFAULT_SENTENCE};
+use attention_explorer::model::masked_average::{mask_fill_demo, LARGE_NEGATIVE};
+use attention_explorer::model::quiz::{
+    questions, Kind, DROPOUT_MASKS, EXACT_TOLERANCE, GUESS_TOLERANCE,
+};
+use attention_explorer::model::scaling_lab::{lab_point, DRAWS, KEYS, LAB_SEED, SATURATED};
+use attention_explorer::model::temperature::Regime;
+use attention_explorer::model::tokenizer::tokenize;
+use attention_explorer::model::tokenizer::{checked_tokens, MAX_SENTENCE_CHARS, MAX_TOKENS};
+use attention_explorer::model::train::checkpoints::MAX_CHECKPOINTS;
+use attention_explorer::model::train::evaluation::{
+    BestHead, CircuitCheck, INDUCTION_MIN, PREVIOUS_TOKEN_MIN, REPEAT_RATIO_MAX, STUCK_CHECK_STEP,
+};
+use attention_explorer::model::train::settings::GrammarFloors;
+use attention_explorer::model::train::tasks::{Grammar, NEAR_FLOOR_PERCENT};
+use attention_explorer::text::quiz::quiz_prompt;
+use attention_explorer::text::{
+    checkpoints_note, circuit_items, gradient_readout, grammar_verdict, lab_caption, lab_readout,
+    mask_fill_note, regime_sentence, repeat_verdict,
+};
+
+/// One statement: where it is, the number as printed, the constant behind it, and the sentence.
+struct Entry {
+    place: &'static str,
+    printed: String,
+    constant: String,
+    sentence: String,
+}
+
+fn entry(place: &'static str, printed: String, constant: String, sentence: String) -> Entry {
+    Entry {
+        place,
+        printed,
+        constant,
+        sentence,
+    }
+}
+
+fn entries() -> Vec<Entry> {
+    let p = Prepared::new(ExplorerConfig {
+        tokens: tokenize(DEFAULT_SENTENCE),
+        seed: 1337,
+        heads: 2,
+        positions: false,
+    });
+    let tokens = &p.config.tokens;
+    let w = p.heads[0].weights(1.0);
+    let shape = HeadShape::of(&w);
+    let mut out = vec![entry(
+        "temperature readout: nearly one-hot rows",
+        percent(NEARLY_ONE_HOT),
+        format!("claims::NEARLY_ONE_HOT = {NEARLY_ONE_HOT}"),
+        regime_sentence(Regime::of(1.0, 16), 1.0, 16, &shape),
+    )];
+
+    let check = CircuitCheck {
+        previous_token: BestHead {
+            head: 0,
+            score: 0.1,
+        },
+        induction: Some(BestHead {
+            head: 0,
+            score: 0.1,
+        }),
+        repeat_ratio: 0.9,
+    };
+    let items = circuit_items(&check);
+    out.push(entry(
+        "copying circuit: previous-token head",
+        format!("at least {} needed", fixed(PREVIOUS_TOKEN_MIN, 2)),
+        format!("evaluation::PREVIOUS_TOKEN_MIN = {PREVIOUS_TOKEN_MIN}"),
+        items[0].text.clone(),
+    ));
+    out.push(entry(
+        "copying circuit: induction head",
+        format!("at least {} needed", fixed(INDUCTION_MIN, 2)),
+        format!("evaluation::INDUCTION_MIN = {INDUCTION_MIN}"),
+        items[1].text.clone(),
+    ));
+    out.push(entry(
+        "copying circuit: repeated part's loss",
+        format!("at most {}% needed", fixed(REPEAT_RATIO_MAX * 100.0, 0)),
+        format!("evaluation::REPEAT_RATIO_MAX = {REPEAT_RATIO_MAX}"),
+        items[2].text.clone(),
+    ));
+    out.push(entry(
+        "repeat task: stuck",
+        format!("step {STUCK_CHECK_STEP}"),
+        format!("evaluation::STUCK_CHECK_STEP = {STUCK_CHECK_STEP}"),
+        repeat_verdict(STUCK_CHECK_STEP, 0.8, true),
+    ));
+
+    let g = Grammar::REFERENCE;
+    let floors = GrammarFloors {
+        held_out: g.held_out_floor(),
+        training: g.achievable_minimum(),
+    };
+    let verdict = grammar_verdict(200, 1.5, floors, 64, None);
+    out.push(entry(
+        "tiny grammar: the floor of the held-out loss",
+        fixed(floors.held_out, 3),
+        format!("Grammar::held_out_floor() = {}", floors.held_out),
+        verdict.clone(),
+    ));
+    out.push(entry(
+        "tiny grammar: the training sentences' minimum",
+        fixed(floors.training, 3),
+        format!("Grammar::achievable_minimum() = {}", floors.training),
+        verdict.clone(),
+    ));
+    out.push(entry(
+        "tiny grammar: learned when within",
+        format!("{NEAR_FLOOR_PERCENT}%"),
+        format!("tasks::NEAR_FLOOR_PERCENT = {NEAR_FLOOR_PERCENT}"),
+        verdict,
+    ));
+    out.push(entry(
+        "replay: kept checkpoints",
+        format!("{MAX_CHECKPOINTS}"),
+        format!("checkpoints::MAX_CHECKPOINTS = {MAX_CHECKPOINTS}"),
+        checkpoints_note(3, 25, MAX_CHECKPOINTS),
+    ));
+
+    let p16 = lab_point(16, DRAWS, LAB_SEED);
+    out.push(entry(
+        "step 4: draws per head size",
+        format!("{DRAWS} draws"),
+        format!("scaling_lab::DRAWS = {DRAWS}"),
+        lab_readout(&p16),
+    ));
+    out.push(entry(
+        "step 4: keys per draw",
+        format!("{KEYS} keys"),
+        format!("scaling_lab::KEYS = {KEYS}"),
+        lab_caption(),
+    ));
+    out.push(entry(
+        "step 4: a saturated row",
+        percent(SATURATED),
+        format!("scaling_lab::SATURATED = {SATURATED}"),
+        gradient_readout(&p16),
+    ));
+    let demo = mask_fill_demo(&p.heads[0].scores, 2, 0.25);
+    out.push(entry(
+        "step 2: the large negative mask",
+        "−1e9".to_string(),
+        format!("masked_average::LARGE_NEGATIVE = {LARGE_NEGATIVE}"),
+        mask_fill_note(&demo, &tokens[2], 2),
+    ));
+
+    let quiz = questions(&p, 0, 1.0, Mistakes::NONE, 1);
+    let prompt = |kind: Kind| {
+        let q = quiz
+            .iter()
+            .find(|q| q.kind == kind)
+            .expect("the default view asks every kind");
+        quiz_prompt(q, tokens, 1.0)
+    };
+    out.push(entry(
+        "practice: typed answers count within",
+        fixed(EXACT_TOLERANCE, 4),
+        format!("quiz::EXACT_TOLERANCE = {EXACT_TOLERANCE}"),
+        prompt(Kind::FirstRow),
+    ));
+    out.push(entry(
+        "practice: a guessed weight counts within",
+        fixed(GUESS_TOLERANCE, 2),
+        format!("quiz::GUESS_TOLERANCE = {GUESS_TOLERANCE}"),
+        prompt(Kind::Weight),
+    ));
+    out.push(entry(
+        "practice and Break it: dropout's probability",
+        format!("p = {}", fixed(DROPOUT_P, 1)),
+        format!("broken::DROPOUT_P = {DROPOUT_P}"),
+        prompt(Kind::DropoutMean),
+    ));
+    let q = quiz.iter().find(|q| q.kind == Kind::DropoutMean).unwrap();
+    out.push(entry(
+        "practice: dropout masks averaged over",
+        format!("{} seeded masks", grouped(DROPOUT_MASKS as u64)),
+        format!("quiz::DROPOUT_MASKS = {DROPOUT_MASKS}"),
+        attention_explorer::text::quiz::quiz_number(q, tokens),
+    ));
+
+    let too_many = vec!["a"; MAX_TOKENS + 1].join(" ");
+    out.push(entry(
+        "sentence box: token limit",
+        format!("the limit is {MAX_TOKENS}"),
+        format!("tokenizer::MAX_TOKENS = {MAX_TOKENS}"),
+        checked_tokens(&too_many, MAX_TOKENS).unwrap_err().message(),
+    ));
+    let too_long = "a".repeat(MAX_SENTENCE_CHARS + 1);
+    out.push(entry(
+        "sentence box: character limit",
+        format!("the limit is {MAX_SENTENCE_CHARS}"),
+        format!("tokenizer::MAX_SENTENCE_CHARS = {MAX_SENTENCE_CHARS}"),
+        checked_tokens(&too_long, MAX_TOKENS).unwrap_err().message(),
+    ));
+    out
+}
+
+#[test]
+fn every_fixed_number_is_printed_by_its_sentence_and_listed() {
+    let entries = entries();
+    for e in &entries {
+        assert!(
+            e.sentence.contains(&e.printed),
+            "{}: the sentence does not print {:?} ({}):\n{}",
+            e.place,
+            e.printed,
+            e.constant,
+            e.sentence
+        );
+    }
+    let listing: String = entries
+        .iter()
+        .map(|e| {
+            format!(
+                "{} | prints “{}” | {}\n    {}\n",
+                e.place, e.printed, e.constant, e.sentence
+            )
+        })
+        .collect();
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/fixed_numbers.txt");
+    if std::env::var_os("UPDATE_FIXED_NUMBERS").is_some() {
+        std::fs::write(path, &listing).unwrap();
+    }
+    let golden = std::fs::read_to_string(path).unwrap_or_default();
+    assert!(
+        golden == listing,
+        "a fixed number or the sentence that prints it changed; check the wording below, then run \
+         UPDATE_FIXED_NUMBERS=1 cargo test --test fixed_numbers\n\n{listing}"
+    );
+}
