@@ -139,24 +139,25 @@ pub fn TrainApp() -> impl IntoView {
     // The training page trains its own model: it has the view, not the explorer's model.
     provide_view();
     view! {
-        <header class="site-header">
-            <h1>"Attention Explorer: train a model"</h1>
-            <p class="tagline">
-                "A tiny attention-only transformer, trained exactly in your browser: watch its heads form."
-            </p>
+        // The header (title, what the page teaches) is static HTML in train.html.
+        <nav class="page-nav" aria-label="Pages">
             <ToExplorer />
-        </header>
+        </nav>
         <Notices />
         <UpdateNotice />
         <main>
             <TrainingPanel />
-            <WhereNext text=TRAINING_NEXT page="./" label="Open the explorer with this view" />
+            <AfterFirstPaint>
+                <WhereNext text=TRAINING_NEXT page="./" label="Open the explorer with this view" />
+            </AfterFirstPaint>
         </main>
-        <footer class="site-footer">
-            <p>
-                "Every number on this page is computed by the app's Rust core (compiled to WebAssembly) from seeded inputs, in your browser."
-            </p>
-        </footer>
+        <AfterFirstPaint>
+            <footer class="site-footer">
+                <p>
+                    "Every number on this page is computed by the app's Rust core (compiled to WebAssembly) from seeded inputs, in your browser."
+                </p>
+            </footer>
+        </AfterFirstPaint>
     }
 }
 
