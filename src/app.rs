@@ -2,6 +2,7 @@
 //! numbers in [`crate::model`]; data flows one way, state → model → charts → components.
 
 use crate::components::{
+    after_first_paint::AfterFirstPaint,
     break_it::{BreakIt, BrokenBanner},
     compare::Compare,
     downloads::Downloads,
@@ -322,17 +323,6 @@ fn full_layout(view: ViewSignals, model: ExplorerModel) -> impl IntoView {
             {footer(Some(", except the notebook's printed values that step 4 quotes (marked as quoted)"))}
         </AfterFirstPaint>
     }
-}
-
-/// Its children, built only once the page has painted its first frame: what lies below the first
-/// view (the lesson, Break it, the links) then waits for neither the first heatmap nor the
-/// largest paint, and takes a task of its own instead of lengthening the first one.
-#[component]
-fn AfterFirstPaint(children: ChildrenFn) -> impl IntoView {
-    let painted = RwSignal::new(false);
-    // The frame's callback runs before it paints; the timeout after it, in the next task.
-    request_animation_frame(move || set_timeout(move || painted.set(true), Duration::ZERO));
-    view! { <Show when=move || painted.get()>{children()}</Show> }
 }
 
 /// Where the numbers come from, at the bottom of the explorer and the practice page. Only the explorer's lesson quotes

@@ -13,6 +13,7 @@ mod open_in_explorer;
 mod replay;
 mod saved;
 
+use crate::components::after_first_paint::AfterFirstPaint;
 use crate::model::train::settings::TrainSettings;
 use crate::state::{Knockout, Training, ViewSignals};
 use crate::text::{
@@ -78,10 +79,13 @@ pub fn TrainingPanel() -> impl IntoView {
                     <DetectorTable />
                 </div>
             </div>
-            <KnockoutResults />
-            <ModelFiles />
-            <CloserLook />
-            <SavedCheckpoint />
+            // Below the first screen: built after the first paint, in tasks of their own.
+            <AfterFirstPaint>
+                <KnockoutResults />
+                <ModelFiles />
+                <CloserLook />
+                <SavedCheckpoint />
+            </AfterFirstPaint>
         </section>
     }
 }
