@@ -1,6 +1,12 @@
 // Training page benchmark — not a test; run by hand after a build:
 //   node benches/train_page.mjs [--dist dist] [--query tseed=1] [--steps 1500] [--json out.json]
+//                               [--parallel 2]
 //
+// The run trains in a Web Worker (the page's default; the JSON's `engine` says which engine
+// trained it, from the panel's data-engine); add workers=0 to --query for the main-thread
+// fallback. --parallel N opens N pages at once, each training its own run in its own worker
+// (N runs sharing the machine's cores), and reports each one's steps/s and their sum; the
+// detailed numbers below are the first page's.
 // Opens train.html in headless Chromium with the link's settings (default: the repeat task's
 // reference default, seed 1), presses Train and lets it run to --steps steps, then pauses. It
 // reports the steps per second from the click to the pause (wall clock), the main-thread tasks
@@ -24,6 +30,7 @@ const DIST = opt('dist', process.env.E2E_DIST);
 const QUERY = opt('query', 'tseed=1');
 const STEPS = Number(opt('steps', 1500));
 const JSON_OUT = opt('json', '');
+const PARALLEL = Math.max(1, Number(opt('parallel', 1)));
 
 const server = await startServer(DIST ? { dir: DIST } : {});
 const browser = await launchBrowser();
@@ -74,15 +81,31 @@ try {
       for (const e of list.getEntries()) window.__longTasks.push({ start: e.startTime, duration: e.duration });
     }).observe({ type: 'longtask', buffered: true });
   });
-  await page.goto(appUrl(QUERY, server.url, 'train.html'));
-  await page.locator('[data-testid=loss-chart][data-ready=true]').waitFor();
-  const steps = async () => Number(await page.locator('[data-testid=train-steps] output').textContent());
-  const t0 = await page.evaluate(() => performance.now());
-  await page.locator('[data-testid=train-toggle]').click();
-  while ((await steps()) < STEPS) await page.waitForTimeout(250);
-  await page.locator('[data-testid=train-toggle]').click();
-  const t1 = await page.evaluate(() => performance.now());
-  const n = await steps();
+  const others = await Promise.all(Array.from({ length: PARALLEL - 1 }, () => newPage(browser).then((p) => p.page)));
+  const pages = [page, ...others];
+  const stepsOf = async (p) => Number(await p.locator('[data-testid=train-steps] output').textContent());
+  await Promise.all(pages.map(async (p) => {
+    await p.goto(appUrl(QUERY, server.url, 'train.html'));
+    await p.locator('[data-testid=loss-chart][data-ready=true]').waitFor();
+  }));
+  const engine = await page.getByTestId('training').getAttribute('data-engine');
+  const steps = () => stepsOf(page);
+  /** Trains page `p` from Train to STEPS steps and its pause: [start, end] (ms, its clock), steps. */
+  const trainOn = async (p) => {
+    const a = await p.evaluate(() => performance.now());
+    await p.locator('[data-testid=train-toggle]').click();
+    while ((await stepsOf(p)) < STEPS) await p.waitForTimeout(250);
+    await p.locator('[data-testid=train-toggle]').click();
+    await p.locator('[data-testid=train-toggle]', { hasText: 'Train' }).waitFor();
+    const b = await p.evaluate(() => performance.now());
+    return { a, b, n: await stepsOf(p) };
+  };
+  const runs = await Promise.all(pages.map(trainOn));
+  const { a: t0, b: t1, n } = runs[0];
+  const rates = runs.map((r) => (r.n * 1000) / (r.b - r.a));
+  if (PARALLEL > 1) {
+    console.log(`${PARALLEL} runs at once (${engine}): ${rates.map((r) => r.toFixed(1)).join(', ')} steps/s; together ${rates.reduce((x, y) => x + y, 0).toFixed(1)} steps/s`);
+  }
   const tasks = await page.evaluate(([a, b]) => window.__longTasks.filter((t) => t.start >= a && t.start <= b), [t0, t1]);
   const longest = tasks.reduce((m, t) => Math.max(m, t.duration), 0);
   await page.getByText('Loss table', { exact: false }).click();
@@ -107,7 +130,7 @@ try {
   const detectors = await page.locator('[data-testid=detector-table] tbody tr').evaluateAll((trs) =>
     trs.map((tr) => tr.innerText.replace(/\s+/g, ' ')),
   );
-  console.log(`${QUERY}: ${n} steps in ${((t1 - t0) / 1000).toFixed(1)} s = ${((n * 1000) / (t1 - t0)).toFixed(1)} steps/s`);
+  console.log(`${QUERY} (${engine}): ${n} steps in ${((t1 - t0) / 1000).toFixed(1)} s = ${((n * 1000) / (t1 - t0)).toFixed(1)} steps/s`);
   console.log(`long tasks (≥ 50 ms) while training: ${tasks.length}, the longest ${longest.toFixed(0)} ms`);
   const redraws = await page.evaluate(() => window.__redraws);
   for (const t of tasks) {
@@ -115,8 +138,10 @@ try {
     console.log(`  at ${((t.start - t0) / 1000).toFixed(2)} s: ${t.duration.toFixed(0)} ms${inside ? ' (an evaluation redraw)' : ' (not an evaluation redraw)'}`);
   }
   const slices = (await page.evaluate(() => window.__slices)).sort((a, b) => a - b);
-  const q = (p) => slices[Math.min(slices.length - 1, Math.floor(slices.length * p))].toFixed(1);
-  console.log(`slices: ${slices.length}; ms p50 ${q(0.5)}, p90 ${q(0.9)}, p99 ${q(0.99)}, max ${slices.at(-1).toFixed(1)}; over 10 ms: ${slices.filter((f) => f > 10).length}`);
+  // With a worker, the page's MessageChannel tasks are only its own few; on the main thread each
+  // is a training slice.
+  const q = (p) => (slices.length ? slices[Math.min(slices.length - 1, Math.floor(slices.length * p))].toFixed(1) : '0');
+  console.log(`main-thread message tasks (training slices without a worker): ${slices.length}; ms p50 ${q(0.5)}, p90 ${q(0.9)}, p99 ${q(0.99)}, max ${q(1)}; over 10 ms: ${slices.filter((f) => f > 10).length}`);
   const frameTimes = await page.evaluate(([a, b]) => window.__frameTimes.filter((t) => t >= a && t <= b), [t0, t1]);
   const gaps = frameTimes.slice(1).map((t, i) => t - frameTimes[i]).sort((a, b) => a - b);
   const g = (p) => gaps[Math.min(gaps.length - 1, Math.floor(gaps.length * p))].toFixed(1);
@@ -131,12 +156,15 @@ try {
     const rate = (n * 1000) / (t1 - t0);
     await writeFile(JSON_OUT, JSON.stringify({
       query: QUERY,
+      engine,
+      parallel: PARALLEL,
+      parallel_steps_per_second: rates,
       steps: n,
       seconds: (t1 - t0) / 1000,
       steps_per_second: rate,
       long_tasks: tasks.length,
       longest_task_ms: longest,
-      slice_ms: { p50: Number(q(0.5)), p99: Number(q(0.99)), max: slices.at(-1) },
+      slice_ms: { p50: Number(q(0.5)), p99: Number(q(0.99)), max: Number(q(1)) },
       frames_per_second: (frameTimes.length * 1000) / (t1 - t0),
       longest_frame_gap_ms: gaps.at(-1),
       formed_step: formed ? formed[0] : null,

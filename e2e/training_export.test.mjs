@@ -146,7 +146,7 @@ test('the training page downloads the model it shows, and NumPy recomputes its v
     for (let k = 0; k < 9; k++) await page.keyboard.press('ArrowDown');
     const closerRow = () => page.locator('[data-testid=closer-row] td').evaluateAll((tds) => tds.map((td) => Number(td.dataset.value)));
     await eventually(async () => assert.deepEqual(await closerRow(), doc.attention[1][0][9].slice(0, 10)));
-    assert.match(await page.getByTestId('closer-summary').textContent(), /^Largest weight [\d.]+% on key \d+ “#\d+”; entropy [\d.]+ bits \(0 = one key, 3\.32 = evenly over all 10\)\.$/);
+    assert.match(await page.getByTestId('closer-summary').textContent(), /^Largest weight [\d.]+% on key \d+ “[a-z]{2}”; entropy [\d.]+ bits \(0 = one key, 3\.32 = evenly over all 10\)\.$/);
     // τ = 2 by keyboard (log₂ τ in steps of 0.25): every layer's scores halved; NumPy agrees to 1e-9.
     await page.locator('#closer-tau').focus();
     for (let k = 0; k < 4; k++) await page.keyboard.press('ArrowRight');
@@ -172,7 +172,7 @@ test('the training page downloads the model it shows, and NumPy recomputes its v
     const softmax = await traceColumn(5);
     assert.deepEqual(softmax.slice(0, 10), hot);
     assert.ok(softmax.slice(10).every((w) => w === 0));
-    assert.match(await traceTable.locator('caption').textContent(), /^Trace of “#\d+” \(row 10\), head 1, d = 16, τ = 2\.000$/);
+    assert.match(await traceTable.locator('caption').textContent(), /^Trace of “[a-z]{2}” \(row 10\), head 1, d = 16, τ = 2\.000$/);
     assert.ok(Math.abs(Number(await page.locator('[data-testid=closer-trace] [data-testid=trace-sum]').textContent()) - 1) < 1e-9);
     assert.ok((await page.locator('[data-testid=closer-trace] [data-testid=trace-check]').textContent()).startsWith('✓'));
     // The chosen head as CSV: row 10 is the table's row, exactly.

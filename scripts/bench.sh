@@ -30,6 +30,7 @@
 #      change), and the grammar's, seeds 1–3 (seconds to within 10 % of the exact minimum loss);
 #      then the training page in Chromium (every page built into $BENCH_DIR/dist-pages, or
 #      BENCH_DIST_PAGES): three runs of benches/train_page.mjs (steps/s, slices, frames, long tasks),
+#      trained in a Web Worker, three on the main thread (workers=0), and two of two runs at once,
 #      and the tiny grammar there, seeds 1–3 (seconds to within 10 % of the minimum the page prints);
 #      two bounds for the speed target: the native step compiled for this CPU (target-cpu=native, own
 #      target dir) and the training page with all its code at opt-level 3 (over the size budget; three
@@ -276,6 +277,18 @@ fi
 for run in 1 2 3; do
   ae_log "training: the training page in Chromium, run $run of 3 ($BROWSER_TRAIN_STEPS steps)"
   node benches/train_page.mjs --dist "$PAGES" --steps "$BROWSER_TRAIN_STEPS" --json "$TRAIN_DIR/browser-$run.json"
+done
+# The fallback where Web Workers are unavailable (workers=0: the main thread in ≤ 8 ms slices), and
+# two runs at once (two pages, each run in its own worker).
+for run in 1 2 3; do
+  ae_log "training: the training page on the main thread (workers=0), run $run of 3 ($BROWSER_TRAIN_STEPS steps)"
+  node benches/train_page.mjs --dist "$PAGES" --steps "$BROWSER_TRAIN_STEPS" --query 'tseed=1&workers=0' \
+    --json "$TRAIN_DIR/browser-main-thread-$run.json"
+done
+for run in 1 2; do
+  ae_log "training: two runs at once, each in its own worker, run $run of 2 ($BROWSER_TRAIN_STEPS steps)"
+  node benches/train_page.mjs --dist "$PAGES" --steps "$BROWSER_TRAIN_STEPS" --parallel 2 \
+    --json "$TRAIN_DIR/browser-two-$run.json"
 done
 # A bound, not a shipped build: the training page with all of its code at opt-level 3 (the shipped
 # one builds everything but the products for size, "s"), to see what the 300 kB budget costs in

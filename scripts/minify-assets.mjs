@@ -24,9 +24,11 @@ try {
   process.exit(1);
 }
 
-// The glue is `<crate>-<hash>.js`; the CSP bootstrap (bootstrap-<hash>.js) and page-mode.js are a
-// few lines already.
-const glue = readdirSync(staging).filter((f) => f.endsWith('.js') && !f.startsWith('bootstrap-') && f !== 'page-mode.js');
+// The glue is `<crate>-<hash>.js`; the CSP bootstrap (bootstrap-<hash>.js), page-mode.js and the
+// training page's worker script (train-worker.js, assets/) are a few lines already.
+const glue = readdirSync(staging).filter(
+  (f) => f.endsWith('.js') && !f.startsWith('bootstrap-') && f !== 'page-mode.js' && !f.endsWith('-worker.js'),
+);
 if (glue.length !== 1) {
   console.error(`minify-assets: expected one wasm-bindgen glue file, found ${glue.length}`);
   process.exit(1);

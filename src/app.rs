@@ -2,6 +2,7 @@
 //! numbers in [`crate::model`]; data flows one way, state → model → charts → components.
 
 use crate::components::{
+    after_first_paint::AfterFirstPaint,
     break_it::{BreakIt, BrokenBanner},
     compare::Compare,
     downloads::Downloads,
@@ -142,24 +143,25 @@ pub fn TrainApp() -> impl IntoView {
     // The training page trains its own model: it has the view, not the explorer's model.
     provide_view();
     view! {
-        <header class="site-header">
-            <h1>"Attention Explorer: train a model"</h1>
-            <p class="tagline">
-                "A tiny attention-only transformer, trained exactly in your browser: watch its heads form."
-            </p>
+        // The header (title, what the page teaches) is static HTML in train.html.
+        <nav class="page-nav" aria-label="Pages">
             <ToExplorer />
-        </header>
+        </nav>
         <Notices />
         <UpdateNotice />
         <main>
             <TrainingPanel />
-            <WhereNext text=TRAINING_NEXT page="./" label="Open the explorer with this view" />
+            <AfterFirstPaint>
+                <WhereNext text=TRAINING_NEXT page="./" label="Open the explorer with this view" />
+            </AfterFirstPaint>
         </main>
-        <footer class="site-footer">
-            <p>
-                "Every number on this page is computed in your browser by the app's own code (written in Rust, compiled to WebAssembly), from seeded random inputs that anyone can reproduce."
-            </p>
-        </footer>
+        <AfterFirstPaint>
+            <footer class="site-footer">
+                <p>
+                    "Every number on this page is computed in your browser by the app's own code (written in Rust, compiled to WebAssembly), from seeded random inputs that anyone can reproduce."
+                </p>
+            </footer>
+        </AfterFirstPaint>
     }
 }
 
@@ -329,19 +331,6 @@ fn full_layout(view: ViewSignals, model: ExplorerModel) -> impl IntoView {
             {footer(Some(", except the notebook's printed values that step 4 quotes (marked as quoted)"))}
         </AfterFirstPaint>
     }
-}
-
-/// Its children, built only once the page has painted its first frame: what lies below the first
-/// view (the lesson, Break it, the links) then waits for neither the first heatmap nor the
-/// largest paint, and takes a task of its own instead of lengthening the first one. Several
-/// of them run in page order, each in its own task (one timeout each), so the browser can
-/// handle input between them.
-#[component]
-fn AfterFirstPaint(children: ChildrenFn) -> impl IntoView {
-    let painted = RwSignal::new(false);
-    // The frame's callback runs before it paints; the timeout after it, in the next task.
-    request_animation_frame(move || set_timeout(move || painted.set(true), Duration::ZERO));
-    view! { <Show when=move || painted.get()>{children()}</Show> }
 }
 
 /// Where the numbers come from, at the bottom of the explorer and the practice page. Only the explorer's lesson quotes

@@ -4,7 +4,18 @@
 
 #[cfg(target_arch = "wasm32")]
 fn main() {
-    attention_explorer::app::start_train();
+    // The same wasm runs the page's training workers (`assets/train-worker.js`), where there is
+    // no window: there, `train_worker` takes over instead.
+    if web_sys::window().is_some() {
+        attention_explorer::app::start_train();
+    }
+}
+
+/// The entry of a training Web Worker (`assets/train-worker.js` calls it once the wasm is loaded).
+#[cfg(target_arch = "wasm32")]
+#[wasm_bindgen::prelude::wasm_bindgen]
+pub fn train_worker() {
+    attention_explorer::web::train_worker::run();
 }
 
 #[cfg(not(target_arch = "wasm32"))]

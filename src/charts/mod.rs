@@ -5,6 +5,7 @@
 pub mod colors;
 pub mod layout;
 pub mod pixel_ratio;
+pub mod segments;
 pub mod strip;
 pub mod svg;
 

@@ -1,6 +1,7 @@
 //! The UI layer: small Leptos components that read [`crate::state`] and draw with
 //! [`crate::charts`]. The lesson's steps live in [`lesson`], one component per file.
 
+pub mod after_first_paint;
 pub mod break_it;
 pub mod compare;
 pub mod data_table;

@@ -4,8 +4,10 @@
 //! (`app`); components read the ones they use. Nothing here draws.
 
 mod explorer_model;
+mod knockout;
 mod notices;
 mod numbers_hidden;
+mod run;
 mod shared;
 mod theme;
 mod trained_weights;
@@ -14,8 +16,10 @@ mod url_sync;
 mod view_signals;
 
 pub use explorer_model::ExplorerModel;
+pub use knockout::{Knockout, KnockoutResult};
 pub use notices::Notices;
 pub use numbers_hidden::NumbersHidden;
+pub use run::Run;
 pub use shared::Shared;
 pub use theme::{provide_theme, use_theme};
 pub use trained_weights::load_trained_weights;

@@ -1,46 +1,36 @@
 //! [`Training`]: the training page's run. The learner's choices live in the view's signals (they
-//! are in the link); this holds the [`Trainer`] they describe and trains it in slices of at most
-//! 8 ms, each a task of its own ([`next_task`]), so the browser handles input and draws frames
-//! between two slices and the page keeps responding while it learns.
-//!
-//! A slice does [`Trainer::work`] pieces (one training sequence's forward and backward pass, or
-//! one held-out sequence of an evaluation: well under a millisecond each) while the time spent
-//! plus the slice's longest piece so far stays within [`SLICE_BUDGET_MS`], then yields to the
-//! browser, which runs the next slice as soon as it has handled what was waiting. A slice that
-//! finishes an evaluation stops there, so the redraw it causes is not added to a full slice.
-//! Components re-read the trainer when `steps` (every 100 ms at most while it trains, and at
-//! every evaluation, pause and step) or `evals` (every evaluation, each `eval_every` steps)
-//! change; `replay` chooses a kept checkpoint for the head grid and the detector table.
+//! are in the link); this holds the [`Run`] they describe (trained in a Web Worker, or on the
+//! page in slices where workers are unavailable, see [`super::run`]) and what the page shows of
+//! it. Components re-read the run's record when `steps` (every 100 ms at most while it trains,
+//! and at every evaluation, pause and step) or `evals` (every evaluation) change; `replay`
+//! chooses a kept checkpoint for the head grid and the detector table.
 
+use super::run::Run;
 use super::ViewSignals;
+use crate::model::train::ablation::{evaluate_ablated, AblatedEval, HeadMeans};
 use crate::model::train::checkpoint_file::{encode, CheckpointTask};
+use crate::model::train::composition::{composition, Composition};
 use crate::model::train::detectors::AgreementReport;
 use crate::model::train::evaluation::EvalPoint;
 use crate::model::train::export::run_json;
+use crate::model::train::knockout::{Ablation, AblationKind};
+use crate::model::train::messages::RunSpec;
+use crate::model::train::run_record::RunRecord;
 use crate::model::train::settings::TrainSettings;
-use crate::model::train::trainer::{Snapshot, Trainer, Work};
+use crate::model::train::trainer::Snapshot;
 use crate::model::train::transformer::HeadOnTokens;
-use crate::web::next_task::next_task;
 use leptos::prelude::*;
 use nalgebra::DMatrix;
-
-/// Milliseconds of work per slice (the page must never wait for training: slices of ≤ 8 ms between frames).
-pub const SLICE_BUDGET_MS: f64 = 8.0;
-/// How often, at most, the step readout is refreshed while training, in milliseconds.
-const READOUT_INTERVAL_MS: f64 = 100.0;
-/// How often the speed readout is refreshed, in milliseconds.
-const RATE_WINDOW_MS: f64 = 500.0;
 
 /// The run and what the page shows of it.
 #[derive(Clone, Copy)]
 pub struct Training {
     pub settings: Memo<TrainSettings>,
-    trainer: StoredValue<Option<Trainer>>,
-    /// Steps taken: refreshed every `READOUT_INTERVAL_MS` at most while training (redrawing the
-    /// counter after every slice was half of the browser's share of the main thread), and at
-    /// every evaluation, pause and step.
+    /// The run the settings describe.
+    pub run: Run,
+    /// Steps taken (the run's readout).
     pub steps: RwSignal<usize>,
-    /// Evaluations kept (set when a new one arrives; notified when a new run starts).
+    /// Counts the evaluations received (a new run's step 0 too).
     pub evals: RwSignal<usize>,
     pub running: RwSignal<bool>,
     /// Steps per second over the last stretch of running.
@@ -57,15 +47,6 @@ pub struct Training {
     /// Repeat task: the first evaluation at which the copying circuit had formed (its
     /// three conditions, `EvalPoint::circuit_formed`), if it has.
     pub circuit_formed_at: Memo<Option<usize>>,
-    /// Where the current speed measurement began: (time in ms, steps then).
-    rate_start: StoredValue<Option<(f64, usize)>>,
-    /// When the step readout was last refreshed while training (ms).
-    published_at: StoredValue<f64>,
-    /// Which run of slices is current: a slice of an earlier Train (paused and started again
-    /// before it ran) stops instead of running beside the new one.
-    loop_id: StoredValue<u64>,
-    /// The view, whose training settings the run follows (`train_steps` is written back).
-    view: ViewSignals,
 }
 
 /// An evaluated step as the page shows it.
@@ -78,10 +59,6 @@ pub struct Shown {
     pub latest: bool,
     /// Tiny grammar: subject–verb agreement on the run's agreement sentences then.
     pub agreement: Option<AgreementReport>,
-}
-
-fn now_ms() -> f64 {
-    window().performance().map_or(0.0, |p| p.now())
 }
 
 impl Training {
@@ -97,83 +74,115 @@ impl Training {
             lr: view.train_lr.get(),
         });
         let link_steps = view.train_steps.get_untracked();
-        let trainer = StoredValue::new(None::<Trainer>);
-        let evals = RwSignal::new(0);
+        let run = Run::new(view.train_workers.get_untracked(), Some(view.train_steps));
         let replay = RwSignal::new(None::<usize>);
         let shown = Memo::new(move |_| {
-            evals.track();
+            run.evals.track();
             let replay = replay.get();
-            trainer.with_value(|t| shown(t.as_ref()?, replay))
+            run.with(|r| shown(r?, replay))
         });
         let circuit_formed_at = Memo::new(move |_| {
-            evals.track();
-            trainer.with_value(|t| t.as_ref()?.first_step_where(EvalPoint::circuit_formed))
+            run.evals.track();
+            run.with(|r| r?.circuit_formed_at())
         });
         let training = Self {
             settings,
-            trainer,
-            steps: RwSignal::new(0),
-            evals,
-            running: RwSignal::new(false),
-            rate: RwSignal::new(None),
-            target: RwSignal::new(None),
-            error: RwSignal::new(None),
+            run,
+            steps: run.steps,
+            evals: run.evals,
+            running: run.running,
+            rate: run.rate,
+            target: run.target,
+            error: run.error,
             replay,
             shown,
             circuit_formed_at,
-            rate_start: StoredValue::new(None),
-            published_at: StoredValue::new(0.0),
-            loop_id: StoredValue::new(0),
-            view,
         };
         // A new choice starts a new run from step 0.
         Effect::new(move |first: Option<()>| {
             let settings = settings.get();
-            training.rebuild(settings);
+            training.replay.set(None);
+            run.rebuild(Some(RunSpec::new(settings)));
             if first.is_none() && link_steps > 0 {
-                training.target.set(Some(link_steps));
-                training.start();
+                run.retrain_to(link_steps);
             }
         });
         training
     }
 
-    fn rebuild(self, settings: TrainSettings) {
-        self.running.set(false);
-        self.target.set(None);
-        self.rate.set(None);
-        self.replay.set(None);
-        match Trainer::new(settings.config()) {
-            Ok(t) => {
-                self.error.set(None);
-                self.trainer.set_value(Some(t));
-            }
-            Err(e) => {
-                self.error.set(Some(e));
-                self.trainer.set_value(None);
-            }
-        }
-        self.publish(true);
-        // A new run may keep the count of evaluations (one): its views must redraw all the same.
-        self.evals.notify();
+    /// Reads the run's record (`None` before its first evaluation, or if the settings could not
+    /// be built). Track `steps` or `evals` first to re-run when it changes.
+    pub fn with<R>(&self, f: impl FnOnce(Option<&RunRecord>) -> R) -> R {
+        self.run.with(f)
     }
 
-    /// Reads the trainer (`None` if the settings could not be built). Track `steps` or `evals`
-    /// first to re-run when it changes.
-    pub fn with<R>(&self, f: impl FnOnce(Option<&Trainer>) -> R) -> R {
-        self.trainer.with_value(|t| f(t.as_ref()))
-    }
-
-    /// Reads the trainer and the snapshot the grid shows (at `replay`, see [`shown_snapshot`]);
-    /// `None` before a run exists.
+    /// Reads the record and the snapshot the grid shows (at `replay`, see
+    /// [`RunRecord::shown_snapshot`]); `None` before a run exists.
     fn with_shown<R>(
         self,
         replay: Option<usize>,
-        f: impl FnOnce(&Trainer, &Snapshot) -> Option<R>,
+        f: impl FnOnce(&RunRecord, &Snapshot) -> Option<R>,
     ) -> Option<R> {
-        self.with(|t| {
-            let t = t?;
-            f(t, shown_snapshot(t, replay).0)
+        self.with(|r| {
+            let r = r?;
+            f(r, r.shown_snapshot(replay)?.0)
+        })
+    }
+
+    /// The model the head grid shows with `heads` (`(layer, head)`, from 0) knocked out by
+    /// `kind`: its intact evaluation and the knocked-out one (`model::train::ablation`; forward
+    /// passes only, with the run's mistake if any). Tracks the replay slider, not the evaluations
+    /// (the caller decides when to compute it again); `None` before a run exists, without heads,
+    /// or for a head the model does not have.
+    pub fn knocked_out(
+        self,
+        heads: &[(usize, usize)],
+        kind: AblationKind,
+    ) -> Option<(EvalPoint, AblatedEval)> {
+        if heads.is_empty() {
+            return None;
+        }
+        self.with_shown(self.replay.get(), |t, snapshot| {
+            let config = t.config();
+            let m = config.model;
+            if heads.iter().any(|&(l, h)| l >= m.layers || h >= m.heads) {
+                return None;
+            }
+            let model = snapshot.model(m);
+            let held_out = t.held_out();
+            let ablation = match kind {
+                AblationKind::Zero => {
+                    Ablation::zero(heads, (m.layers, m.heads, m.head_size())).ok()?
+                }
+                AblationKind::Mean => {
+                    let chosen: Vec<_> = heads.iter().map(|&(l, h)| (l, h, kind)).collect();
+                    HeadMeans::measure(&model, held_out, config.mistake)
+                        .ablation(&chosen)
+                        .ok()?
+                }
+            };
+            let knocked = evaluate_ablated(
+                &model,
+                held_out,
+                snapshot.eval.step,
+                &ablation,
+                config.mistake,
+            );
+            Some((snapshot.eval.clone(), knocked))
+        })
+    }
+
+    /// The composition test ([`composition`]) on the model the head grid shows: its step and
+    /// numbers. Tracks the replay slider, not the evaluations (it runs when asked: `2 + 2 · heads`
+    /// passes over the held-out set); `None` before a run exists, for the grammar or one layer.
+    pub fn composition(self) -> Option<(usize, Composition)> {
+        self.with_shown(self.replay.get(), |t, snapshot| {
+            let config = t.config();
+            let model = snapshot.model(config.model);
+            Some((
+                snapshot.eval.step,
+                composition(config, &model, t.held_out())?,
+            ))
         })
     }
 
@@ -244,131 +253,34 @@ impl Training {
         })
     }
 
-    /// Copies the trainer's counts into the signals; `settled` also writes the step count into
-    /// the link (on pause, reset and every evaluation, so a link opened mid-run retrains to an
-    /// evaluated step).
-    fn publish(self, settled: bool) {
-        let (steps, evals) = self.with(|t| t.map_or((0, 0), |t| (t.steps(), t.evals.len())));
-        self.steps.set(steps);
-        if self.evals.get_untracked() != evals {
-            self.evals.set(evals);
-        }
-        if settled && self.view.train_steps.get_untracked() != steps {
-            self.view.train_steps.set(steps);
-        }
-    }
-
     pub fn start(self) {
-        if self.running.get_untracked() || self.with(|t| t.is_none()) {
-            return;
-        }
-        self.running.set(true);
-        self.rate_start
-            .set_value(Some((now_ms(), self.steps.get_untracked())));
-        self.loop_id.update_value(|id| *id += 1);
-        let id = self.loop_id.get_value();
-        next_task(move || self.slice(id));
+        self.run.start();
     }
 
-    /// Stops training. An evaluation under way is finished first (at most the held-out set's
-    /// forward passes, once), so the page and its link show the same evaluated step.
+    /// Stops training (an evaluation under way is finished first).
     pub fn pause(self) {
-        self.running.set(false);
-        self.target.set(None);
-        self.trainer.update_value(|t| {
-            if let Some(t) = t {
-                t.finish_evaluation();
-            }
-        });
-        self.publish(true);
+        self.run.pause();
     }
 
     /// Back to step 0 with the same settings.
     pub fn reset(self) {
-        self.rebuild(self.settings.get_untracked());
+        self.replay.set(None);
+        self.run
+            .rebuild(Some(RunSpec::new(self.settings.get_untracked())));
     }
 
     /// One step, paused.
     pub fn step_once(self) {
-        self.pause();
-        self.trainer.update_value(|t| {
-            if let Some(t) = t {
-                t.step();
-            }
-        });
-        self.publish(true);
-    }
-
-    /// One slice of training, then the next.
-    fn slice(self, id: u64) {
-        // `try_`: the page may have gone (and the signals with it) since this slice was asked for.
-        if self.running.try_get_untracked() != Some(true)
-            || self.loop_id.try_get_value() != Some(id)
-        {
-            return;
-        }
-        let start = now_ms();
-        let target = self.target.get_untracked();
-        let mut evaluated = false;
-        let mut reached = false;
-        self.trainer.update_value(|t| {
-            let Some(t) = t else { return };
-            // The longest piece this slice: the next one is assumed to take as long.
-            let mut longest: f64 = 0.0;
-            loop {
-                if target.is_some_and(|n| t.steps() >= n && t.is_idle()) {
-                    reached = true;
-                    break;
-                }
-                let before = now_ms();
-                let work = t.work();
-                let after = now_ms();
-                longest = longest.max(after - before);
-                if work == Work::Evaluated {
-                    evaluated = true;
-                    break;
-                }
-                if after - start + longest > SLICE_BUDGET_MS {
-                    break;
-                }
-            }
-        });
-        let end = now_ms();
-        if let Some((t0, s0)) = self.rate_start.get_value() {
-            if end - t0 >= RATE_WINDOW_MS {
-                let steps = self.with(|t| t.map_or(0, Trainer::steps));
-                self.rate
-                    .set(Some((steps - s0) as f64 * 1000.0 / (end - t0)));
-                self.rate_start.set_value(Some((end, steps)));
-            }
-        }
-        if reached {
-            self.pause();
-            return;
-        }
-        if evaluated || end - self.published_at.get_value() >= READOUT_INTERVAL_MS {
-            self.published_at.set_value(end);
-            self.publish(evaluated);
-        }
-        next_task(move || self.slice(id));
+        self.run.step_once();
     }
 }
 
-/// The snapshot at `replay` (the kept checkpoint at or before that step) or the latest one, and
-/// whether it is the latest.
-fn shown_snapshot(t: &Trainer, replay: Option<usize>) -> (&Snapshot, bool) {
-    let kept = t.checkpoints.kept();
-    match replay.and_then(|step| t.checkpoints.at_or_before(step)) {
-        Some(i) if kept[i].0 < t.latest().step => (&kept[i].1, false),
-        _ => (t.latest_snapshot(), true),
-    }
-}
-
-/// The evaluation at `replay` (see [`shown_snapshot`]), with every head's weights on held-out
-/// sequence 1 then (from the weights of that step, which the model may have trained past).
-fn shown(t: &Trainer, replay: Option<usize>) -> Option<Shown> {
+/// The evaluation at `replay` (see [`RunRecord::shown_snapshot`]), with every head's weights on
+/// held-out sequence 1 then (from the weights of that step, which the model may have trained
+/// past).
+fn shown(t: &RunRecord, replay: Option<usize>) -> Option<Shown> {
     let tokens = &t.held_out().first()?.tokens;
-    let (snapshot, latest) = shown_snapshot(t, replay);
+    let (snapshot, latest) = t.shown_snapshot(replay)?;
     let model = snapshot.model(t.config().model);
     Some(Shown {
         eval: snapshot.eval.clone(),

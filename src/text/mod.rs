@@ -15,6 +15,7 @@ mod qkv;
 pub mod quiz;
 mod scaling;
 mod training;
+mod training_lab;
 
 pub use break_it::*;
 pub use explorer::*;
@@ -23,6 +24,7 @@ pub use lesson::*;
 pub use qkv::*;
 pub use scaling::*;
 pub use training::*;
+pub use training_lab::*;
 
 use crate::format::{fixed, percent};
 use crate::model::claims::top_keys;

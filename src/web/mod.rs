@@ -11,7 +11,9 @@ pub mod service_worker;
 pub mod session;
 pub mod theme;
 pub mod timing;
+pub mod train_worker;
 pub mod work;
+pub mod worker;
 
 /// The page's window (the app only runs in one).
 pub fn window() -> web_sys::Window {

@@ -180,7 +180,7 @@ pub(super) fn CloserLook() -> impl IntoView {
             </select>
         </div>
         <div class="row">
-            <label for="closer-tau">"Temperature τ"</label>
+            <label for="closer-tau">"Temperature"</label>
             <input
                 id="closer-tau"
                 type="range"

@@ -7,7 +7,10 @@ use super::use_training;
 use crate::components::data_table::DataTable;
 use crate::format::fixed;
 use crate::model::train::detectors::{AgreementReport, HeadScores};
-use crate::text::{agreement_summary, circuit_items, circuit_summary, score_cell, CIRCUIT_INTRO};
+use crate::text::{
+    agreement_summary, circuit_items, circuit_summary, composition_intro, composition_item,
+    score_cell, CircuitItem, CIRCUIT_INTRO,
+};
 use leptos::prelude::*;
 
 /// A detector table (the live one and the saved checkpoint's): one row per head, layers counted
@@ -111,6 +114,50 @@ pub(super) fn DetectorTable() -> impl IntoView {
         let first = training.circuit_formed_at.get();
         Some((circuit_summary(step, &check, first), circuit_items(&check)))
     };
+    // The composition test, run when asked on the model shown (a few passes over the held-out
+    // set); its result names its step and stays until a new run.
+    let tested: RwSignal<Option<CircuitItem>> = RwSignal::new(None);
+    Effect::new(move |_| {
+        training.settings.track();
+        tested.set(None);
+    });
+    let test_composition = move |_| {
+        let item = untrack(|| training.composition()).map(|(step, c)| composition_item(step, &c));
+        tested.set(item);
+    };
+    let testable = move || {
+        training.shown.with(|s| {
+            s.as_ref()
+                .is_some_and(|s| s.eval.heads.len() >= 2 && s.eval.circuit_check().is_some())
+        })
+    };
+    let composition_view = move || {
+        testable().then(|| {
+            view! {
+                <div class="composition" data-testid="composition">
+                    <p class="hint">{composition_intro()}</p>
+                    <button type="button" data-testid="composition-test" on:click=test_composition>
+                        {move || {
+                            let step = training.shown.with(|s| s.as_ref().map_or(0, |s| s.eval.step));
+                            format!("Test composition at step {step}")
+                        }}
+                    </button>
+                    {move || {
+                        tested
+                            .get()
+                            .map(|item| {
+                                view! {
+                                    <p data-testid="composition-result" data-met=item.met.to_string()>
+                                        <strong>{item.status}</strong>
+                                        {format!(" — {}", item.text)}
+                                    </p>
+                                }
+                            })
+                    }}
+                </div>
+            }
+        })
+    };
     let circuit_view = move || {
         circuit().map(|(summary, items)| {
             view! {
@@ -143,6 +190,8 @@ pub(super) fn DetectorTable() -> impl IntoView {
     };
     view! {
         <h3 class="sub">"Head detectors"</h3>
+        <details class="explain">
+        <summary>"What the scores mean"</summary>
         <p class="hint">
             "Mean weight on the previous token, on the token after the current token's earlier occurrence "
             "(induction; repeat task only), on the first token and on the token itself, each from 0 to 1; "
@@ -150,8 +199,10 @@ pub(super) fn DetectorTable() -> impl IntoView {
             "sentences like “the key to the cabinets is”, the weight from the nearer noun's row (which predicts "
             "the verb) on the subject and on the nearer noun."
         </p>
+        </details>
         {table}
         {agreement}
         {circuit_view}
+        {composition_view}
     }
 }

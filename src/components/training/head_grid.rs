@@ -7,27 +7,48 @@ use super::use_training;
 use crate::charts::canvas::Redraw;
 use crate::charts::heatmap::{draw_heatmap, CellText, HeatmapSpec};
 use crate::charts::layout::HeatmapLayout;
-use crate::hooks::use_canvas;
-use crate::model::train::trainer::Task;
+use crate::charts::segments::{draw_segments, Segments};
+use crate::hooks::{use_canvas, use_element_width};
+use crate::model::train::tasks::Repeat;
+use crate::state::Knockout;
+use crate::text::segment_note;
 use crate::web::download::download_text;
 use leptos::html;
 use leptos::prelude::*;
 use nalgebra::DMatrix;
 
-/// Side of a thumbnail in CSS pixels.
-const THUMB: f64 = 96.0;
+/// Side of a thumbnail in CSS pixels: its grid is 160 px (a 16-token sequence: 10 px cells).
+pub(super) const THUMB: f64 = 172.0;
 
-/// One head's pattern as a bare grid.
+/// The side of a thumbnail in a grid `width` CSS pixels wide: [`THUMB`], or less where two
+/// would not fit side by side (a phone).
+fn thumb_side(width: f64) -> f64 {
+    if width <= 0.0 {
+        THUMB
+    } else {
+        ((width - 24.0) / 2.0).floor().clamp(120.0, THUMB)
+    }
+}
+
+/// One head's pattern as a bare grid, `side` CSS pixels square, the repeated segment marked:
+/// head `head` of layer `layer` (from 0) of `attention` (`[layer][head]`), named `name` with
+/// `note` after it (e.g. "knocked out").
 #[component]
-fn TrainedThumbnail(layer: usize, head: usize) -> impl IntoView {
+pub(super) fn TrainedThumbnail(
+    layer: usize,
+    head: usize,
+    side: Signal<f64>,
+    #[prop(into)] attention: Signal<Option<Vec<Vec<DMatrix<f64>>>>>,
+    #[prop(optional, into)] note: Option<Signal<Option<&'static str>>>,
+) -> impl IntoView {
     let training = use_training();
     let canvas_ref = NodeRef::<html::Canvas>::new();
     use_canvas("training thumbnail", canvas_ref, None, move |pass| {
-        let weights: Option<DMatrix<f64>> = training
-            .shown
-            .with(|shown| shown.as_ref()?.attention.get(layer)?.get(head).cloned());
+        let weights: Option<DMatrix<f64>> =
+            attention.with(|a| a.as_ref()?.get(layer)?.get(head).cloned());
         let Some(weights) = weights else { return };
-        let layout = HeatmapLayout::new(THUMB, weights.nrows(), 1, 0.0, false);
+        let segments = training.shown_repeat().map(segments_of);
+        let layout = HeatmapLayout::new(side.get(), weights.nrows(), 1, 0.0, false);
         let spec = HeatmapSpec {
             tokens: &[],
             weights: &weights,
@@ -38,48 +59,126 @@ fn TrainedThumbnail(layer: usize, head: usize) -> impl IntoView {
             show_future: false,
         };
         pass.paint_whole((layout.width, layout.height), |canvas| {
-            draw_heatmap(canvas, &layout, &spec, pass.dpr, Redraw::Everything)
+            draw_heatmap(canvas, &layout, &spec, pass.dpr, Redraw::Everything)?;
+            match segments {
+                Some(s) => draw_segments(canvas, &layout, s, pass.theme, pass.dpr),
+                None => Ok(()),
+            }
         });
     });
     let name = format!("Layer {}, head {}", layer + 1, head + 1);
+    let note = move || note.and_then(|n| n.get());
+    let label = {
+        let name = name.clone();
+        move || match note() {
+            Some(n) => format!("{name} ({n}): attention on the held-out sequence"),
+            None => format!("{name}: attention on the held-out sequence"),
+        }
+    };
     view! {
         <li class="train-thumb">
-            <canvas node_ref=canvas_ref role="img" aria-label=format!("{name}: attention on the held-out sequence")></canvas>
-            <span>{name}</span>
+            <canvas node_ref=canvas_ref role="img" aria-label=label></canvas>
+            <span>{name} {move || note().map(|n| view! { <strong class="ko-mark">{format!(" ({n})")}</strong> })}</span>
         </li>
+    }
+}
+
+/// The side of the thumbnails in a grid that `grid_ref` holds (its width observed).
+pub(super) fn thumb_side_of(grid_ref: NodeRef<html::Div>) -> Signal<f64> {
+    let width = use_element_width(grid_ref);
+    Signal::derive(move || thumb_side(width.get()))
+}
+
+/// Where a repeat marks its heatmaps.
+pub(super) fn segments_of(r: Repeat) -> Segments {
+    Segments {
+        first: r.first,
+        second: r.second(),
+        len: r.len,
+    }
+}
+
+/// Held-out sequence 1's tokens, the repeat task's two copies marked (as on every heatmap).
+#[component]
+pub(super) fn TokenStrip() -> impl IntoView {
+    let training = use_training();
+    let tokens = move || {
+        let repeat = training.shown_repeat();
+        training
+            .shown_tokens()
+            .into_iter()
+            .enumerate()
+            .map(|(i, t)| {
+                let copy = repeat.and_then(|r| {
+                    if (r.first..r.first + r.len).contains(&i) {
+                        Some("seg-first")
+                    } else if (r.second()..r.second() + r.len).contains(&i) {
+                        Some("seg-second")
+                    } else {
+                        None
+                    }
+                });
+                view! { <li class=copy>{t}</li> }
+            })
+            .collect_view()
+    };
+    view! {
+        <ol class="token-strip" data-testid="train-sequence" aria-label="Held-out sequence 1">
+            {tokens}
+        </ol>
+        {move || training.shown_repeat().map(|r| view! {
+            <p class="hint segment-note" data-testid="segment-note">{segment_note(r)}</p>
+        })}
     }
 }
 
 #[component]
 pub(super) fn HeadGrid() -> impl IntoView {
     let training = use_training();
-    let shape = move || training.settings.with(|s| (s.layers, s.heads));
-    let sequence = move || {
-        let tokens = training.shown_tokens().join(" ");
-        let grammar =
-            training.with(|t| t.is_some_and(|t| matches!(t.config().task, Task::Grammar(_))));
-        if grammar {
-            format!("“{tokens}”")
-        } else {
-            tokens
-        }
+    let shape = move || {
+        let s = training.settings.get();
+        (s.layers, s.heads)
     };
+    let grid_ref = NodeRef::<html::Div>::new();
+    let side = thumb_side_of(grid_ref);
+    let attention = Signal::derive(move || training.shown.get().map(|s| s.attention));
+    let knocked = use_context::<Knockout>();
     view! {
         <h3 class="sub">
             "Every head, on held-out sequence 1, at step "
-            {move || training.shown.with(|s| s.as_ref().map(|s| s.eval.step))}
+            {move || training.shown.get().map(|s| s.eval.step)}
         </h3>
-        <p class="hint" data-testid="train-sequence">"Tokens: " {sequence}</p>
-        {move || {
-            let (layers, heads) = shape();
-            (0..layers)
-                .map(|layer| view! {
-                    <ul class="train-thumbs" aria-label=format!("Layer {} heads", layer + 1)>
-                        {(0..heads).map(|head| view! { <TrainedThumbnail layer=layer head=head /> }).collect_view()}
-                    </ul>
-                })
-                .collect_view()
-        }}
+        <TokenStrip />
+        <div class="train-layers" node_ref=grid_ref>
+            {move || {
+                let (layers, heads) = shape();
+                (0..layers)
+                    .map(|layer| view! {
+                        <ul class="train-thumbs" aria-label=format!("Layer {} heads", layer + 1)>
+                            {(0..heads).map(|head| view! { <TrainedThumbnail
+                                    layer=layer
+                                    head=head
+                                    side=side
+                                    attention=attention
+                                    note=Signal::derive(move || {
+                                        knocked
+                                            .is_some_and(|k| k.is_on((layer, head)))
+                                            .then_some("knocked out")
+                                    })
+                                /> }).collect_view()}
+                        </ul>
+                    })
+                    .collect_view()
+            }}
+        </div>
+    }
+}
+
+/// The model the grid shows, as tables and files: every head's weights, the JSON download and
+/// "Open in the explorer".
+#[component]
+pub(super) fn ModelFiles() -> impl IntoView {
+    view! {
         <HeadTables />
         <DownloadModel />
         <OpenInExplorer />

@@ -8,8 +8,8 @@ use super::use_training;
 use crate::charts::loss_chart::{draw_loss_chart, FIRST_COPY, HELD_OUT, REPEATED};
 use crate::components::data_table::DataTable;
 use crate::hooks::use_canvas;
+use crate::model::train::run_record::RunRecord;
 use crate::model::train::settings::TrainSettings;
-use crate::model::train::tasks::Grammar;
 use crate::state::ViewSignals;
 use crate::text::{
     first_copy_note, grammar_verdict, loss_cell, loss_chart_label, loss_explainer, repeat_verdict,
@@ -30,8 +30,8 @@ pub(super) fn LossCurve() -> impl IntoView {
     // The tiny grammar: the first evaluation near its floor.
     let near_floor_at = Memo::new(move |_| {
         training.evals.track();
-        let floor = floor.get()?;
-        training.with(|t| t?.first_step_where(|e| Grammar::near_floor(e.loss, floor)))
+        floor.get()?;
+        training.with(|t| t?.near_floor_at())
     });
     // The step the chart marks: one of the two (each task has one of them).
     let milestone = Memo::new(move |_| match training.circuit_formed_at.get() {
@@ -44,21 +44,25 @@ pub(super) fn LossCurve() -> impl IntoView {
         let marked = milestone.get().map(Milestone::step);
         let width = pass.width.clamp(260.0, 720.0);
         let height = (width * 0.5).clamp(200.0, 300.0);
-        training.with(|t| {
-            let evals = t.map_or(&[][..], |t| &t.evals[..]);
+        let evaluated = training.with(|t| {
+            let evals = t.map_or(&[][..], RunRecord::evals);
             pass.paint_whole((width, height), |canvas| {
                 draw_loss_chart(canvas, evals, floor, marked, pass.theme, pass.dpr)
             });
+            t.is_some()
         });
-        // The training page's first drawing: tests wait for it, and the offline service worker
-        // registers after it (`web::service_worker`).
-        let _ = pass.canvas().set_attribute("data-ready", "true");
+        // The training page's first drawing of a run's first evaluation (which a worker may take
+        // a moment to send): tests wait for it, and the offline service worker registers after
+        // it (`web::service_worker`).
+        if evaluated {
+            let _ = pass.canvas().set_attribute("data-ready", "true");
+        }
     });
     let repeat = move || training.settings.with(TrainSettings::is_repeat);
     let verdict = move || {
         training.evals.track();
         training.with(|t| {
-            let e = t?.latest();
+            let e = t?.latest()?;
             Some((
                 repeat_verdict(e.step, e.repeat_ratio()?, e.stuck()),
                 e.stuck(),
@@ -71,7 +75,7 @@ pub(super) fn LossCurve() -> impl IntoView {
         let first_within = near_floor_at.get();
         let sequences = training.settings.with(|s| s.config().eval_sequences);
         training.with(|t| {
-            let latest = t?.latest();
+            let latest = t?.latest()?;
             Some(grammar_verdict(
                 latest.step,
                 latest.loss,
@@ -86,7 +90,7 @@ pub(super) fn LossCurve() -> impl IntoView {
         training.evals.track();
         let config = training.settings.with(TrainSettings::config);
         training.with(|t| {
-            let loss = t?.latest().first_copy_loss?;
+            let loss = t?.latest()?.first_copy_loss?;
             Some(first_copy_note(
                 config.model.vocab,
                 loss,
@@ -98,26 +102,17 @@ pub(super) fn LossCurve() -> impl IntoView {
     let explainer = move || {
         training.evals.track();
         let config = training.settings.with(TrainSettings::config);
-        let start = training.with(|t| t?.evals.first().filter(|e| e.step == 0).map(|e| e.loss));
+        let start = training.with(|t| t?.evals().first().filter(|e| e.step == 0).map(|e| e.loss));
         loss_explainer(config.model.vocab, config.eval_sequences, start)
     };
-    // Every evaluation, newest first: (step, loss, first copy, repeated part).
+    // The kept checkpoints' evaluations and the latest one, newest first: (step, loss, first
+    // copy, repeated part). At most `MAX_CHECKPOINTS` + 1 rows however long the run goes on.
     let rows = Memo::new(move |_| {
         training.evals.track();
-        training.with(|t| {
-            t.map(|t| {
-                t.evals
-                    .iter()
-                    .rev()
-                    .map(|e| (e.step, e.loss, e.first_copy_loss, e.repeated_loss))
-                    .collect::<Vec<_>>()
-            })
-            .unwrap_or_default()
-        })
+        training.with(|t| t.map(RunRecord::table_rows).unwrap_or_default())
     });
     view! {
         <h3 class="sub">"Loss on held-out sequences"</h3>
-        <p class="hint" data-testid="loss-explainer">{explainer}</p>
         <p class="legend-line">
             <span class="legend-item">
                 <span class="swatch" style=format!("background:{}", HELD_OUT.css())></span>
@@ -157,7 +152,11 @@ pub(super) fn LossCurve() -> impl IntoView {
         {move || grammar_line().map(|text| view! {
             <p data-testid="grammar-verdict" data-floor=floor.get().map(|m| m.to_string())>{text}</p>
         })}
-        {move || first_copy().map(|text| view! { <p class="hint" data-testid="first-copy-note">{text}</p> })}
+        <details class="explain">
+            <summary>"What the loss means"</summary>
+            <p class="hint" data-testid="loss-explainer">{explainer}</p>
+            {move || first_copy().map(|text| view! { <p class="hint" data-testid="first-copy-note">{text}</p> })}
+        </details>
         {move || verdict().map(|(text, stuck)| view! {
             <p data-testid="repeat-verdict" class:error=stuck>{text}</p>
             <Show when=move || stuck>
@@ -171,7 +170,7 @@ pub(super) fn LossCurve() -> impl IntoView {
             </Show>
         })}
         <details>
-            <summary>"Loss table (every evaluation, newest first)"</summary>
+            <summary>"Loss table (the kept checkpoints and the latest evaluation, newest first)"</summary>
             <DataTable
                 test_id="loss-table"
                 class="loss"
@@ -179,9 +178,9 @@ pub(super) fn LossCurve() -> impl IntoView {
                 columns=["step", "all", "first copy", "repeated part"]
             >
                 <tbody>
-                    // Keyed rows: an evaluation adds one row instead of redrawing them all (a
-                    // long run has hundreds). The key holds the loss's bits, so a new run's
-                    // step 0 is a new row.
+                    // Keyed rows: an evaluation adds one row (and thinning drops some) instead
+                    // of redrawing them all. The key holds the loss's bits, so a new run's step 0
+                    // is a new row.
                     <For
                         each=move || rows.get()
                         key=|&(step, loss, _, _)| (step, loss.to_bits())

@@ -7,20 +7,23 @@ mod controls;
 mod detector_table;
 mod head_grid;
 mod head_tables;
+mod knockout;
 mod loss_curve;
 mod open_in_explorer;
 mod replay;
 mod saved;
 
+use crate::components::after_first_paint::AfterFirstPaint;
 use crate::model::train::settings::TrainSettings;
-use crate::state::{Training, ViewSignals};
+use crate::state::{Knockout, Training, ViewSignals};
 use crate::text::{
     model_explainer, step_explainer, training_status, POSITION_KINDS, TRAINING_INTRO, WHAT_TO_WATCH,
 };
 use closer_look::CloserLook;
 use controls::TrainingControls;
 use detector_table::DetectorTable;
-use head_grid::HeadGrid;
+use head_grid::{HeadGrid, ModelFiles};
+use knockout::{KnockoutResults, KnockoutSwitches};
 use leptos::prelude::*;
 use loss_curve::LossCurve;
 use replay::Replay;
@@ -29,8 +32,10 @@ use saved::SavedCheckpoint;
 /// The whole panel.
 #[component]
 pub fn TrainingPanel() -> impl IntoView {
-    let training = Training::new(ViewSignals::from_context());
+    let view = ViewSignals::from_context();
+    let training = Training::new(view);
     provide_context(training);
+    provide_context(Knockout::new(view, training));
     let status = move || {
         training_status(
             training.steps.get(),
@@ -39,7 +44,12 @@ pub fn TrainingPanel() -> impl IntoView {
         )
     };
     view! {
-        <section class="panel training" aria-labelledby="training-title" data-testid="training">
+        <section
+            class="panel training"
+            aria-labelledby="training-title"
+            data-testid="training"
+            data-engine=move || if training.run.in_worker.get() { "worker" } else { "page" }
+        >
             <h2 id="training-title">"Train a model"</h2>
             <p data-testid="training-intro">{TRAINING_INTRO}</p>
             <TrainingControls />
@@ -56,12 +66,26 @@ pub fn TrainingPanel() -> impl IntoView {
                 <p class="hint" data-testid="what-to-watch">{WHAT_TO_WATCH}</p>
             </Show>
             <p class="note" data-testid="training-status" aria-live="polite">{status}</p>
-            <LossCurve />
-            <Replay />
-            <HeadGrid />
-            <CloserLook />
-            <DetectorTable />
-            <SavedCheckpoint />
+            // What to watch while it trains, side by side on a wide screen: the loss, Replay and
+            // the knock-out switches; every head and its detector scores.
+            <div class="watch">
+                <div class="watch-loss">
+                    <LossCurve />
+                    <Replay />
+                    <KnockoutSwitches />
+                </div>
+                <div class="watch-heads">
+                    <HeadGrid />
+                    <DetectorTable />
+                </div>
+            </div>
+            // Below the first screen: built after the first paint, in tasks of their own.
+            <AfterFirstPaint>
+                <KnockoutResults />
+                <ModelFiles />
+                <CloserLook />
+                <SavedCheckpoint />
+            </AfterFirstPaint>
         </section>
     }
 }

@@ -15,6 +15,26 @@
 //! This file holds the data only, so the forward pass can read it without depending on the
 //! evaluation code ([`super::ablation`]).
 
+/// The most heads a layer has on the training page: a set of knocked-out heads fits in one
+/// number, bit `layer · MASK_HEADS + head` ([`mask_of`], [`heads_of_mask`]), as the link keeps it.
+pub const MASK_HEADS: usize = 4;
+
+/// The bit set of `heads` (`(layer, head)`, from 0; heads past [`MASK_HEADS`] are left out).
+pub fn mask_of(heads: &[(usize, usize)]) -> usize {
+    heads
+        .iter()
+        .filter(|&&(l, h)| h < MASK_HEADS && l < 8)
+        .fold(0, |m, &(l, h)| m | 1 << (l * MASK_HEADS + h))
+}
+
+/// The heads of a bit set, sorted by (layer, head).
+pub fn heads_of_mask(mask: usize) -> Vec<(usize, usize)> {
+    (0..usize::BITS as usize)
+        .filter(|bit| mask >> bit & 1 == 1)
+        .map(|bit| (bit / MASK_HEADS, bit % MASK_HEADS))
+        .collect()
+}
+
 /// How a head is knocked out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum AblationKind {
@@ -161,5 +181,15 @@ mod tests {
             .zeroes_layer(1, 2));
         assert!(!a.zeroes_layer(1, 2));
         assert_eq!(AblationKind::Mean.key(), "mean");
+    }
+
+    #[test]
+    fn a_set_of_heads_is_one_number() {
+        let heads = vec![(0, 1), (1, 0), (1, 3)];
+        let mask = mask_of(&heads);
+        assert_eq!(mask, 0b1001_0010);
+        assert_eq!(heads_of_mask(mask), heads);
+        assert_eq!(heads_of_mask(0), Vec::<(usize, usize)>::new());
+        assert_eq!(mask_of(&[(0, 4)]), 0);
     }
 }

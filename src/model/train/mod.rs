@@ -19,7 +19,11 @@
 //!   with them, and the causal test that layer 2's induction head needs layer 1's
 //!   previous-token head;
 //! - [`workers`]: one sequence's gradient as a buffer, added back in sequence order, so a step
-//!   split between Web Workers is the same step bit for bit.
+//!   split between Web Workers is the same step bit for bit;
+//! - [`messages`]: the page's commands to a run's Web Worker and its reports, as flat buffers;
+//! - [`prediction`]: "predict first": what a loss does when heads are knocked out, graded;
+//! - [`run_b`]: run B of the page's A/B, run A with one change (a setting or a mistake);
+//! - [`run_record`]: what the page keeps of a run it draws (bounded curve, checkpoints, latest).
 //!
 //! Everything is f64, single-threaded and in a fixed order, so a seed gives the same loss curve
 //! bit for bit natively, and the WebAssembly build agrees to rounding of `exp`/`ln`/`sin`/`cos`.
@@ -35,7 +39,11 @@ pub mod evaluation;
 pub mod export;
 mod kernels;
 pub mod knockout;
+pub mod messages;
 pub mod mistakes;
+pub mod prediction;
+pub mod run_b;
+pub mod run_record;
 pub mod settings;
 pub mod shape;
 pub mod tasks;

@@ -30,6 +30,12 @@ use super::transformer::Transformer;
 use super::workers::SequenceGradient;
 use crate::model::rng::SeededRng;
 
+/// The repeat task's token names: 32 distinct syllables, consonant then vowel, in token order.
+pub const REPEAT_SYLLABLES: [&str; 32] = [
+    "ba", "be", "bi", "bo", "da", "de", "di", "do", "ga", "ge", "gi", "go", "ka", "ke", "ki", "ko",
+    "ma", "me", "mi", "mo", "na", "ne", "ni", "no", "pa", "pe", "pi", "po", "ta", "te", "ti", "to",
+];
+
 /// Which task a run trains on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Task {
@@ -52,11 +58,15 @@ impl Task {
         }
     }
 
-    /// How the page names token `id`: its word in the grammar, `#` and its number in the repeat
-    /// task (so a token is never read as a position).
+    /// How the page names token `id`: its word in the grammar; in the repeat task a short
+    /// consonant–vowel syllable ([`REPEAT_SYLLABLES`], "ba" … "to", one per token of the
+    /// reference vocabulary; `#` and the number past it), so a token reads as a token, never as
+    /// a position.
     pub fn token_name(&self, id: usize) -> String {
         match self {
-            Self::Repeat(_) => format!("#{id}"),
+            Self::Repeat(_) => REPEAT_SYLLABLES
+                .get(id)
+                .map_or_else(|| format!("#{id}"), |s| (*s).to_string()),
             Self::Grammar(_) => GRAMMAR_WORDS
                 .get(id)
                 .map_or_else(|| id.to_string(), |w| (*w).to_string()),

@@ -10,6 +10,7 @@
 use super::broken::Mistakes;
 use super::quiz::DEFAULT_QUIZ_SEED;
 use super::tokenizer::MAX_TOKENS;
+use super::train::knockout::heads_of_mask;
 use super::train::settings::{TaskChoice, TrainSettings};
 use super::train::shape::PositionKind;
 use super::trained::WeightsChoice;
@@ -204,6 +205,45 @@ macro_rules! view_params {
                 default: 0,
                 read: readers::read_train_steps,
                 write: |&n| (n > 0).then(|| n.to_string()),
+            }
+            /// Training view: run B, run A with one change (`model::train::run_b::RunChange`, as
+            /// its link text: `b=seed:7`, `b=mistake:no-mask`, …; empty: no run B); both runs
+            /// retrain from the link.
+            train_b: String {
+                key: "b",
+                default: String::new(),
+                read: readers::read_train_b,
+                write: |change| (!change.is_empty()).then(|| change.clone()),
+            }
+            /// Training view: the heads knocked out of the model shown, as a bit set
+            /// (`model::train::knockout::mask_of`), written `layer.head` from 1, comma-separated
+            /// (`ko=1.2,2.1`); checked against `tlayers` and `theads`.
+            train_knockout: usize {
+                key: "ko",
+                default: 0,
+                read: readers::read_train_knockout,
+                write: |&mask| (mask != 0).then(|| {
+                    heads_of_mask(mask)
+                        .iter()
+                        .map(|&(l, h)| format!("{}.{}", l + 1, h + 1))
+                        .collect::<Vec<_>>()
+                        .join(",")
+                }),
+            }
+            /// Training view: knock heads out by mean-ablation (`kokind=mean`) rather than zero.
+            train_ko_mean: bool {
+                key: "kokind",
+                default: false,
+                read: readers::read_train_ablation,
+                write: |&mean| mean.then(|| "mean".to_string()),
+            }
+            /// Developer setting, training view: train in Web Workers (on by default; `workers=0`
+            /// trains on the page's main thread in slices, as where workers are unavailable).
+            train_workers: bool {
+                key: "workers",
+                default: true,
+                read: readers::read_train_workers,
+                write: |&on| (!on).then(|| "0".to_string()),
             }
             /// Developer setting: token limit (default `MAX_TOKENS`; in the link only when changed).
             max_tokens: usize {

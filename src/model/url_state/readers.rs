@@ -8,6 +8,8 @@ use crate::model::broken::{Mistake, Mistakes};
 use crate::model::host::parse_decimal;
 use crate::model::scaling_lab::HEAD_SIZES;
 use crate::model::tokenizer::{checked_tokens, tokenize, MAX_TOKENS};
+use crate::model::train::knockout::mask_of;
+use crate::model::train::run_b::RunChange;
 use crate::model::train::settings::{
     TaskChoice, LAYER_CHOICES, LEARNING_RATES, MAX_LINK_STEPS, TRAIN_HEAD_CHOICES,
 };
@@ -280,6 +282,60 @@ pub(super) fn read_train_steps(value: &str, _: &ReadContext) -> Reading<usize> {
             quoted(value)
         )),
     }
+}
+
+pub(super) fn read_train_b(value: &str, _: &ReadContext) -> Reading<String> {
+    match RunChange::parse(value) {
+        Some(change) => Reading::Valid(change.key()),
+        None => Reading::Ignored(format!(
+            "Ignored b={}: run B changes one thing, e.g. b=seed:7, b=lr:0.03, b=layers:1, b=heads:4, b=pos:learned, b=task:grammar or b=mistake:no-mask.",
+            quoted(value)
+        )),
+    }
+}
+
+pub(super) fn read_train_knockout(value: &str, ctx: &ReadContext) -> Reading<usize> {
+    let (layers, heads) = (ctx.so_far.train_layers, ctx.so_far.train_heads);
+    let mut chosen: Vec<(usize, usize)> = Vec::new();
+    let mut refused = Vec::new();
+    for part in value.split(',').filter(|p| !p.is_empty()) {
+        let head = part.split_once('.').and_then(|(l, h)| {
+            let (l, h) = (l.parse::<usize>().ok()?, h.parse::<usize>().ok()?);
+            ((1..=layers).contains(&l) && (1..=heads).contains(&h)).then(|| (l - 1, h - 1))
+        });
+        match head {
+            Some(x) if !chosen.contains(&x) => chosen.push(x),
+            Some(_) => {}
+            None => refused.push(part),
+        }
+    }
+    if refused.is_empty() {
+        return Reading::Valid(mask_of(&chosen));
+    }
+    let notice = format!(
+        "Ignored ko={}: name heads as layer.head, from 1.1 to {layers}.{heads}.",
+        quoted(&refused.join(","))
+    );
+    if chosen.is_empty() {
+        Reading::Ignored(notice)
+    } else {
+        Reading::Corrected(mask_of(&chosen), notice)
+    }
+}
+
+pub(super) fn read_train_ablation(value: &str, _: &ReadContext) -> Reading<bool> {
+    match value {
+        "zero" => Reading::Valid(false),
+        "mean" => Reading::Valid(true),
+        _ => Reading::Ignored(format!(
+            "Ignored kokind={}: use zero or mean.",
+            quoted(value)
+        )),
+    }
+}
+
+pub(super) fn read_train_workers(value: &str, _: &ReadContext) -> Reading<bool> {
+    read_switch("workers", value)
 }
 
 pub(super) fn read_max_tokens(value: &str, _: &ReadContext) -> Reading<usize> {

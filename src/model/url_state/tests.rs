@@ -3,6 +3,7 @@
 use super::*;
 use crate::model::broken::Mistake;
 use crate::model::tokenizer::{checked_tokens, tokenize};
+use crate::model::train::knockout::{heads_of_mask, mask_of};
 
 #[test]
 fn empty_query_is_the_default_view() {
@@ -35,6 +36,10 @@ fn a_full_state_round_trips() {
         train_positions: PositionKind::Learned,
         train_lr: 0.003,
         train_steps: 150,
+        train_b: "seed:9".into(),
+        train_knockout: mask_of(&[(0, 1), (0, 3)]),
+        train_ko_mean: true,
+        train_workers: false,
         max_tokens: 256,
         embed: true,
     };
@@ -107,7 +112,7 @@ fn notices_strip_invisible_reordering_characters() {
 
 /// Per parameter, in table order: a valid value other than the default, a value that cannot be
 /// used, and a word the notice about that bad value contains.
-const SAMPLES: [(&str, &str, &str, &str); 22] = [
+const SAMPLES: [(&str, &str, &str, &str); 26] = [
     ("s", "a+b", "", "sentence"),
     ("tau", "2", "NaN", "temperature"),
     ("seed", "42", "-1", "seed"),
@@ -128,6 +133,10 @@ const SAMPLES: [(&str, &str, &str, &str); 22] = [
     ("tpos", "learned", "alibi", "tpos="),
     ("tlr", "0.03", "0.5", "tlr="),
     ("tsteps", "100", "20001", "tsteps="),
+    ("b", "mistake%3Ano-mask", "seed%3Ax", "b="),
+    ("ko", "1.2", "3.1", "ko="),
+    ("kokind", "mean", "half", "kokind="),
+    ("workers", "0", "2", "workers="),
     ("max_tokens", "256", "0", "max_tokens="),
     ("embed", "1", "maybe", "embed="),
 ];
@@ -281,4 +290,32 @@ fn garbage_percent_encoding_is_harmless() {
     let (state, _) = ViewState::from_query("s=%E0%A4%A&tau=%ZZ&%%%=1&seed=%F0%9F");
     assert!((SLIDER_MIN_TAU..=SLIDER_MAX_TAU).contains(&state.tau));
     assert!(!state.sentence.is_empty());
+}
+
+#[test]
+fn knock_outs_are_checked_against_the_model() {
+    let (state, notices) = ViewState::from_query("ko=2.1,1.2,1.2");
+    assert_eq!(
+        (heads_of_mask(state.train_knockout), notices.len()),
+        (vec![(0, 1), (1, 0)], 0)
+    );
+    // One layer: layer 2's head is refused, layer 1's kept.
+    let (state, notices) = ViewState::from_query("tlayers=1&ko=1.1,2.1");
+    assert_eq!(heads_of_mask(state.train_knockout), vec![(0, 0)]);
+    assert!(notices[0].0.contains("ko="), "{notices:?}");
+    let (state, _) = ViewState::from_query("theads=4&ko=1.4");
+    assert_eq!(heads_of_mask(state.train_knockout), vec![(0, 3)]);
+    // Layer or head 0 is refused with a notice (it once overflowed counting from 1).
+    for query in ["ko=0.1", "ko=1.0", "ko=0.009999"] {
+        let (state, notices) = ViewState::from_query(query);
+        assert_eq!((state.train_knockout, notices.len()), (0, 1), "{query}");
+    }
+    assert!(
+        state.to_query().ends_with("&theads=4&ko=1.4"),
+        "{}",
+        state.to_query()
+    );
+    // Run B's change is kept as its link text, checked.
+    let (state, _) = ViewState::from_query("b=mistake%3Ano-mask");
+    assert_eq!(state.train_b, "mistake:no-mask");
 }

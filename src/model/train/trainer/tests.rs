@@ -371,3 +371,19 @@ fn a_run_with_a_mistake_is_repeatable_and_evaluated_both_ways() {
     }
     assert!(Trainer::new(tiny(8)).unwrap().latest().used.is_none());
 }
+
+/// The repeat task names each of its tokens by a distinct short syllable (never a number, so a
+/// token is not read as a position); past the table, `#` and the number.
+#[test]
+fn repeat_tokens_are_distinct_syllables() {
+    let task = TrainConfig::repeat_default(1).task;
+    let names: Vec<String> = (0..task.vocab()).map(|id| task.token_name(id)).collect();
+    assert_eq!(names.len(), REPEAT_SYLLABLES.len());
+    let distinct: std::collections::BTreeSet<&String> = names.iter().collect();
+    assert_eq!(distinct.len(), names.len());
+    assert!(names
+        .iter()
+        .all(|n| n.len() == 2 && n.chars().all(|c| c.is_ascii_lowercase())));
+    assert_eq!((names[0].as_str(), names[31].as_str()), ("ba", "to"));
+    assert_eq!(task.token_name(40), "#40");
+}

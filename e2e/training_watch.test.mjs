@@ -1,0 +1,119 @@
+// A view made for watching (the training page): at 1280 × 800 the loss chart, every head (each at
+// least 160 px), the detector scores and the knock-out switches fit on one screen; on a 390 × 844 phone within two screens
+// and without horizontal scrolling. The repeat task's tokens are short syllables, and the repeated
+// segment is marked on the token strip and on every head's heatmap. Replay's Play animates the
+// formation over the kept checkpoints; with prefers-reduced-motion each press shows the next one.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { useApp, eventually } from './harness.mjs';
+
+const app = useApp();
+const STEPS = 300;
+const steps = async (page) => Number(await page.locator('[data-testid=train-steps] output').textContent());
+const replayStep = (page) => page.locator('[data-testid=replay-step]').textContent();
+
+async function retrained(page) {
+  await page.goto(`${app.url}/train.html?tseed=1&tsteps=${STEPS}`, { waitUntil: 'load' });
+  await eventually(async () => {
+    assert.equal(await steps(page), STEPS);
+    assert.equal(await page.getByTestId('train-toggle').textContent(), 'Train');
+  }, 120_000);
+}
+
+/** The boxes of what one watches: the loss chart, every head, the detector table. */
+const watched = (page) =>
+  page.evaluate(() => {
+    const box = (e) => {
+      const r = e.getBoundingClientRect();
+      return { top: r.top + scrollY, bottom: r.bottom + scrollY, width: r.width };
+    };
+    return {
+      chart: box(document.querySelector('[data-testid=loss-chart]')),
+      heads: [...document.querySelectorAll('.train-thumbs canvas')].map(box),
+      detectors: box(document.querySelector('[data-testid=detector-table]')),
+      knockout: box(document.querySelector('[data-testid=knockout]')),
+      scrollWidth: document.documentElement.scrollWidth,
+      clientWidth: document.documentElement.clientWidth,
+    };
+  });
+
+const span = (w) => {
+  const all = [w.chart, ...w.heads, w.detectors, w.knockout];
+  return Math.max(...all.map((b) => b.bottom)) - Math.min(...all.map((b) => b.top));
+};
+
+test('at 1280 × 800 the loss chart, every head, the detectors and the knock-out switches fit on one screen; syllables and the segment marked', { timeout: 180_000 }, async () => {
+  const { page, context, consoleLog } = await app.newPage({ viewport: { width: 1280, height: 800 } });
+  try {
+    await retrained(page);
+    const w = await watched(page);
+    assert.equal(w.heads.length, 4);
+    for (const h of w.heads) assert.ok(h.width >= 160, `a head ${h.width} px wide`);
+    assert.ok(span(w) <= 800, `the watched views span ${span(w)} px`);
+    assert.equal(w.scrollWidth, w.clientWidth, 'no horizontal scroll');
+    // Tokens: two-letter syllables; the two copies marked, equally long, and said in words.
+    const strip = await page.locator('[data-testid=train-sequence] li').evaluateAll((lis) => lis.map((li) => [li.textContent, li.className]));
+    assert.equal(strip.length, 16);
+    for (const [t] of strip) assert.match(t, /^[a-z]{2}$/);
+    const first = strip.filter(([, c]) => c === 'seg-first').map(([t]) => t);
+    const second = strip.filter(([, c]) => c === 'seg-second').map(([t]) => t);
+    assert.ok(first.length >= 4);
+    assert.deepEqual(second, first, 'the second copy repeats the first');
+    assert.match(await page.getByTestId('segment-note').textContent(), new RegExp(`^First copy: tokens \\d+–\\d+ \\(orange box\\); second copy: tokens \\d+–\\d+, the same ${first.length} tokens again`));
+    consoleLog.assertClean();
+  } finally {
+    await context.close();
+  }
+});
+
+test('on a 390 × 844 phone the watched views fit within two screens, without horizontal scrolling', { timeout: 180_000 }, async () => {
+  const { page, context, consoleLog } = await app.newPage({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+  try {
+    await retrained(page);
+    const w = await watched(page);
+    assert.ok(span(w) <= 2 * 844, `the watched views span ${span(w)} px: ${JSON.stringify(w)}`);
+    assert.equal(w.scrollWidth, w.clientWidth, 'no horizontal scroll');
+    consoleLog.assertClean();
+  } finally {
+    await context.close();
+  }
+});
+
+test('Replay: Play animates the kept checkpoints from the first; with reduced motion each press shows the next', { timeout: 180_000 }, async () => {
+  const { page, context, consoleLog } = await app.newPage();
+  try {
+    await retrained(page);
+    assert.equal(await replayStep(page), `step ${STEPS} (latest evaluation)`);
+    const play = page.getByTestId('replay-play');
+    await play.click();
+    assert.equal(await play.getAttribute('aria-pressed'), 'true');
+    const seen = new Set();
+    await eventually(async () => {
+      seen.add(await replayStep(page));
+      assert.ok(seen.size >= 4, [...seen].join(' | '));
+    }, 10_000);
+    assert.ok(seen.has('step 0 (checkpoint)') || [...seen].some((s) => /^step (25|50) \(checkpoint\)$/.test(s)), [...seen].join(' | '));
+    // It ends on the latest evaluation and stops by itself.
+    await eventually(async () => {
+      assert.equal(await replayStep(page), `step ${STEPS} (latest evaluation)`);
+      assert.equal(await play.textContent(), 'Play');
+    }, 15_000);
+    consoleLog.assertClean();
+  } finally {
+    await context.close();
+  }
+  const reduced = await app.newPage({ reducedMotion: 'reduce' });
+  try {
+    await retrained(reduced.page);
+    const play = reduced.page.getByTestId('replay-play');
+    await play.click();
+    assert.equal(await replayStep(reduced.page), 'step 0 (checkpoint)');
+    await reduced.page.waitForTimeout(800);
+    assert.equal(await replayStep(reduced.page), 'step 0 (checkpoint)', 'no animation');
+    await play.click();
+    assert.equal(await replayStep(reduced.page), 'step 25 (checkpoint)');
+    reduced.consoleLog.assertClean();
+  } finally {
+    await reduced.context.close();
+  }
+});

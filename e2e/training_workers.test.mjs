@@ -1,0 +1,81 @@
+// Training in Web Workers (docs/training.md, "Training in Web Workers"): a run trained in a worker
+// gives the same JSON download, bit for bit, as the same link trained on the page's main thread
+// (`workers=0`, the fallback where workers are unavailable); while it trains, the page has a worker
+// and its main thread's longest task (Long Tasks API) is at most 50 ms.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { useApp, eventually, saveDownload } from './harness.mjs';
+
+const app = useApp();
+const STEPS = 150;
+/** The longest main-thread task allowed while a worker trains, in ms. */
+const LONGEST_TASK_MS = 50;
+
+const steps = async (page) => Number(await page.locator('[data-testid=train-steps] output').textContent());
+
+/** Long tasks (≥ 50 ms) on the main thread, from the page's start. */
+async function observeLongTasks(page) {
+  await page.addInitScript(() => {
+    window.__longTasks = [];
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) window.__longTasks.push({ start: e.startTime, duration: e.duration });
+    }).observe({ type: 'longtask', buffered: true });
+  });
+}
+
+/** Opens `query` on the training page, waits until it has retrained to STEPS and paused. */
+async function retrain(page, query) {
+  await page.goto(`${app.url}/train.html?${query}`, { waitUntil: 'load' });
+  await eventually(async () => {
+    assert.equal(await steps(page), STEPS);
+    assert.equal(await page.getByTestId('train-toggle').textContent(), 'Train');
+  }, 180_000);
+  return (await saveDownload(page, () => page.getByTestId('download-model').click())).text;
+}
+
+test('a run trained in a Web Worker downloads the same JSON, bit for bit, as one trained on the main thread', { timeout: 420_000 }, async () => {
+  const query = `tseed=2&tsteps=${STEPS}`;
+  const inWorker = await app.newPage();
+  let workerJson;
+  try {
+    await observeLongTasks(inWorker.page);
+    const started = Date.now();
+    const json = retrain(inWorker.page, query);
+    // While it trains, the page has a worker.
+    await eventually(async () => {
+      assert.ok(inWorker.page.workers().length >= 1, 'a training worker');
+      assert.equal(await inWorker.page.getByTestId('training').getAttribute('data-engine'), 'worker');
+      assert.ok((await steps(inWorker.page)) > 0);
+    }, 60_000);
+    // The page's own start (loading the wasm, building the page) is before training: only the
+    // tasks after the first steps were shown count.
+    const trainingFrom = await inWorker.page.evaluate(() => performance.now());
+    workerJson = await json;
+    const seconds = (Date.now() - started) / 1000;
+    const longest = await inWorker.page.evaluate(() => window.__longTasks.reduce((m, t) => Math.max(m, t.duration), 0));
+    const whileTraining = await inWorker.page.evaluate(
+      (from) => window.__longTasks.filter((t) => t.start >= from).reduce((m, t) => Math.max(m, t.duration), 0),
+      trainingFrom,
+    );
+    console.log(`worker: ${STEPS} steps in ${seconds.toFixed(1)} s; longest main-thread task ${longest.toFixed(0)} ms, ${whileTraining.toFixed(0)} ms while training`);
+    assert.ok(whileTraining <= LONGEST_TASK_MS, `the longest main-thread task while training: ${whileTraining} ms`);
+    inWorker.consoleLog.assertClean();
+  } finally {
+    await inWorker.context.close();
+  }
+  const onPage = await app.newPage();
+  try {
+    const started = Date.now();
+    const json = await retrain(onPage.page, `${query}&workers=0`);
+    console.log(`main thread: ${STEPS} steps in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    assert.equal(onPage.page.workers().length, 0, 'workers=0 trains without a worker');
+    assert.equal(await onPage.page.getByTestId('training').getAttribute('data-engine'), 'page');
+    const a = JSON.parse(workerJson);
+    const b = JSON.parse(json);
+    assert.equal(a.step, STEPS);
+    assert.equal(json, workerJson, 'the same download, bit for bit');
+    onPage.consoleLog.assertClean();
+  } finally {
+    await onPage.context.close();
+  }
+});

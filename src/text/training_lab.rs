@@ -1,0 +1,319 @@
+//! The training lab's sentences: the repeated segment's marks, Replay's Play, knocking heads out
+//! and the prediction asked first, the composition test, and run B beside run A.
+
+use super::CircuitItem;
+use crate::format::fixed;
+use crate::model::train::composition::{Composition, CopyingNumbers, COPYING_RATIO_MAX};
+use crate::model::train::evaluation::INDUCTION_MIN;
+use crate::model::train::knockout::AblationKind;
+use crate::model::train::prediction::{Graded, LossChange};
+use crate::model::train::tasks::Repeat;
+use std::fmt::Write as _;
+
+/// Under Replay's Play button.
+pub const PLAY_HINT: &str = "Play moves Replay through the kept checkpoints from the first, so you can watch the heads form; with reduced motion on, each press shows the next checkpoint.";
+
+/// What the marks on the token strip and every heatmap of the page show, positions from 1.
+pub fn segment_note(r: Repeat) -> String {
+    let (a, b) = (r.first + 1, r.first + r.len);
+    let (c, d) = (r.second() + 1, r.second() + r.len);
+    format!(
+        "First copy: tokens {a}–{b} (orange box); second copy: tokens {c}–{d}, the same {} tokens again (blue box). The dashed box is where the second copy's rows look back at the first copy: an induction head draws a stripe there, one key right of its diagonal.",
+        r.len
+    )
+}
+
+/// How the knock-out switches explain themselves.
+pub const KNOCKOUT_INTRO: &str =
+    "Knock heads out of the model shown and see what it loses (forward passes only).";
+
+/// How heads are knocked out, as the page offers it.
+pub fn ablation_kind_label(kind: AblationKind) -> &'static str {
+    match kind {
+        AblationKind::Zero => "Zero (writes nothing)",
+        AblationKind::Mean => "Mean (writes its average)",
+    }
+}
+
+/// A sign and three decimals: "+2.292", "−0.013", "0.000".
+pub fn signed_cell(x: f64) -> String {
+    signed(x, 3)
+}
+
+/// `x` with `decimals` decimals and its sign ("0" and its decimals for what rounds to 0).
+fn signed(x: f64, decimals: u32) -> String {
+    let digits = fixed(x.abs(), decimals);
+    if digits.chars().all(|c| c == '0' || c == '.') {
+        digits
+    } else if x > 0.0 {
+        format!("+{digits}")
+    } else {
+        format!("−{digits}")
+    }
+}
+
+/// The knocked-out heads in words, layers and heads from 1, with how: "layer 1 head 2
+/// (zero-ablated)", "layer 1 head 1 and layer 2 head 2 (mean-ablated)".
+pub fn knocked_heads_text(heads: &[(usize, usize)], kind: AblationKind) -> String {
+    let names: Vec<String> = heads
+        .iter()
+        .map(|&(l, h)| format!("layer {} head {}", l + 1, h + 1))
+        .collect();
+    let list = match names.as_slice() {
+        [] => return "no head".to_string(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    };
+    format!("{list} ({}-ablated)", kind.key())
+}
+
+/// The loss a prediction is about.
+fn watched_name(repeat: bool) -> &'static str {
+    if repeat {
+        "the repeated part's loss"
+    } else {
+        "the held-out loss"
+    }
+}
+
+/// The question asked before the knock-out's numbers show.
+pub fn prediction_question(repeat: bool) -> String {
+    format!(
+        "Predict first: with these heads knocked out, what will {} do?",
+        watched_name(repeat)
+    )
+}
+
+/// A choice of the prediction.
+pub fn change_label(change: LossChange) -> &'static str {
+    match change {
+        LossChange::Rise => "Rise (by more than 10%)",
+        LossChange::Fall => "Fall (by more than 10%)",
+        LossChange::Stay => "Stay within 10%",
+    }
+}
+
+/// The grade of a prediction, with the numbers it was graded on.
+pub fn prediction_grade(g: &Graded, repeat: bool) -> String {
+    let said = match g.predicted {
+        LossChange::Rise => "rise",
+        LossChange::Fall => "fall",
+        LossChange::Stay => "stay within 10%",
+    };
+    let did = match g.actual {
+        LossChange::Rise => "It rose",
+        LossChange::Fall => "It fell",
+        LossChange::Stay => "It stayed within 10%",
+    };
+    let verdict = if g.correct() {
+        "Right."
+    } else {
+        "Not this time."
+    };
+    format!(
+        "You said it would {said}. {did}: {} went from {} to {} nats ({}%). {verdict}",
+        watched_name(repeat),
+        fixed(g.intact, 3),
+        fixed(g.knocked, 3),
+        signed(g.relative() * 100.0, 1),
+    )
+}
+
+/// What the composition test does, beside its button (its thresholds from
+/// [`INDUCTION_MIN`] and [`COPYING_RATIO_MAX`]).
+pub fn composition_intro() -> String {
+    format!(
+        "The checklist above only says that such heads exist. The composition test knocks out each layer-1 head in turn (zero-ablation) and checks that only the previous-token head breaks copying: layer 2's induction head then falls below {} and the repeated part's loss rises above {}% of the first copy's. It tests this one route on the held-out sequences of the step shown; a run may copy another way.",
+        fixed(INDUCTION_MIN, 2),
+        fixed(COPYING_RATIO_MAX * 100.0, 0)
+    )
+}
+
+/// One line of the composition test: what knocking out one layer-1 head (or none) leaves.
+fn copying_line(n: &CopyingNumbers, induction_head: usize) -> String {
+    format!(
+        "layer 2 head {}'s induction score {}, repeated part {}% of the first copy's",
+        induction_head + 1,
+        fixed(n.induction, 2),
+        fixed(n.repeat_ratio() * 100.0, 1)
+    )
+}
+
+/// The checklist's fourth, causal condition at `step` ([`Composition`], zero-ablation), with its
+/// numbers.
+pub fn composition_item(step: usize, c: &Composition) -> CircuitItem {
+    let prev = c.previous_token_head.head;
+    let ind = c.induction_head.head;
+    let mut text = format!(
+        "layer 2 reads layer 1 (tested at step {step}): intact, {}. Knocking out layer 1 head {} (the previous-token head, {}): {}{}",
+        copying_line(&c.intact, ind),
+        prev + 1,
+        fixed(c.previous_token_head.score, 2),
+        copying_line(&c.zero[prev], ind),
+        if c.zero[prev].broken() { ", broken" } else { ", not broken" },
+    );
+    for (h, n) in c.zero.iter().enumerate().filter(|&(h, _)| h != prev) {
+        let state = if n.copies() {
+            ", still copying"
+        } else {
+            ", not copying"
+        };
+        let line = copying_line(n, ind);
+        let _ = write!(text, "; knocking out head {}: {line}{state}", h + 1);
+    }
+    let verdict = if c.holds() {
+        "Composition holds."
+    } else if !c.intact.copies() {
+        "Composition cannot hold: the intact model does not copy by these measures."
+    } else {
+        "Composition does not hold."
+    };
+    let mean = if c.holds_with_mean() {
+        "With mean-ablation it holds too."
+    } else {
+        "With mean-ablation it does not."
+    };
+    CircuitItem {
+        met: c.holds(),
+        status: if c.holds() { "Met" } else { "Not met" },
+        text: format!(
+            "{text}. {verdict} {mean} (Broken: induction below {}, repeated part above {}%.)",
+            fixed(INDUCTION_MIN, 2),
+            fixed(COPYING_RATIO_MAX * 100.0, 0)
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::train::evaluation::BestHead;
+
+    #[test]
+    fn the_segment_note_counts_from_one() {
+        assert_eq!(
+            segment_note(Repeat { first: 2, len: 5 }),
+            "First copy: tokens 3–7 (orange box); second copy: tokens 8–12, the same 5 tokens again (blue box). The dashed box is where the second copy's rows look back at the first copy: an induction head draws a stripe there, one key right of its diagonal."
+        );
+        for first in 0..4 {
+            for len in 4..=8 {
+                let text = segment_note(Repeat { first, len });
+                assert!(text.contains(&format!("tokens {}–{}", first + 1, first + len)));
+                assert!(text.contains(&format!("the same {len} tokens")));
+            }
+        }
+    }
+
+    #[test]
+    fn knock_out_words() {
+        assert_eq!(
+            knocked_heads_text(&[(0, 1)], AblationKind::Zero),
+            "layer 1 head 2 (zero-ablated)"
+        );
+        assert_eq!(
+            knocked_heads_text(&[(0, 0), (0, 1), (1, 1)], AblationKind::Mean),
+            "layer 1 head 1, layer 1 head 2 and layer 2 head 2 (mean-ablated)"
+        );
+        assert_eq!(knocked_heads_text(&[], AblationKind::Zero), "no head");
+        assert_eq!(signed_cell(2.2924), "+2.292");
+        assert_eq!(signed_cell(-0.0134), "−0.013");
+        assert_eq!(signed_cell(-0.0001), "0.000");
+        assert_eq!(
+            prediction_question(true),
+            "Predict first: with these heads knocked out, what will the repeated part's loss do?"
+        );
+    }
+
+    #[test]
+    fn predictions_are_graded_in_words() {
+        let g = |predicted, intact: f64, knocked: f64| Graded {
+            predicted,
+            actual: LossChange::of(intact, knocked),
+            intact,
+            knocked,
+        };
+        assert_eq!(
+            prediction_grade(&g(LossChange::Rise, 0.812, 3.104), true),
+            "You said it would rise. It rose: the repeated part's loss went from 0.812 to 3.104 nats (+282.3%). Right."
+        );
+        assert_eq!(
+            prediction_grade(&g(LossChange::Fall, 2.0, 2.1), false),
+            "You said it would fall. It stayed within 10%: the held-out loss went from 2.000 to 2.100 nats (+5.0%). Not this time."
+        );
+        // Every prediction against every outcome, over many losses: the verdict follows the grade.
+        for intact in [0.2, 0.8, 1.5, 3.4] {
+            for factor in [0.5, 0.95, 1.0, 1.05, 2.0, 8.0] {
+                for predicted in LossChange::ALL {
+                    let graded = g(predicted, intact, intact * factor);
+                    let text = prediction_grade(&graded, true);
+                    assert_eq!(text.ends_with("Right."), graded.correct(), "{text}");
+                    assert!(text.contains(&fixed(intact, 3)), "{text}");
+                }
+            }
+        }
+    }
+
+    fn numbers(induction: f64, ratio: f64) -> CopyingNumbers {
+        CopyingNumbers {
+            induction,
+            first_copy_loss: 4.0,
+            repeated_loss: 4.0 * ratio,
+        }
+    }
+
+    #[test]
+    fn the_composition_intro_quotes_the_thresholds() {
+        let intro = composition_intro();
+        assert!(intro.contains("falls below 0.50 and"), "{intro}");
+        assert!(
+            intro.contains("rises above 60% of the first copy's"),
+            "{intro}"
+        );
+    }
+
+    #[test]
+    fn the_composition_item_gives_the_verdict_with_its_numbers() {
+        // Seed 1 at step 1,200 (docs/training.md): holds.
+        let c = Composition {
+            previous_token_head: BestHead {
+                head: 0,
+                score: 0.834,
+            },
+            induction_head: BestHead {
+                head: 1,
+                score: 0.783,
+            },
+            intact: numbers(0.783, 0.248),
+            zero: vec![numbers(0.146, 0.796), numbers(0.769, 0.251)],
+            mean: vec![numbers(0.147, 0.796), numbers(0.773, 0.247)],
+        };
+        let item = composition_item(1200, &c);
+        assert!(item.met);
+        assert_eq!(
+            item.text,
+            "layer 2 reads layer 1 (tested at step 1200): intact, layer 2 head 2's induction score 0.78, repeated part 24.8% of the first copy's. Knocking out layer 1 head 1 (the previous-token head, 0.83): layer 2 head 2's induction score 0.15, repeated part 79.6% of the first copy's, broken; knocking out head 2: layer 2 head 2's induction score 0.77, repeated part 25.1% of the first copy's, still copying. Composition holds. With mean-ablation it holds too. (Broken: induction below 0.50, repeated part above 60%.)"
+        );
+        // Every way it can fail is said, and the status follows the verdict.
+        let other_breaks = Composition {
+            zero: vec![numbers(0.146, 0.796), numbers(0.2, 0.9)],
+            ..c.clone()
+        };
+        let item = composition_item(1200, &other_breaks);
+        assert!(!item.met);
+        assert!(item.text.contains("head 2: layer 2 head 2's induction score 0.20, repeated part 90.0% of the first copy's, not copying. Composition does not hold."));
+        let no_copy = Composition {
+            intact: numbers(0.3, 0.9),
+            ..c.clone()
+        };
+        assert!(composition_item(5, &no_copy)
+            .text
+            .contains("Composition cannot hold: the intact model does not copy"));
+        let mean_differs = Composition {
+            mean: vec![numbers(0.6, 0.3), numbers(0.773, 0.247)],
+            ..c
+        };
+        assert!(composition_item(5, &mean_differs)
+            .text
+            .contains("Composition holds. With mean-ablation it does not."));
+    }
+}
