@@ -1,6 +1,6 @@
 //! [`TrainWorker`]: a training run's Web Worker, seen from the page: started as a module worker
 //! running `train-worker.js` (beside the page, so the URL stays relative) on the page's own
-//! wasm-bindgen glue and wasm, which the page names from its preload links; commands go out and
+//! wasm-bindgen glue (named by its `modulepreload` link) and wasm (beside it); commands go out and
 //! reports come back as transferred `Float64Array`s (`model::train::messages`). Dropping it
 //! ends the worker.
 
@@ -30,13 +30,16 @@ fn link_href(selector: &str) -> Option<String> {
 impl TrainWorker {
     /// Starts a worker; `on_report` gets each buffer it posts, `on_error` is called if it fails
     /// to load or run. `None` where the browser has no module workers or the page does not name
-    /// its glue and wasm (e.g. a development server without Trunk's preload links).
+    /// its glue (e.g. a development server without Trunk's preload link).
     pub fn spawn(
         on_report: impl Fn(Vec<f64>) + 'static,
         on_error: impl Fn() + 'static,
     ) -> Option<Self> {
         let glue = link_href("link[rel=modulepreload][href$='.js']:not([href$='-worker.js'])")?;
-        let wasm = link_href("link[rel=preload][href$='.wasm']")?;
+        // The page does not preload its wasm (the start-up script fetches it after the first
+        // paint), so no link names it; wasm-bindgen always writes it beside its glue as
+        // `<glue>_bg.wasm`.
+        let wasm = format!("{}_bg.wasm", glue.strip_suffix(".js")?);
         let query: String = form_urlencoded::Serializer::new(String::new())
             .append_pair("glue", &glue)
             .append_pair("wasm", &wasm)
