@@ -1,7 +1,7 @@
 // "every sentence true": the sentences that state facts about the numbers are checked
 // against the page's own JSON download (the exact weights the page drew), for 1, 2, 4 and 8
 // heads, positions on and off, and temperatures across the slider. The native suite sweeps the
-// same claims more densely (src/text/, src/model/claims.rs, tests/sentences.rs); this checks what the page shows.
+// same claims more densely (src/text/, src/model/claims.rs, tests/sentences/); this checks what the page shows.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useApp, downloadText, eventually } from './harness.mjs';

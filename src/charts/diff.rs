@@ -2,7 +2,7 @@
 //! ([`HeatmapLayout`]), cells in the diverging palette on a symmetric scale (±`scale`), cells
 //! masked in both settings in the masked grey, and a legend from −scale through 0 to +scale.
 
-use super::canvas::{canvas_font, context_2d};
+use super::canvas::{context_2d, ensure_font};
 use super::colors::{diverging, Theme};
 use super::layout::{short_label, HeatmapLayout};
 use super::Result;
@@ -56,7 +56,7 @@ pub fn draw_diff(
             ctx.fill_rect(x0, y0, x1 - x0 - gap, y1 - y0 - gap);
         }
     }
-    ctx.set_font(&canvas_font(layout.font_px * dpr));
+    ensure_font(&ctx, layout.font_px * dpr);
     ctx.set_fill_style_str(&spec.theme.text.css());
     ctx.set_text_baseline("middle");
     for (k, token) in spec.tokens.iter().enumerate().take(n) {
@@ -96,7 +96,7 @@ pub fn draw_diff(
         let x0 = left + bar_w * f64::from(k) / f64::from(steps);
         ctx.fill_rect(s(x0), s(top), s(bar_w / f64::from(steps)) + 1.0, s(14.0));
     }
-    ctx.set_font(&canvas_font(12.0 * dpr));
+    ensure_font(&ctx, 12.0 * dpr);
     ctx.set_fill_style_str(&spec.theme.text.css());
     ctx.set_text_align("right");
     ctx.fill_text(

@@ -8,7 +8,7 @@
 //! canvas at all: it is an element laid over it (`components::heatmap`), so selecting a row
 //! repaints nothing.
 
-use super::canvas::{canvas_font, color, context_2d, drawing_area, text_style, Redraw};
+use super::canvas::{color, context_2d, drawing_area, ensure_font, text_style, Redraw};
 use super::colors::{cell_colour, label_on, viridis, Theme};
 use super::layout::{short_label, HeatmapLayout};
 use super::Result;
@@ -253,7 +253,7 @@ pub fn paint_cell_text(
     let ctx = context_2d(canvas)?;
     ctx.set_text_baseline("middle");
     ctx.set_text_align("center");
-    ctx.set_font(&canvas_font(layout.font_px * dpr * CELL_TEXT_SCALE));
+    ensure_font(&ctx, layout.font_px * dpr * CELL_TEXT_SCALE);
     let s = |v: f64| f64::from((v * dpr).round() as i32);
     let mut current = None;
     for i in 0..layout.n {
