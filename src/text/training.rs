@@ -276,9 +276,6 @@ pub const CIRCUIT_INTRO: &str = "Copying usually takes two heads, the induction 
 /// only spreads as τ rises; a later layer's row can sharpen).
 pub const CLOSER_TAU_NOTE: &str = "Every layer's scores are divided by √d · τ, as in the explorer. In layer 1, τ above 1 spreads every row's weights and τ below 1 sharpens them; layer 2 also reads layer 1's changed output, so its rows can move either way. τ = 1 is the model as trained (the grid above).";
 
-/// The training page's opening: what it teaches and what to do first.
-pub const TRAINING_INTRO: &str = "This page shows how attention heads come to do useful jobs: a tiny transformer made of attention layers alone (real models add other parts; leaving them out keeps every head's job visible) learns a task here, in your browser, step by step. Start by pressing Train and watching the loss fall. Repeat task: a random segment of 4–8 tokens appears twice among 16 random tokens; the first copy cannot be predicted, the repeat can, by copying. Tiny grammar: sentences such as “the cat sat on the mat .” and “the keys to the cabinet are rusted .”.";
-
 /// How the model reads a sequence (`config`: the run's model), for a learner who has met one
 /// attention layer in the explorer.
 pub fn model_explainer(config: &TransformerConfig) -> String {

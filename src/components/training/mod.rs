@@ -17,7 +17,7 @@ use crate::components::after_first_paint::AfterFirstPaint;
 use crate::model::train::settings::TrainSettings;
 use crate::state::{Knockout, Training, ViewSignals};
 use crate::text::{
-    model_explainer, step_explainer, training_status, POSITION_KINDS, TRAINING_INTRO, WHAT_TO_WATCH,
+    model_explainer, step_explainer, training_status, POSITION_KINDS, WHAT_TO_WATCH,
 };
 use closer_look::CloserLook;
 use controls::TrainingControls;
@@ -51,7 +51,6 @@ pub fn TrainingPanel() -> impl IntoView {
             data-engine=move || if training.run.in_worker.get() { "worker" } else { "page" }
         >
             <h2 id="training-title">"Train a model"</h2>
-            <p data-testid="training-intro">{TRAINING_INTRO}</p>
             <TrainingControls />
             <details class="how-it-works" data-testid="how-it-works">
                 <summary>"How the model reads a sequence and learns"</summary>

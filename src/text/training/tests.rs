@@ -252,3 +252,26 @@ fn the_induction_walkthrough_names_the_earlier_occurrence() {
         induction_walkthrough(&tokens, 7, 3, 0, 1, 0.0).contains("position 5 in the first copy")
     );
 }
+
+/// The training page's static header (train.html, painted before the wasm loads) states the
+/// repeat task's sizes and quotes two grammar sentences: the sizes are the reference task's and
+/// both sentences are in the grammar's vocabulary.
+#[test]
+fn the_static_intro_matches_the_tasks() {
+    use crate::model::train::tasks::RepeatTask;
+    use crate::model::trained::grammar_ids;
+    let html = include_str!("../../../train.html");
+    let task = RepeatTask::REFERENCE;
+    assert!(html.contains(&format!(
+        "a random segment of {}–{} tokens appears twice among {} random tokens",
+        task.min_segment, task.max_segment, task.seq_len
+    )));
+    for quoted in [
+        "the cat sat on the mat .",
+        "the keys to the cabinet are rusted .",
+    ] {
+        assert!(html.contains(&format!("“{quoted}”")), "{quoted}");
+        let tokens: Vec<String> = quoted.split(' ').map(str::to_string).collect();
+        assert!(grammar_ids(&tokens).is_ok(), "{quoted}");
+    }
+}
