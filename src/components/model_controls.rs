@@ -8,7 +8,7 @@ use crate::model::trained::WeightsChoice;
 use crate::model::url_state::MAX_SEED;
 use crate::model::weights::{D_MODEL, HEAD_CHOICES};
 use crate::state::{ExplorerModel, NumbersHidden, ViewSignals};
-use crate::text::positions_help;
+use crate::text::{positions_help, seed_help};
 use leptos::prelude::*;
 
 /// The seed "New seed" moves to: derived from the current one, so the sequence of seeds a
@@ -88,15 +88,8 @@ pub fn ModelControls() -> impl IntoView {
             <p class="hint">
                 {move || {
                     model.prepared.with(|p| {
-                        if p.weights.checkpoint().is_some() {
-                            format!(
-                                "The trained weights fix the model: {} heads of d = {} and sinusoidal positions; the seed applies to the random weights.",
-                                p.heads.len(),
-                                p.head_size()
-                            )
-                        } else {
-                            "The seed draws the word vectors and W_q, W_k, W_v; “New seed” redraws all of them.".to_string()
-                        }
+                        let trained = p.weights.checkpoint().map(|_| (p.heads.len(), p.head_size()));
+                        seed_help(trained)
                     })
                 }}
             </p>

@@ -181,6 +181,15 @@ pub fn weights_note(weights: &WeightSource, seed: u64) -> String {
     }
 }
 
+/// What the seed controls, under the seed field. `trained`: the trained model's heads and head
+/// size, when the trained weights are in use (the seed then draws nothing the page shows).
+pub fn seed_help(trained: Option<(usize, usize)>) -> String {
+    match trained {
+        Some((heads, d)) => format!("The trained weights fix the model: {heads} heads of d = {d} and sinusoidal positions; the seed applies to the random weights."),
+        None => "The seed draws the word vectors and W_q, W_k, W_v and W_o (step 5's output projection); “New seed” redraws all of them.".to_string(),
+    }
+}
+
 /// [`weights_note`] in one line, for the compact `?embed=1` view.
 pub fn weights_note_short(weights: &WeightSource, seed: u64) -> String {
     match weights.checkpoint() {
@@ -317,6 +326,28 @@ mod tests {
         for (j, b) in s.before.iter().enumerate() {
             assert_eq!(*b, w[0][(6, j)]);
         }
+    }
+
+    /// The seed's help names every matrix the seed draws, W_o included, and each one really
+    /// changes with the seed (for random weights); with trained weights it says the seed is unused.
+    #[test]
+    fn the_seed_help_names_what_the_seed_draws() {
+        use crate::model::weights::{Projections, D_MODEL};
+        let help = seed_help(None);
+        let (a, b) = (
+            Projections::seeded(1, D_MODEL),
+            Projections::seeded(2, D_MODEL),
+        );
+        for (name, differs) in [
+            ("W_q", a.w_q != b.w_q),
+            ("W_k", a.w_k != b.w_k),
+            ("W_v", a.w_v != b.w_v),
+            ("W_o", a.w_o != b.w_o),
+        ] {
+            assert!(help.contains(name), "{name}: {help}");
+            assert!(differs, "{name} does not depend on the seed");
+        }
+        assert!(seed_help(Some((2, 16))).contains("2 heads of d = 16"));
     }
 
     /// The page as it opens: "The cat sat on the mat .", seed 1337, two heads of 16.
