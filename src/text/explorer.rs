@@ -328,7 +328,7 @@ mod tests {
         }
     }
 
-    /// The seed's help names every matrix the seed draws, W_o included, and each one really
+    /// The seed's help names every matrix the seed draws, `W_o` included, and each one really
     /// changes with the seed (for random weights); with trained weights it says the seed is unused.
     #[test]
     fn the_seed_help_names_what_the_seed_draws() {
