@@ -3,7 +3,7 @@
 // what row t's output is for; step 1 says what the notebook's row t averages; step 2 says where
 // √d comes from; step 4 defines loss and gradient before it uses them; Break it names the
 // softmax axis unambiguously; the training page explains the residual stream and the three kinds
-// of positions. Numbers are checked elsewhere (truth.test.mjs, tests/sentences/).
+// of positions; each page says where to start and where to go next. Numbers are checked elsewhere (truth.test.mjs, tests/sentences/).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useApp } from './harness.mjs';
@@ -25,6 +25,9 @@ test('the explorer defines what it uses: mask, row t predicts t + 1, √d, loss 
     assert.match(text, /Row t's output is what the model uses to predict token t \+ 1/);
     assert.match(text, /its row t averages t \+ 1 tokens/);
     assert.match(text, /softmax\(scores, dim=-2\)/, 'Break it names the query axis');
+    assert.match(text, /The code lines are written as in PyTorch/, 'Break it explains its code');
+    assert.match(text, /batch counts the sentences processed together/);
+    assert.match(text, /What this page teaches/, 'the explorer says where to start');
     assert.doesNotMatch(text, /softmax\(scores, dim=0\)/, 'dim 0 is the batch in the notebook');
     await app.open(page, 'step=softmax');
     text = await pageText(page, 'step 4 shows why');
@@ -34,6 +37,22 @@ test('the explorer defines what it uses: mask, row t predicts t + 1, √d, loss 
     const loss = text.indexOf('A model is scored by a loss');
     const gradient = text.indexOf('that direction is the gradient');
     assert.ok(gradient > loss, 'the gradient is defined after the loss');
+    // The lesson's last step leads on to the practice page, which leads on to training.
+    await app.open(page, 'step=positions');
+    await page.getByRole('link', { name: /Next: practise on this view/ }).waitFor();
+    consoleLog.assertClean();
+  } finally {
+    await context.close();
+  }
+});
+
+test('the practice page says where to start and where to go next', { timeout: 120_000 }, async () => {
+  const { page, context, consoleLog } = await app.newPage();
+  try {
+    await page.goto(`${app.url}/practice.html`, { waitUntil: 'load' });
+    const text = await pageText(page, 'Where next: the training page');
+    assert.match(text, /What this page is for: checking that you can read attention/);
+    await page.getByRole('link', { name: 'Open the training page' }).waitFor();
     consoleLog.assertClean();
   } finally {
     await context.close();
@@ -49,6 +68,7 @@ test('the training page explains the residual stream and the three kinds of posi
     assert.match(text, /sinusoidal adds a fixed sine–cosine code/);
     assert.match(text, /learned adds one vector per place/);
     assert.match(text, /rotary \(RoPE\)/);
+    assert.match(text, /Where next: back to the explorer/);
     consoleLog.assertClean();
   } finally {
     await context.close();

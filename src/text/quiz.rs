@@ -332,4 +332,25 @@ mod tests {
         assert_eq!(number(1.0 / 7.0), "0.1429");
         assert_eq!(number(2e-6), "2.0e-6");
     }
+
+    /// The spread question asks about the two heads offered, on average over rows (a single
+    /// row can go the other way), and its reveal says so.
+    #[test]
+    fn the_spread_question_is_about_these_two_heads_on_average() {
+        let p = default_view(4, false);
+        let on = crate::model::quiz::QuizOn {
+            head: 0,
+            tau: 1.0,
+            mistakes: Mistakes::NONE,
+            selected_row: 5,
+        };
+        let q = (0..50)
+            .flat_map(|seed| questions(&p, on, seed))
+            .find(|q| q.kind == Kind::SpreadHead)
+            .expect("a spread question");
+        let prompt = quiz_prompt(&q, &p.config.tokens, 1.0);
+        assert!(prompt.contains("which of these two heads"), "{prompt}");
+        assert!(prompt.contains("on average"), "{prompt}");
+        assert!(quiz_why(&q, &p.config.tokens).contains("a single row can still go the other way"));
+    }
 }

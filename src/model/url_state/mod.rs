@@ -28,8 +28,10 @@ pub use super::temperature::{SLIDER_MAX_TAU, SLIDER_MIN_TAU};
 pub const MAX_SEED: u64 = u32::MAX as u64;
 /// The developer setting `max_tokens` may raise the token limit up to this (benchmarks).
 pub const DEVELOPER_MAX_TOKENS: usize = 512;
-/// Longest notice text; a notice quotes at most this much of the offending value.
-pub const MAX_NOTICE_CHARS: usize = 240;
+/// Longest notice text, a bound however hostile the link (a notice quotes at most 40 characters
+/// of the offending value). The longest whole notice, the compare view's list of what setting B
+/// can be, is 283 characters with a 40-character value; 240 cut it mid-word.
+pub const MAX_NOTICE_CHARS: usize = 400;
 /// Tokens in [`DEFAULT_SENTENCE`].
 const DEFAULT_TOKENS: usize = 7;
 /// The query row selected when the link names none (moved up if the sentence is shorter).

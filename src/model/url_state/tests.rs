@@ -160,6 +160,8 @@ fn every_parameter_round_trips_and_reports_a_bad_value() {
         assert_eq!(state, ViewState::default(), "{key}={bad}");
         assert_eq!(notices.len(), 1, "{key}={bad}: {notices:?}");
         assert!(notices[0].0.contains(word), "{key}={bad}: {notices:?}");
+        // Whole sentences: no notice is cut by the length bound.
+        assert!(notices[0].0.ends_with('.'), "{key}={bad}: {notices:?}");
     }
 }
 
@@ -318,4 +320,33 @@ fn knock_outs_are_checked_against_the_model() {
     // Run B's change is kept as its link text, checked.
     let (state, _) = ViewState::from_query("b=mistake%3Ano-mask");
     assert_eq!(state.train_b, "mistake:no-mask");
+}
+
+/// A bad `cmp=` value is answered in plain words: what setting B can be, each with an example
+/// link value that the reader accepts (no developer shorthand such as `s:<sentence>`).
+#[test]
+fn a_bad_compare_value_says_what_b_can_be() {
+    let long = "x".repeat(100);
+    let (state, notices) = ViewState::from_query(&format!("cmp={long}"));
+    assert_eq!(state.compare, None);
+    assert_eq!(notices.len(), 1);
+    let notice = &notices[0].0;
+    assert!(notice.starts_with("Ignored cmp="), "{notice}");
+    for example in [
+        "tau:2",
+        "seed:7",
+        "pos",
+        "s:the mat sat on the cat .",
+        "broken:mask-zero",
+    ] {
+        assert!(
+            notice.contains(&format!("(cmp={example})")),
+            "{example}: {notice}"
+        );
+        assert!(CompareChange::parse(example).is_some(), "{example}");
+    }
+    assert!(
+        notice.ends_with("(cmp=broken:mask-zero)."),
+        "whole: {notice}"
+    );
 }
