@@ -195,7 +195,7 @@ test('links: mangled parameters give a valid view, with a notice for each refusa
       assert.equal(items.length, expected.length, `${what}: notices ${JSON.stringify(items)}`);
       for (const re of expected) assert.ok(items.some((t) => re.test(t)), `${what}: a notice ${re} in ${JSON.stringify(items)}`);
       for (const item of items) {
-        assert.ok([...item].length <= 240, `${what}: notice of ${item.length} chars`);
+        assert.ok([...item].length <= 400, `${what}: notice of ${item.length} chars`);
         assert.doesNotMatch(item, /[\u0000-\u001f\u202a-\u202e\u2066-\u2069]/, `${what}: no invisible characters in a notice`);
       }
       if (checks.chips) assert.deepEqual(await chips(page), checks.chips, `${what}: chips`);

@@ -19,15 +19,20 @@ use attention_explorer::model::temperature::Regime;
 use attention_explorer::model::tokenizer::tokenize;
 use attention_explorer::model::tokenizer::{checked_tokens, MAX_SENTENCE_CHARS, MAX_TOKENS};
 use attention_explorer::model::train::checkpoints::MAX_CHECKPOINTS;
+use attention_explorer::model::train::composition::{
+    Composition, CopyingNumbers, COPYING_RATIO_MAX,
+};
 use attention_explorer::model::train::evaluation::{
     BestHead, CircuitCheck, INDUCTION_MIN, PREVIOUS_TOKEN_MIN, REPEAT_RATIO_MAX, STUCK_CHECK_STEP,
 };
+use attention_explorer::model::train::prediction::{Graded, LossChange, STAY_WITHIN};
 use attention_explorer::model::train::settings::GrammarFloors;
 use attention_explorer::model::train::tasks::{Grammar, NEAR_FLOOR_PERCENT};
 use attention_explorer::text::quiz::quiz_prompt;
 use attention_explorer::text::{
-    checkpoints_note, circuit_items, gradient_readout, grammar_verdict, lab_caption, lab_readout,
-    mask_fill_note, regime_sentence, repeat_verdict,
+    change_label, checkpoints_note, circuit_items, composition_intro, composition_item,
+    gradient_readout, grammar_verdict, lab_caption, lab_readout, mask_fill_note, prediction_grade,
+    regime_sentence, repeat_verdict,
 };
 
 /// One statement: where it is, the number as printed, the constant behind it, and the sentence.
@@ -130,6 +135,88 @@ fn entries() -> Vec<Entry> {
         format!("{MAX_CHECKPOINTS}"),
         format!("checkpoints::MAX_CHECKPOINTS = {MAX_CHECKPOINTS}"),
         checkpoints_note(3, 25, MAX_CHECKPOINTS),
+    ));
+
+    let stay = fixed(STAY_WITHIN * 100.0, 0);
+    let stay_constant = format!("prediction::STAY_WITHIN = {STAY_WITHIN}");
+    out.push(entry(
+        "knock-outs: predict first, a rise",
+        format!("by more than {stay}%"),
+        stay_constant.clone(),
+        change_label(LossChange::Rise).to_string(),
+    ));
+    out.push(entry(
+        "knock-outs: predict first, a fall",
+        format!("by more than {stay}%"),
+        stay_constant.clone(),
+        change_label(LossChange::Fall).to_string(),
+    ));
+    out.push(entry(
+        "knock-outs: predict first, staying",
+        format!("within {stay}%"),
+        stay_constant.clone(),
+        change_label(LossChange::Stay).to_string(),
+    ));
+    let graded = Graded {
+        predicted: LossChange::Fall,
+        actual: LossChange::of(2.0, 2.1),
+        intact: 2.0,
+        knocked: 2.1,
+    };
+    out.push(entry(
+        "knock-outs: the prediction's grade",
+        format!("stayed within {stay}%"),
+        stay_constant,
+        prediction_grade(&graded, true),
+    ));
+
+    let intro = composition_intro();
+    out.push(entry(
+        "composition test: induction broken below",
+        format!("falls below {}", fixed(INDUCTION_MIN, 2)),
+        format!("evaluation::INDUCTION_MIN = {INDUCTION_MIN}"),
+        intro.clone(),
+    ));
+    out.push(entry(
+        "composition test: copying broken above",
+        format!("rises above {}%", fixed(COPYING_RATIO_MAX * 100.0, 0)),
+        format!("composition::COPYING_RATIO_MAX = {COPYING_RATIO_MAX}"),
+        intro,
+    ));
+    let copying = |induction: f64, ratio: f64| CopyingNumbers {
+        induction,
+        first_copy_loss: 2.0,
+        repeated_loss: 2.0 * ratio,
+    };
+    let knocked = vec![copying(0.15, 0.8), copying(0.75, 0.25)];
+    let composition = Composition {
+        previous_token_head: BestHead {
+            head: 0,
+            score: 0.83,
+        },
+        induction_head: BestHead {
+            head: 1,
+            score: 0.78,
+        },
+        intact: copying(0.78, 0.25),
+        zero: knocked.clone(),
+        mean: knocked,
+    };
+    let item = composition_item(1200, &composition);
+    out.push(entry(
+        "composition test: the result's induction threshold",
+        format!("induction below {}", fixed(INDUCTION_MIN, 2)),
+        format!("evaluation::INDUCTION_MIN = {INDUCTION_MIN}"),
+        item.text.clone(),
+    ));
+    out.push(entry(
+        "composition test: the result's loss threshold",
+        format!(
+            "repeated part above {}%",
+            fixed(COPYING_RATIO_MAX * 100.0, 0)
+        ),
+        format!("composition::COPYING_RATIO_MAX = {COPYING_RATIO_MAX}"),
+        item.text,
     ));
 
     let p16 = lab_point(16, DRAWS, LAB_SEED);
