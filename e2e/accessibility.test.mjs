@@ -1,7 +1,12 @@
 // Accessibility: axe-core (the npm package in node_modules, never fetched) audits every page in
 // each state a learner reaches: the explorer as it opens, each lesson step, "Break it" with a
-// mistake on, the symbols list open, phone width; the practice page with a question open and
-// revealed, and the compare view; the training page after a short run with every section shown.
+// mistake on, the symbols list open, phone width, the compact view (?embed=1), and every lesson
+// step with its closed disclosures opened ("How we know", "Going further", the symbols); the
+// practice page with a question open and revealed, and the compare view with its table open, at
+// 1280 px and on a 360 px phone; the training page after a short run with every section shown,
+// with Replay moved to a kept checkpoint and every disclosure open, with heads knocked out (the
+// question, then the prediction made and the result shown), and with the composition test's
+// result.
 // Every violation axe reports (all impacts, its default WCAG A/AA and best-practice rules) fails.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -39,6 +44,15 @@ async function assertClean(page, state) {
   );
 }
 
+/** Opens every closed `<details>` in the page by clicking its summary, as a learner would. */
+async function openDisclosures(page) {
+  const closed = page.locator('details:not([open]) > summary');
+  for (let n = await closed.count(), tries = 0; n > 0; n = await closed.count(), tries++) {
+    assert.ok(tries < 50, `${n} disclosures still closed`);
+    await closed.first().click();
+  }
+}
+
 test('explorer: every lesson step, Break it, symbols, phone and dark mode', { timeout: 240_000 }, async () => {
   for (const { viewport, colorScheme } of [
     { viewport: { width: 1280, height: 800 }, colorScheme: 'light' },
@@ -67,24 +81,80 @@ test('explorer: every lesson step, Break it, symbols, phone and dark mode', { ti
   }
 });
 
-test('practice page: a question open, one revealed, and the compare view', { timeout: 120_000 }, async () => {
-  const { page, context, consoleLog } = await app.newPage();
-  try {
-    await app.open(page, 'cmp=tau%3A2', { file: 'practice.html' });
-    await page.locator('#quiz fieldset').waitFor();
-    await assertClean(page, 'practice, question open');
-    const radio = page.locator('#quiz input[type=radio]').first();
-    if (await radio.count()) await radio.check();
-    else await page.getByLabel('Your answer', { exact: true }).fill('0.5');
-    await page.getByRole('button', { name: 'Check' }).click();
-    await page.locator('[data-testid=quiz-number]').waitFor();
-    await assertClean(page, 'practice, answer revealed');
-    await app.open(page, 'broken=mask-zero', { file: 'practice.html' });
-    await page.locator('#quiz fieldset').waitFor();
-    await assertClean(page, 'practice, broken heatmap');
-    consoleLog.assertClean();
-  } finally {
-    await context.close();
+for (const viewport of [
+  { width: 1280, height: 800 },
+  { width: 360, height: 740 },
+]) {
+  test(`practice page at ${viewport.width} px: a question open, one revealed, and the compare view`, { timeout: 120_000 }, async () => {
+    const { page, context, consoleLog } = await app.newPage({ viewport });
+    try {
+      const where = `practice ${viewport.width}px`;
+      await app.open(page, 'cmp=tau%3A2', { file: 'practice.html' });
+      await page.locator('#quiz fieldset').waitFor();
+      await assertClean(page, `${where}, question open`);
+      const radio = page.locator('#quiz input[type=radio]').first();
+      if (await radio.count()) await radio.check();
+      else await page.getByLabel('Your answer', { exact: true }).fill('0.5');
+      await page.getByRole('button', { name: 'Check' }).click();
+      await page.locator('[data-testid=quiz-number]').waitFor();
+      await assertClean(page, `${where}, answer revealed`);
+      await openDisclosures(page);
+      await assertClean(page, `${where}, compare view with its disclosures open`);
+      await app.open(page, 'broken=mask-zero', { file: 'practice.html' });
+      await page.locator('#quiz fieldset').waitFor();
+      await assertClean(page, `${where}, broken heatmap`);
+      consoleLog.assertClean();
+    } finally {
+      await context.close();
+    }
+  });
+}
+
+test('explorer: the compact view (?embed=1) at iframe and phone sizes', { timeout: 120_000 }, async () => {
+  for (const { viewport, colorScheme } of [
+    { viewport: { width: 640, height: 400 }, colorScheme: 'light' },
+    { viewport: { width: 360, height: 640 }, colorScheme: 'dark' },
+  ]) {
+    const { page, context, consoleLog } = await app.newPage({ viewport, colorScheme });
+    try {
+      const where = `explorer embed ${viewport.width}px ${colorScheme}`;
+      await app.open(page, 'embed=1&seed=7&head=2&row=3');
+      await page.locator('canvas.heatmap').waitFor();
+      await page.getByTestId('weights-note').waitFor();
+      await assertClean(page, `${where}, as it opens`);
+      await app.open(page, 'embed=1&broken=triu,dropout');
+      await page.locator('canvas.heatmap').waitFor();
+      await assertClean(page, `${where}, Break it: triu and dropout`);
+      consoleLog.assertClean();
+    } finally {
+      await context.close();
+    }
+  }
+});
+
+test('explorer: every lesson step with its disclosures open ("How we know", "Going further", symbols)', { timeout: 240_000 }, async () => {
+  for (const { viewport, colorScheme } of [
+    { viewport: { width: 1280, height: 800 }, colorScheme: 'light' },
+    { viewport: { width: 360, height: 740 }, colorScheme: 'dark' },
+  ]) {
+    const { page, context, consoleLog } = await app.newPage({ viewport, colorScheme });
+    try {
+      const where = `explorer ${viewport.width}px ${colorScheme}`;
+      const opened = new Set();
+      for (const step of ['average', 'softmax', 'attention', 'scaling', 'heads', 'positions']) {
+        await app.open(page, `step=${step}`);
+        await page.locator('[data-testid=step-adds]').waitFor();
+        await openDisclosures(page);
+        for (const s of await page.locator('details[open] > summary').allTextContents()) opened.add(s.trim());
+        await assertClean(page, `${where}, step ${step} with every disclosure open`);
+      }
+      // The disclosures the brief names were all opened in some step.
+      for (const name of ['How we know', 'Symbols used here']) assert.ok(opened.has(name), `"${name}" opened: ${[...opened]}`);
+      assert.ok([...opened].some((s) => s.startsWith('Going further')), `"Going further" opened: ${[...opened]}`);
+      consoleLog.assertClean();
+    } finally {
+      await context.close();
+    }
   }
 });
 
@@ -101,6 +171,64 @@ test('training page: after a short run, at 1280 px and on a phone', { timeout: 1
       await app.open(page, 'train=grammar&tsteps=25', { file: 'train.html' });
       await eventually(async () => assert.match(await page.getByTestId('training-status').textContent(), /Trained for 25 steps/), 60_000);
       await assertClean(page, `training ${viewport.width}px, tiny grammar at step 25`);
+      consoleLog.assertClean();
+    } finally {
+      await context.close();
+    }
+  }
+});
+
+test('training page: Replay at a kept checkpoint, knock-outs predicted and shown, the composition test', { timeout: 240_000 }, async () => {
+  for (const viewport of [
+    { width: 1280, height: 800 },
+    { width: 360, height: 740 },
+  ]) {
+    const { page, context, consoleLog } = await app.newPage({ viewport });
+    try {
+      const where = `training ${viewport.width}px, seed 1 at step 150`;
+      const replayStep = () => page.getByTestId('replay-step').textContent();
+      await app.open(page, 'tseed=1&tsteps=150', { file: 'train.html' });
+      await eventually(async () => {
+        assert.match(await page.getByTestId('training-status').textContent(), /Trained for 150 steps/);
+        assert.equal(await page.getByTestId('train-toggle').textContent(), 'Train');
+      }, 90_000);
+
+      // Replay moved back to a kept checkpoint (step 25), every disclosure open.
+      const slider = page.locator('#train-replay');
+      await slider.focus();
+      await page.keyboard.press('Home');
+      await page.keyboard.press('ArrowRight');
+      await eventually(async () => assert.equal(await replayStep(), 'step 25 (checkpoint)'), 5_000);
+      await openDisclosures(page);
+      await assertClean(page, `${where}, Replay at the checkpoint of step 25, every disclosure open`);
+
+      // Back to the latest step; knock out layer 1's head 1: the question first, no numbers.
+      await slider.focus();
+      await page.keyboard.press('End');
+      await eventually(async () => assert.match(await replayStep(), /^step 150 /), 5_000);
+      const box = page.getByRole('checkbox', { name: 'Layer 1, head 1' });
+      await box.check();
+      await page.getByTestId('ko-predict').waitFor();
+      assert.equal(await page.getByTestId('knockout-losses').count(), 0);
+      await assertClean(page, `${where}, layer 1 head 1 knocked out, prediction asked`);
+      // The prediction made: the grade and the losses and scores beside the intact model.
+      await page.getByRole('radio', { name: 'Rise (by more than 10%)' }).check();
+      await page.getByTestId('ko-grade').waitFor();
+      await page.getByTestId('knockout-losses').waitFor();
+      await openDisclosures(page);
+      await assertClean(page, `${where}, knock-out predicted and its result shown`);
+      // Mean-ablation of two heads, predicted and shown.
+      await page.getByRole('checkbox', { name: 'Layer 2, head 2' }).check();
+      await page.getByRole('radio', { name: 'Mean (writes its average)' }).check();
+      await eventually(async () => assert.equal(await page.getByTestId('knockout-losses').count(), 0));
+      await page.getByRole('radio', { name: 'Stay within 10%' }).check();
+      await page.getByTestId('ko-grade').waitFor();
+      await assertClean(page, `${where}, two heads mean-ablated, predicted and shown`);
+
+      // The composition test's result (forward passes only; met or not, the same markup).
+      await page.getByTestId('composition-test').click();
+      await page.getByTestId('composition-result').waitFor();
+      await assertClean(page, `${where}, the composition test's result`);
       consoleLog.assertClean();
     } finally {
       await context.close();
