@@ -1,23 +1,43 @@
 // Browser benchmark — not a test, run by scripts/bench.sh; it drives the app with the e2e
 // suite's harness (server, browser, page helpers):
 //   node benches/browser.mjs --dist /tmp/dist-bench-z [--out bench.json] [--updates 120] [--loads 7]
-//                      [--only default-1h,64t-8h,256t-8h] [--profile [--profile-top 25]]
+//                      [--only default,64t-8h,256t-8h] [--nav explorer,practice,training,explorer-256t-8h|none]
+//                      [--slider-only] [--no-gzip] [--port 0]
+//                      [--profile [--profile-top 25] [--trace-categories toplevel,devtools.timeline,…]]
 //
-// Release build in headless Chromium, real mouse input through Playwright. For each scenario it
-// reads the app's own timing hook, window.__aeTiming = {start, end, settled, updates}: input
-// events set `start` (performance.now(), from one capture-phase listener on window, before the app's handlers), every canvas draw sets `end` and counts `updates`, and
-// `settled` is taken in the first task after the input's work (all of Leptos' DOM and canvas
-// effects run as microtasks before it). After each input the script waits two animation frames
-// and records settled - start = the app's compute + draw time for that update (DOM included).
+// Release build in headless Chromium, real mouse input through Playwright. Times per input:
+//   - compute + draw: the app's own timing hook, window.__aeTiming = {start, end, settled,
+//     updates}: input events set `start`, every canvas draw sets `end` and counts `updates`, and
+//     `settled` is taken in the first task after the input's work (all of Leptos' DOM and canvas
+//     effects run as microtasks before it). compute + draw = settled − start (DOM included,
+//     no style, layout or paint). An input that drew nothing is a miss and is not counted.
+//   - frame (the speed targets): input → end of the layout and paint of the frame that shows it,
+//     without the wait for that frame. A capture-phase listener on window (installed by this
+//     script, so it works on any build) notes performance.now() at the `input` or `click` event
+//     and asks for an animation frame; that rAF callback notes the frame's start and posts a
+//     MessageChannel message, delivered after the frame's style, layout, paint and commit on the
+//     main thread. frame = (settled − input) + (delivery − frame start). The wait in between is
+//     left out: Playwright's mouse events arrive at any point of the 16.7 ms frame interval, while
+//     a real drag's mousemove events are aligned to frames (Chromium dispatches them just before
+//     the frame's rAF callbacks). `latency` = delivery − input, wait included, is kept as well.
+// After each input the script waits two animation frames (and for the frame's message).
 //   - slider: mouse down on the #temperature thumb, then small mouse.move steps back and forth;
-//   - rows:   clicks on changing rows of the main heatmap.
-// Then, untimed, the DOM changes per update by page section (MutationObserver), and
-// navigation start → first canvas[data-ready] (MutationObserver installed by addInitScript).
-// Scenarios: default sentence with 1 head; 64 short words with 8 heads; 256 short words with 8 heads
-// (`max_tokens=256`, the developer URL flag; 256 words of 2–3 letters fit MAX_SENTENCE_CHARS).
+//   - rows:   clicks on changing rows of the main heatmap (not with --slider-only).
+// Then, untimed, the DOM changes per update by page section (MutationObserver), and navigation
+// start → each page's first view (a MutationObserver installed by addInitScript notes when the
+// page's first-view element appears; see NAV_TARGETS).
+// Scenarios: the default view (no query: the default sentence, 7 tokens, 2 heads: the "default
+// sentence" target); the same with 1 head; the practice page's compare view; 64 short words with
+// 8 heads; 256 short words with 8 heads (`max_tokens=256`, the developer URL flag; 256 words of 2–3
+// letters fit MAX_SENTENCE_CHARS).
+// The server sends gzip (level 9, as a static host would; --no-gzip to turn it off); the compressed
+// files are made once per file before the first timed load, so no load pays for compressing.
+// Console errors and warnings are recorded per scenario and per load (`console` in the JSON) and
+// printed, not fatal: a benchmark of two builds should still finish when one of them logs.
 import { writeFile } from 'node:fs/promises';
 import { startServer, launchBrowser, newPage, appUrl, sliderGeometry, READY_SELECTOR } from '../e2e/harness.mjs';
 import { heatmapLayout, shortWordSentence } from '../e2e/heatmap_geometry.mjs';
+import { pageFiles } from '../scripts/budget.mjs';
 
 const argv = process.argv.slice(2);
 const opt = (name, dflt) => {
@@ -29,13 +49,24 @@ const OUT = opt('out', null);
 const UPDATES = Number(opt('updates', 120));
 const LOADS = Number(opt('loads', 7));
 const ONLY = opt('only', null); // comma-separated scenario ids, for quick runs
-// --profile: record a V8 CPU profile (CDP) of each scenario's slider drag and row clicks and print
-// where the app's time goes. Use a dist whose wasm keeps its name section to see Rust function
-// names (scripts/bench.sh makes one: target/bench/dist-prof).
+// Comma-separated navigation targets (ids of NAV_TARGETS), or 'none'. Default: all of them, but
+// the 256 × 8 load only when its scenario is not filtered out by --only.
+const NAV = opt('nav', null);
+const GZIP = !argv.includes('--no-gzip');
+const PORT = Number(opt('port', 0)); // the server's port; 0: any free one
+// --slider-only: no row clicks and no DOM-churn pass (the speed targets are the slider's).
+const SLIDER_ONLY = argv.includes('--slider-only');
+// --profile: record a V8 CPU profile (CDP Profiler) and a trace (CDP Tracing, TRACE_CATEGORIES)
+// of each scenario's slider drag and row clicks and print where the time goes: main-thread time
+// by kind (script, style, layout, paint, …) from the trace, and app functions from the profile.
+// Use a dist whose wasm keeps its name section to see Rust function names (scripts/bench.sh
+// makes one: target/bench/dist-prof); without one, wasm functions are only numbered.
 const PROFILE = argv.includes('--profile');
 const PROFILE_TOP = Number(opt('profile-top', 25));
 
 const SCENARIOS = [
+  // The default view, no query at all: what a visitor opens (the default sentence, 2 heads).
+  { id: 'default', label: 'default view (7 tokens, 2 heads, no query)', query: '', tokens: 7, heads: 2 },
   { id: 'default-1h', label: 'default sentence (7 tokens), 1 head', query: 'heads=1', tokens: 7, heads: 1 },
   // The compare view on (the practice page): a slider step redraws A, B, the difference
   // and its table too.
@@ -61,7 +92,47 @@ const SCENARIOS = [
     tokens: 256,
     heads: 8,
   },
-].filter((s) => !ONLY || ONLY.split(',').includes(s.id));
+];
+const SCENARIO_256 = SCENARIOS.find((s) => s.id === '256t-8h');
+const RUN_SCENARIOS = SCENARIOS.filter((s) => !ONLY || ONLY.split(',').includes(s.id));
+if (ONLY) {
+  const unknown = ONLY.split(',').filter((id) => id && !SCENARIOS.some((s) => s.id === id));
+  if (unknown.length) throw new Error(`--only: unknown scenario ${unknown.join(', ')} (have ${SCENARIOS.map((s) => s.id).join(', ')})`);
+}
+
+/** The main heatmap of the explorer and of the practice page, once drawn. */
+const HEATMAP_READY = 'canvas.heatmap[data-ready="true"]';
+/**
+ * What "first view" means per page (navigation start → the element appears):
+ *  - explorer and practice: the first main heatmap drawn (`canvas.heatmap[data-ready]`, set in
+ *    the draw pass that painted it, src/components/heatmap.rs);
+ *  - training page: its first drawing, the loss chart (`canvas[data-testid=loss-chart]
+ *    [data-ready]`, src/components/training/loss_curve.rs: an empty chart until Train is
+ *    pressed; the page's tests wait for it and the service worker registers after it). The page
+ *    has no heatmap before training; its header is built by the wasm, so the chart comes with it.
+ */
+const NAV_TARGETS = [
+  { id: 'explorer', label: 'explorer, default view (no query)', file: '', query: '', selector: HEATMAP_READY },
+  { id: 'practice', label: 'practice page, default view', file: 'practice.html', query: '', selector: HEATMAP_READY },
+  {
+    id: 'training',
+    label: 'training page, first view (loss chart drawn)',
+    file: 'train.html',
+    query: '',
+    selector: 'canvas[data-testid="loss-chart"][data-ready="true"]',
+  },
+  { id: 'explorer-256t-8h', label: 'explorer, 256 tokens × 8 heads', file: '', query: SCENARIO_256.query, selector: HEATMAP_READY },
+];
+const RUN_NAV = (() => {
+  if (NAV === 'none') return [];
+  if (NAV) {
+    const ids = NAV.split(',');
+    const unknown = ids.filter((id) => id && !NAV_TARGETS.some((t) => t.id === id));
+    if (unknown.length) throw new Error(`--nav: unknown target ${unknown.join(', ')} (have ${NAV_TARGETS.map((t) => t.id).join(', ')})`);
+    return NAV_TARGETS.filter((t) => ids.includes(t.id));
+  }
+  return NAV_TARGETS.filter((t) => t.id !== 'explorer-256t-8h' || !ONLY || ONLY.split(',').includes('256t-8h'));
+})();
 
 function stats(samples) {
   const s = [...samples].sort((a, b) => a - b);
@@ -75,29 +146,75 @@ function stats(samples) {
   };
 }
 
-/** Two animation frames, then the timing hook's current values. */
-const afterTwoFrames = (page) =>
-  page.evaluate(
-    () =>
-      new Promise((resolve) =>
-        requestAnimationFrame(() =>
-          requestAnimationFrame(() => {
-            const t = window.__aeTiming || {};
-            resolve({ start: t.start ?? null, end: t.end ?? null, settled: t.settled ?? null, updates: t.updates ?? 0 });
-          }),
-        ),
-      ),
-  );
+/**
+ * The frame probe (an init script): at each `input` or `click` event (capture phase on window,
+ * before the app's handlers) it notes performance.now() in window.__benchFrame.start and asks for
+ * the next animation frame; that frame's rAF callback posts a message, delivered after the frame's
+ * style, layout, paint and commit on the main thread, which notes `shown`.
+ */
+function installFrameProbe(page) {
+  return page.addInitScript(() => {
+    const onInput = () => {
+      const frame = { start: performance.now(), raf: null, shown: null };
+      window.__benchFrame = frame;
+      requestAnimationFrame(() => {
+        frame.raf = performance.now();
+        const ch = new MessageChannel();
+        ch.port1.onmessage = () => {
+          frame.shown = performance.now();
+        };
+        ch.port2.postMessage(0);
+      });
+    };
+    window.addEventListener('input', onInput, true);
+    window.addEventListener('click', onInput, true);
+  });
+}
 
-/** Runs `input()` and returns settled - start if it produced a new update that drew, else null. */
+/** The app's timing hook and the frame probe, as they are now. */
+const probes = () => {
+  const t = window.__aeTiming || {};
+  const f = window.__benchFrame || {};
+  return {
+    start: t.start ?? null,
+    end: t.end ?? null,
+    settled: t.settled ?? null,
+    updates: t.updates ?? 0,
+    frameStart: f.start ?? null,
+    frameRaf: f.raf ?? null,
+    frameShown: f.shown ?? null,
+  };
+};
+
+/** Waits two animation frames, then returns the probes' values. */
+async function afterTwoFrames(page) {
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  return page.evaluate(probes);
+}
+
+/**
+ * Runs `input()`; if it produced a new update that drew, returns { compute, frame, latency } (ms):
+ * compute + draw (settled − start, the app's hook), input → end of the layout and paint of the
+ * frame that shows it without the wait for the frame, and the same with the wait; else null.
+ */
 async function measure(page, input) {
-  const before = await page.evaluate(() => ({ ...(window.__aeTiming || {}) }));
+  const before = await page.evaluate(probes);
   await input();
-  const after = await afterTwoFrames(page);
+  let after = await afterTwoFrames(page);
+  if (after.frameStart !== before.frameStart && after.frameShown === null) {
+    // The frame's message is normally in by now; wait for it if not.
+    await page.waitForFunction(() => window.__benchFrame?.shown !== null, null, { timeout: 2000 }).catch(() => {});
+    after = await page.evaluate(probes);
+  }
   const fresh = after.start !== null && after.start !== before.start;
   const drew = after.updates > (before.updates ?? 0) && after.end >= after.start;
   const settled = after.settled !== null && after.settled >= after.end;
-  return fresh && drew && settled ? after.settled - after.start : null;
+  const framed = after.frameStart !== null && after.frameStart !== before.frameStart && after.frameShown !== null;
+  if (!(fresh && drew && settled && framed)) return null;
+  const compute = after.settled - after.start;
+  const latency = after.frameShown - after.frameStart;
+  const rendering = after.frameShown - Math.max(after.frameRaf, after.settled);
+  return { compute, frame: compute + rendering, latency };
 }
 
 async function checkScenario(page, sc) {
@@ -117,6 +234,8 @@ async function sliderDrag(page, n) {
   const { fraction, xAt, y } = await sliderGeometry(page);
   let x = xAt(fraction);
   const samples = [];
+  const frames = [];
+  const latencies = [];
   let dir = -1; // first towards colder τ, then back and forth inside the track
   const lo = xAt(0) + 2;
   const hi = xAt(1) - 2;
@@ -128,10 +247,14 @@ async function sliderDrag(page, n) {
     x += dir * 2;
     const t = await measure(page, () => page.mouse.move(x, y, { steps: 1 }));
     if (t === null) misses++;
-    else samples.push(t);
+    else {
+      samples.push(t.compute);
+      frames.push(t.frame);
+      latencies.push(t.latency);
+    }
   }
   await page.mouse.up();
-  return { samples, misses };
+  return { samples, frames, latencies, misses };
 }
 
 async function rowClicks(page, sc, n) {
@@ -147,6 +270,8 @@ async function rowClicks(page, sc, n) {
   );
   const layout = heatmapLayout(geo.cssWidth, tokens, longest, 13.0, true);
   const samples = [];
+  const frames = [];
+  const latencies = [];
   let misses = 0;
   // Visit rows in a scrambled order so every click changes the selected row.
   let row = 0;
@@ -157,9 +282,13 @@ async function rowClicks(page, sc, n) {
     const y = box.y + layout.rowY(row) + layout.cell / 2;
     const t = await measure(page, () => page.mouse.click(x, y));
     if (t === null) misses++;
-    else samples.push(t);
+    else {
+      samples.push(t.compute);
+      frames.push(t.frame);
+      latencies.push(t.latency);
+    }
   }
-  return { samples, misses };
+  return { samples, frames, latencies, misses };
 }
 
 /**
@@ -228,6 +357,117 @@ async function startProfile(page) {
   return cdp;
 }
 
+const TRACE_CATEGORIES = opt('trace-categories', 'toplevel,devtools.timeline,v8.execute,cc,blink');
+
+/** Starts a trace of the page's main thread (CDP Tracing); returns the list its events go to. */
+async function startTrace(cdp) {
+  const events = [];
+  cdp.on('Tracing.dataCollected', (e) => events.push(...e.value));
+  await cdp.send('Tracing.start', { categories: TRACE_CATEGORIES, transferMode: 'ReportEvents' });
+  return events;
+}
+
+/**
+ * What kind of main-thread work a trace event is, by its name, or null when the name does not
+ * say (task wrappers, and the many blink and cc events inside the named ones: those count as the
+ * kind of their nearest named ancestor).
+ */
+function traceKind(name) {
+  if (/^(UpdateLayoutTree|RecalculateStyles|ParseAuthorStyleSheet)$/.test(name)) return 'style';
+  if (/^(Layout|LocalFrameView::performLayout|ComputeIntersections|IntersectionObserverController::computeIntersections)$/.test(name)) {
+    return 'layout';
+  }
+  if (/^(PrePaint|Paint|PaintImage|Layerize|Commit|UpdateLayer|UpdateLayerTree|CompositeLayers|Decode Image)$/.test(name)) return 'paint';
+  // The frame's compositing: cc's layer update and commit, canvas contents handed to the compositor.
+  if (/^(ProxyMain::BeginMainFrame|LayerTreeHost::|Canvas2DResourceProvider|CanvasResource|Blink\.(PrePaint|Paint|CompositingInputs))/.test(name)) {
+    return 'paint';
+  }
+  if (/GC|GarbageCollect/.test(name)) return 'gc';
+  if (/^(EventDispatch|FunctionCall|FireAnimationFrame|TimerFire|HandlePostMessage|RunMicrotasks|EvaluateScript)$/.test(name) || /^v8\.|^V8\./.test(name)) {
+    return 'script';
+  }
+  if (/^(EventHandler::|HitTest|WidgetBaseInputHandler|WebFrameWidgetImpl::HandleInputEvent|InputHandlerProxy)/.test(name)) return 'input routing';
+  return null;
+}
+
+/**
+ * Ends the trace and sums the renderer main thread's self time by kind of work (script, style,
+ * layout, paint, gc, other) and by event name, over the tasks that handled an input event or drew a
+ * frame (the work an input sets off and the frame that shows it; the bench's own page.evaluate
+ * calls run in tasks of their own and are reported apart, as "other tasks").
+ */
+async function stopTrace(cdp, events, updates) {
+  const done = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
+  await cdp.send('Tracing.end');
+  await done;
+  // The page's main thread: the CrRendererMain thread with the most events.
+  const mains = new Set(
+    events.filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`),
+  );
+  const count = new Map();
+  for (const e of events) if (mains.has(`${e.pid}:${e.tid}`)) count.set(`${e.pid}:${e.tid}`, (count.get(`${e.pid}:${e.tid}`) || 0) + 1);
+  const main = [...count.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
+  const spans = events
+    .filter((e) => e.ph === 'X' && typeof e.dur === 'number' && `${e.pid}:${e.tid}` === main)
+    .sort((a, b) => a.ts - b.ts || b.dur - a.dur)
+    .map((e) => ({ name: e.name, ts: e.ts, end: e.ts + e.dur, dur: e.dur, children: 0, task: null, kind: null, forced: false }));
+  // Nesting: self time = duration − the children's durations; each span belongs to its top-level task.
+  const stack = [];
+  const tasks = [];
+  for (const sp of spans) {
+    while (stack.length && stack[stack.length - 1].end <= sp.ts) stack.pop();
+    const parent = stack[stack.length - 1];
+    const own = traceKind(sp.name);
+    sp.kind = own ?? parent?.kind ?? null;
+    // Style or layout that script asked for (reading a size, setting a canvas font) is forced:
+    // it runs synchronously inside the script, not in the frame's rendering steps.
+    sp.forced = (own === 'style' || own === 'layout') && parent?.kind === 'script';
+    if (sp.forced) sp.kind = `${own}, forced by script`;
+    else if (parent?.forced) sp.kind = parent.kind;
+    if (parent) {
+      parent.children += sp.dur;
+      sp.task = parent.task;
+    } else {
+      sp.task = { kinds: new Set(), spans: [] };
+      tasks.push(sp.task);
+    }
+    sp.task.spans.push(sp);
+    sp.task.kinds.add(sp.name === 'EventDispatch' ? 'input' : own);
+    stack.push(sp);
+  }
+  const byKind = new Map();
+  const byName = new Map();
+  let otherTasksMs = 0;
+  for (const task of tasks) {
+    const counted = task.kinds.has('input') || task.kinds.has('style') || task.kinds.has('layout') || task.kinds.has('paint');
+    for (const sp of task.spans) {
+      const selfMs = (sp.dur - sp.children) / 1000;
+      if (!counted) {
+        otherTasksMs += selfMs;
+        continue;
+      }
+      const kind = sp.kind ?? 'other (task time outside the events above)';
+      byKind.set(kind, (byKind.get(kind) || 0) + selfMs);
+      byName.set(`${sp.name} (${kind})`, (byName.get(`${sp.name} (${kind})`) || 0) + selfMs);
+    }
+  }
+  const countedMs = [...byKind.values()].reduce((a, b) => a + b, 0);
+  const rank = (m, top) =>
+    [...m.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, top)
+      .map(([name, t]) => ({ name, ms: t, perUpdateMs: t / updates, share: (100 * t) / countedMs }));
+  return {
+    categories: TRACE_CATEGORIES,
+    updates,
+    countedMs,
+    perUpdateMs: countedMs / updates,
+    otherTasksPerUpdateMs: otherTasksMs / updates,
+    byKind: rank(byKind, 10),
+    byName: rank(byName, 15),
+  };
+}
+
 /**
  * Stops the profiler and summarises the samples whose call stack runs app code (wasm, or the
  * wasm-bindgen glue): that is the compute+draw work the timing hook measures, without idle time,
@@ -240,18 +480,32 @@ async function stopProfile(cdp, updates) {
   const parent = new Map();
   for (const n of profile.nodes) for (const c of n.children || []) parent.set(c, n.id);
   const isWasm = (cf) => cf.url.endsWith('.wasm') || cf.url.startsWith('wasm://');
-  const isApp = (cf) => isWasm(cf) || /attention-explorer-[0-9a-f]+\.js$/.test(cf.url);
+  const isApp = (cf) => isWasm(cf) || /(attention-explorer|practice|train)-[0-9a-f]+\.js$/.test(cf.url);
   const nameOf = (cf) => (cf.functionName || `(anonymous ${cf.url.split('/').pop()}:${cf.lineNumber})`).replace(/::h[0-9a-f]{16}$/, '');
   const self = new Map();
   const incl = new Map();
+  // Every sample by what its leaf is: wasm, the app's JS glue, a browser function the app called
+  // (DOM, canvas, string decoding), the garbage collector, the browser itself outside JS
+  // ("(program)": input routing, style, layout, paint, IPC), idle, or other JS (Playwright's).
+  const leafKinds = new Map();
+  const leafKind = (stack) => {
+    const leaf = stack[0];
+    if (isWasm(leaf)) return 'wasm';
+    if (isApp(leaf)) return 'app JS glue';
+    if (/^\((program|garbage collector|idle|root)\)$/.test(leaf.functionName)) return leaf.functionName;
+    if (stack.some(isApp)) return 'browser functions called by app code';
+    return 'other JS (bench, Playwright)';
+  };
   const dt = profile.timeDeltas || [];
   let appMs = 0;
   let totalMs = 0;
   (profile.samples || []).forEach((id, k) => {
-    const ms = (dt[k] || 0) / 1000;
+    const ms = Math.max(0, dt[k] || 0) / 1000; // a few deltas are negative (samples out of order)
     totalMs += ms;
     const stack = [];
     for (let n = id; n !== undefined; n = parent.get(n)) stack.push(byId.get(n).callFrame);
+    const kind = leafKind(stack);
+    leafKinds.set(kind, (leafKinds.get(kind) || 0) + ms);
     if (!stack.some(isApp)) return;
     appMs += ms;
     const leaf = nameOf(stack[0]);
@@ -266,19 +520,41 @@ async function stopProfile(cdp, updates) {
       .sort((a, b) => b[1] - a[1])
       .slice(0, PROFILE_TOP)
       .map(([name, t]) => ({ name: name.slice(0, 150), ms: t, perUpdateMs: t / updates, share: (100 * t) / appMs }));
-  return { totalMs, appMs, updates, appMsPerUpdate: appMs / updates, self: rank(self), inclusive: rank(incl) };
+  const kinds = [...leafKinds.entries()].sort((a, b) => b[1] - a[1]).map(([name, t]) => ({ name, ms: t, perUpdateMs: t / updates }));
+  return { totalMs, appMs, updates, appMsPerUpdate: appMs / updates, kinds, self: rank(self), inclusive: rank(incl) };
 }
 
-async function navigation(browser, baseUrl, query, loads) {
+/**
+ * Navigation start → the first-view element of `target` (NAV_TARGETS), `loads` times, each in a
+ * fresh browser context (no HTTP cache; the server also sends `Cache-Control: no-store`). The time
+ * is `performance.now()` in the MutationObserver callback that first sees the element, i.e. right
+ * after the draw pass that painted it (the pixels reach the screen with the next frame). Also
+ * per load: HTML and wasm received, DOMContentLoaded, first contentful paint, and the last largest
+ * contentful paint candidate seen by then.
+ */
+async function navigation(browser, baseUrl, target, loads) {
   const times = [];
   const details = [];
+  const consoleSeen = new Set();
   for (let k = 0; k < loads; k++) {
-    const { context, page } = await newPage(browser);
+    const { context, page, consoleLog } = await newPage(browser);
     try {
       await page.addInitScript((sel) => {
+        // Drawn: the observer callback that first sees the element (a microtask after the draw
+        // pass that set data-ready). Shown: the first frame after it has run its rendering steps:
+        // a message posted from that frame's requestAnimationFrame callback is delivered after
+        // the frame's style, layout and paint on the main thread.
         const done = () => {
-          if (window.__aeFirstHeatmap === undefined && document.querySelector(sel)) {
-            window.__aeFirstHeatmap = performance.now();
+          if (window.__aeFirstView === undefined && document.querySelector(sel)) {
+            window.__aeFirstView = performance.now();
+            requestAnimationFrame(() => {
+              window.__aeFirstViewFrame = performance.now();
+              const ch = new MessageChannel();
+              ch.port1.onmessage = () => {
+                window.__aeFirstViewShown = performance.now();
+              };
+              ch.port2.postMessage(0);
+            });
             return true;
           }
           return false;
@@ -289,81 +565,169 @@ async function navigation(browser, baseUrl, query, loads) {
           attributes: true,
           attributeFilter: ['data-ready'],
         });
-      }, READY_SELECTOR);
-      await page.goto(appUrl(query, baseUrl), { waitUntil: 'commit' });
-      await page.waitForSelector(READY_SELECTOR, { state: 'attached', timeout: 60_000 });
-      await page.waitForFunction(() => window.__aeFirstHeatmap !== undefined);
+        window.__aeLcp = null;
+        try {
+          new PerformanceObserver((list) => {
+            for (const e of list.getEntries()) window.__aeLcp = e.startTime;
+          }).observe({ type: 'largest-contentful-paint', buffered: true });
+        } catch {
+          // no LCP in this browser
+        }
+      }, target.selector);
+      await page.goto(appUrl(target.query, baseUrl, target.file), { waitUntil: 'commit' });
+      await page.waitForSelector(target.selector, { state: 'attached', timeout: 60_000 });
+      await page.waitForFunction(() => window.__aeFirstViewShown !== undefined);
+      // One frame more, so that the first-view frame's paint entries exist.
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
       const d = await page.evaluate(() => {
         const nav = performance.getEntriesByType('navigation')[0];
         const wasm = performance.getEntriesByType('resource').find((r) => r.name.endsWith('.wasm'));
+        const fcp = performance.getEntriesByName('first-contentful-paint')[0];
         return {
-          firstHeatmap: window.__aeFirstHeatmap,
+          firstView: window.__aeFirstViewShown,
+          drawn: window.__aeFirstView,
+          frame: window.__aeFirstViewFrame,
           responseEnd: nav?.responseEnd,
           domContentLoaded: nav?.domContentLoadedEventEnd,
           wasmFetched: wasm?.responseEnd,
+          wasmTransferBytes: wasm?.transferSize,
+          firstContentfulPaint: fcp?.startTime,
+          largestContentfulPaint: window.__aeLcp ?? undefined,
         };
       });
-      times.push(d.firstHeatmap);
+      times.push(d.firstView);
       details.push(d);
+      for (const line of consoleLog.all()) consoleSeen.add(line);
     } finally {
       await context.close();
     }
   }
-  const med = (key) => stats(details.map((d) => d[key]).filter((v) => typeof v === 'number')).median;
+  const med = (key) => {
+    const v = details.map((d) => d[key]).filter((x) => typeof x === 'number');
+    return v.length ? stats(v).median : null;
+  };
   return {
     ...stats(times),
     samples: times,
+    medianDrawn: med('drawn'),
     medianResponseEnd: med('responseEnd'),
     medianDomContentLoaded: med('domContentLoaded'),
     medianWasmFetched: med('wasmFetched'),
+    medianFirstContentfulPaint: med('firstContentfulPaint'),
+    medianLargestContentfulPaint: med('largestContentfulPaint'),
+    wasmTransferBytes: details.find((d) => typeof d.wasmTransferBytes === 'number')?.wasmTransferBytes ?? null,
+    console: [...consoleSeen],
   };
+}
+
+/** Fetches every code file of the pages once, so the server has compressed them before timing. */
+async function warmServer(baseUrl, dist, files) {
+  const names = new Set(files.flatMap((f) => [f || 'index.html', ...pageFiles(dist, f || 'index.html')]));
+  for (const name of names) {
+    const res = await fetch(`${baseUrl}/${name}`, { headers: { 'accept-encoding': 'gzip' } }).catch(() => null);
+    await res?.arrayBuffer().catch(() => {});
+  }
 }
 
 const fmt = (v) => (v === undefined || v === null || Number.isNaN(v) ? '—' : v.toFixed(2));
 
+/** Prints a profile (stopProfile + stopTrace) of `what`. */
+function printProfile(what, prof) {
+  const row = (f) => `  ${f.perUpdateMs.toFixed(3).padStart(8)}${f.share === undefined ? '' : ` ${f.share.toFixed(1).padStart(5)}%`}  ${f.name}`;
+  const t = prof.trace;
+  console.log(
+    `\nTrace, ${what}: ${t.updates} updates; main-thread tasks that handled the input or drew a frame: ` +
+      `${t.perUpdateMs.toFixed(2)} ms per update (other tasks, e.g. the bench's own calls: ${t.otherTasksPerUpdateMs.toFixed(2)} ms)`,
+  );
+  console.log('  by kind of work (self time)         ms/update  share');
+  for (const f of t.byKind) console.log(row(f));
+  console.log('  by trace event (self time)          ms/update  share');
+  for (const f of t.byName) console.log(row(f));
+  console.log(
+    `CPU profile, ${what}: app code on the stack ${prof.appMs.toFixed(0)} ms = ${prof.appMsPerUpdate.toFixed(2)} ms per update ` +
+      `(of ${prof.totalMs.toFixed(0)} ms sampled; the profiler slows wasm down)`,
+  );
+  console.log('  every sample by its leaf            ms/update');
+  for (const f of prof.kinds) console.log(row(f));
+  console.log('  self time (leaf function)           ms/update  share');
+  for (const f of prof.self) console.log(row(f));
+  console.log('  inclusive time (Rust functions)     ms/update  share');
+  for (const f of prof.inclusive) console.log(row(f));
+}
+
 async function main() {
-  const server = await startServer(DIST ? { dir: DIST } : {});
+  const server = await startServer({ ...(DIST ? { dir: DIST } : {}), gzip: GZIP, port: PORT });
   const browser = await launchBrowser();
-  const results = { dist: server.dir, chromium: browser.version(), updatesPerRun: UPDATES, scenarios: [], navigation: [] };
+  const results = {
+    dist: server.dir,
+    chromium: browser.version(),
+    gzip: GZIP,
+    updatesPerRun: UPDATES,
+    loadsPerPage: LOADS,
+    scenarios: [],
+    navigation: [],
+  };
   try {
-    for (const sc of SCENARIOS) {
+    if (GZIP) await warmServer(server.url, server.dir, [...new Set([...RUN_SCENARIOS, ...RUN_NAV].map((t) => t.file ?? ''))]);
+    for (const sc of RUN_SCENARIOS) {
       const { context, page, consoleLog } = await newPage(browser, { colorScheme: 'light' });
       try {
+        await installFrameProbe(page);
         await page.goto(appUrl(sc.query, server.url, sc.file ?? ''), { waitUntil: 'load' });
         await page.waitForSelector(READY_SELECTOR, { state: 'attached', timeout: 60_000 });
         await checkScenario(page, sc);
+        // --profile: a V8 CPU profile and a trace of the slider drag, then of the row clicks.
         const cdp = PROFILE ? await startProfile(page) : null;
+        let trace = cdp ? await startTrace(cdp) : null;
         const slider = await sliderDrag(page, UPDATES);
-        const sliderProfile = cdp ? await stopProfile(cdp, slider.samples.length + slider.misses) : null;
-        if (cdp) await cdp.send('Profiler.start');
-        const rows = await rowClicks(page, sc, UPDATES);
-        const rowsProfile = cdp ? await stopProfile(cdp, rows.samples.length + rows.misses) : null;
-        const churn = PROFILE ? null : await domChurn(page, sc);
-        consoleLog.assertClean();
+        const profiles = {};
+        if (cdp) {
+          const n = slider.samples.length + slider.misses;
+          profiles.slider = { ...(await stopProfile(cdp, n)), trace: await stopTrace(cdp, trace, n) };
+        }
+        let rows = { samples: [], frames: [], latencies: [], misses: 0 };
+        if (!SLIDER_ONLY) {
+          if (cdp) {
+            await cdp.send('Profiler.start');
+            trace = await startTrace(cdp);
+          }
+          rows = await rowClicks(page, sc, UPDATES);
+          if (cdp) {
+            const n = rows.samples.length + rows.misses;
+            profiles.rows = { ...(await stopProfile(cdp, n)), trace: await stopTrace(cdp, trace, n) };
+          }
+        }
+        const churn = PROFILE || SLIDER_ONLY ? null : await domChurn(page, sc);
         const entry = {
           id: sc.id,
           label: sc.label,
-          slider: { ...stats(slider.samples), misses: slider.misses },
-          rows: { ...stats(rows.samples), misses: rows.misses },
+          file: sc.file ?? 'index.html',
+          query: sc.query,
+          tokens: sc.tokens,
+          heads: sc.heads,
+          // compute + draw (the app's hook) and input → end of frame (the frame probe), per input
+          slider: { ...stats(slider.samples), misses: slider.misses, samples: slider.samples },
+          sliderFrame: { ...stats(slider.frames), samples: slider.frames },
+          sliderLatency: { ...stats(slider.latencies), samples: slider.latencies },
+          rows: { ...stats(rows.samples), misses: rows.misses, samples: rows.samples },
+          rowsFrame: { ...stats(rows.frames), samples: rows.frames },
+          rowsLatency: { ...stats(rows.latencies), samples: rows.latencies },
           churn,
+          console: [...new Set(consoleLog.all())],
         };
+        for (const line of entry.console) console.log(`  CONSOLE (${sc.id}): ${line}`);
         if (PROFILE) {
-          entry.profile = { slider: sliderProfile, rows: rowsProfile };
-          for (const [what, prof] of Object.entries(entry.profile)) {
-            console.log(
-              `\nCPU profile, ${sc.label}, ${what}: ${prof.updates} updates, app code on the stack ${prof.appMs.toFixed(0)} ms ` +
-                `= ${prof.appMsPerUpdate.toFixed(2)} ms per update (of ${prof.totalMs.toFixed(0)} ms sampled)`,
-            );
-            console.log('  self time (leaf function)           ms/update  share');
-            for (const f of prof.self) console.log(`  ${f.perUpdateMs.toFixed(3).padStart(8)} ${f.share.toFixed(1).padStart(5)}%  ${f.name}`);
-            console.log('  inclusive time (Rust functions)     ms/update  share');
-            for (const f of prof.inclusive) console.log(`  ${f.perUpdateMs.toFixed(3).padStart(8)} ${f.share.toFixed(1).padStart(5)}%  ${f.name}`);
-          }
+          entry.profile = profiles;
+          for (const [what, prof] of Object.entries(profiles)) printProfile(`${sc.label}, ${what}`, prof);
         }
         results.scenarios.push(entry);
         console.log(
-          `${sc.label.padEnd(38)} slider n=${entry.slider.n} median ${fmt(entry.slider.median)} ms p95 ${fmt(entry.slider.p95)} ms | ` +
-            `rows n=${entry.rows.n} median ${fmt(entry.rows.median)} ms p95 ${fmt(entry.rows.p95)} ms`,
+          `${sc.label.padEnd(38)} slider n=${entry.slider.n}: input → end of frame median ${fmt(entry.sliderFrame.median)} ms ` +
+            `p95 ${fmt(entry.sliderFrame.p95)} ms (with the wait for the frame: median ${fmt(entry.sliderLatency.median)} ms); compute+draw median ${fmt(entry.slider.median)} ms p95 ${fmt(entry.slider.p95)} ms` +
+            (SLIDER_ONLY
+              ? ''
+              : ` | rows n=${entry.rows.n}: frame median ${fmt(entry.rowsFrame.median)} ms p95 ${fmt(entry.rowsFrame.p95)} ms; ` +
+                `compute+draw median ${fmt(entry.rows.median)} ms p95 ${fmt(entry.rows.p95)} ms`),
         );
         if (churn) {
           const show = (o) => Object.entries(o).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${v.toFixed(1)}`).join(', ') || 'none';
@@ -374,18 +738,15 @@ async function main() {
         await context.close();
       }
     }
-    for (const [label, query] of [
-      ['default view (no query)', ''],
-      ...(ONLY && !ONLY.split(',').includes('256t-8h')
-        ? []
-        : [['256 tokens, 8 heads', SCENARIOS.find((s) => s.id === '256t-8h')?.query]].filter(([, q]) => q)),
-    ]) {
-      const nav = await navigation(browser, server.url, query, LOADS);
-      results.navigation.push({ label, ...nav });
+    for (const target of RUN_NAV) {
+      const nav = await navigation(browser, server.url, target, LOADS);
+      results.navigation.push({ id: target.id, label: target.label, file: target.file || 'index.html', selector: target.selector, ...nav });
       console.log(
-        `navigation → first heatmap, ${label}: median ${fmt(nav.median)} ms (n=${nav.n}, min ${fmt(nav.min)}, max ${fmt(nav.max)}; ` +
-          `HTML ${fmt(nav.medianResponseEnd)} ms, wasm fetched ${fmt(nav.medianWasmFetched)} ms)`,
+        `navigation → first view, ${target.label}: median ${fmt(nav.median)} ms on screen, ${fmt(nav.medianDrawn)} ms drawn ` +
+          `(n=${nav.n}, min ${fmt(nav.min)}, max ${fmt(nav.max)}; HTML ${fmt(nav.medianResponseEnd)} ms, ` +
+          `wasm fetched ${fmt(nav.medianWasmFetched)} ms, FCP ${fmt(nav.medianFirstContentfulPaint)} ms)`,
       );
+      for (const line of nav.console) console.log(`  CONSOLE (${target.id}): ${line}`);
     }
   } finally {
     await browser.close().catch(() => {});

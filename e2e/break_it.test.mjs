@@ -131,6 +131,9 @@ for (const key of KEYS) {
       const off = rowSums.filter((s) => Math.abs(s - 1) > 1e-12).length;
       const future = [];
       W.forEach((row, i) => row.forEach((w, j) => j > i && w > 0 && future.push([i, j])));
+      // The report follows the view while the panel is on screen: it catches up once seen.
+      await page.locator('[data-testid=break-it-report]').evaluate((el) => el.scrollIntoView());
+      await eventually(async () => assert.equal((await pageReport(page)).sums.length, T));
       const r = await pageReport(page);
       const said = r.sentences.join(' | ');
 

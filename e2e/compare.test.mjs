@@ -130,7 +130,7 @@ test('compare: identical settings give exactly 0, and the controls work by label
     await app.open(page, '', { file: 'practice.html' });
     const section = page.getByTestId('compare');
     assert.equal(await section.locator('canvas').count(), 0, 'off until a change is chosen');
-    const kind = section.getByLabel('Setting B changes');
+    const kind = section.getByLabel('Choose what B changes');
     await kind.focus();
     await kind.selectOption('tau');
     await eventually(async () => assert.match(page.url(), /cmp=tau%3A2/));

@@ -100,6 +100,8 @@ test('step 5: per-head strips → concat → · W_o → the layer output, matchi
     // Changing the head count updates the split, the strips and the output row.
     const before = (await strips(page)).at(-1).numbers;
     await page.selectOption('#heads', '8');
+    // The step follows the view while the lesson is on screen: look at it again.
+    await page.locator('[data-testid=heads-step]').scrollIntoViewIfNeeded();
     await eventually(async () => assert.equal((await strips(page)).length, 10), 10_000);
     doc = await checkedJson(page, 'heads-8.json');
     assertStripsMatch(await strips(page), doc, 8, 2);
@@ -108,6 +110,7 @@ test('step 5: per-head strips → concat → · W_o → the layer output, matchi
 
     // One head: the concatenation is that head's output itself.
     await page.selectOption('#heads', '1');
+    await page.locator('[data-testid=heads-step]').scrollIntoViewIfNeeded();
     await eventually(async () => assert.equal((await strips(page)).length, 3), 10_000);
     doc = await checkedJson(page, 'heads-1.json');
     const one = await strips(page);

@@ -277,7 +277,8 @@ test('lesson tabs: click and ArrowLeft/ArrowRight keyboard navigation', { timeou
     await expectStep('tab-positions', 'positions');
     await page.keyboard.press('ArrowRight'); // wraps around
     await expectStep('tab-average', 'average');
-    await page.locator('[data-testid=averaging-check]').waitFor();
+    // Its check is folded under "How we know": in the page, not shown.
+    await page.locator('[data-testid=averaging-check]').waitFor({ state: 'attached' });
     await page.keyboard.press('ArrowLeft'); // wraps back
     await expectStep('tab-positions', 'positions');
     await page.keyboard.press('Home');

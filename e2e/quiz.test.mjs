@@ -298,6 +298,8 @@ test('predict, then reveal: the numbers a question asks about are hidden until C
     assert.doesNotMatch(await label(), /%/);
     assert.equal(await page.locator('[data-testid=inspector-table]').count(), 0);
     assert.equal(await page.getByTestId('inspector-hidden').textContent(), 'Numbers are hidden until you check your answer.');
+    // The positions help names the equal key columns, which one question asks for.
+    assert.equal(await page.getByTestId('positions-help').isVisible(), false);
     const bare = await pixels();
     const box = await canvas.boundingBox();
     await page.mouse.move(box.x + box.width * 0.6, box.y + box.height * 0.6);
@@ -313,6 +315,7 @@ test('predict, then reveal: the numbers a question asks about are hidden until C
     await eventually(async () => assert.match(await label(), /%/));
     assert.doesNotMatch(await label(), /hidden/);
     await page.locator('[data-testid=inspector-table]').waitFor();
+    assert.equal(await page.getByTestId('positions-help').isVisible(), true);
     await eventually(async () => assert.notEqual(await pixels(), bare, 'the cells get their labels back'));
     // The next question hides them again.
     await next(page);

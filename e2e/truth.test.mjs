@@ -1,7 +1,7 @@
 // "every sentence true": the sentences that state facts about the numbers are checked
 // against the page's own JSON download (the exact weights the page drew), for 1, 2, 4 and 8
 // heads, positions on and off, and temperatures across the slider. The native suite sweeps the
-// same claims more densely (src/text.rs, src/model/claims.rs); this checks what the page shows.
+// same claims more densely (src/text/, src/model/claims.rs, tests/sentences.rs); this checks what the page shows.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useApp, downloadText, eventually } from './harness.mjs';
@@ -43,7 +43,8 @@ test('the regime sentence states the live head\'s counts, for every head split, 
           const s = shape(weights);
           const text = await page.locator('#temperature-regime').textContent();
           const what = `heads=${heads} pos=${pos} τ=${tau}: ${text}`;
-          assert.ok(text.includes(` ${s.nearlyOneHot} of the ${s.rows} rows that see more than one key `), what);
+          const counted = s.nearlyOneHot === 0 ? `none of the ${s.rows} rows` : s.nearlyOneHot === s.rows ? `all ${s.rows} rows` : `${s.nearlyOneHot} of the ${s.rows} rows`;
+          assert.ok(text.includes(` ${counted} that see more than one key `), what);
           if (s.tied === 0) assert.ok(!text.includes('tied'), what);
           else assert.ok(text.includes(` ${s.tied} of them split`), what);
           if (pos === 1) assert.equal(s.tied, 0, `${what}: positions break the tie`);
@@ -74,7 +75,7 @@ test('the positions help is true: "The" and "the" weigh the same without positio
         assert.match(help, /“The” \(token 1\) and “the” \(token 5\) get identical keys and values, and every row that sees both gives them exactly the same weight\./);
         assert.match(help, /ignores capitals/);
       } else {
-        assert.match(help, /“The” \(token 1\) and “the” \(token 5\) now get different keys, and rows weigh them differently\./);
+        assert.match(help, /“The” \(token 1\) and “the” \(token 5\) now get different keys, and a row that sees both can weigh them differently\./);
       }
     }
     consoleLog.assertClean();

@@ -177,6 +177,21 @@ test('step 6 presets apply "dog bites man" and "man bites dog"', { timeout: 60_0
       await page.getByRole('button', { name: 'Shuffle the past' }).click();
       assert.match(await page.getByTestId('shuffle-check').textContent(), /^✓ Every key kept its score/);
     }
+    // The swap the words describe: "man" (row 3) keeps each key's weight when its past is
+    // reordered, until positions are on.
+    const manRow = async (sentence) => {
+      await page.getByRole('button', { name: `“${sentence}”` }).click();
+      await page.waitForFunction((s) => new URL(location.href).searchParams.get('s') === s, sentence);
+      await page.locator('.chips .chip').nth(2).click();
+      const table = page.locator('[data-testid=inspector-table]');
+      await eventually(async () => assert.match(await table.textContent(), /man/));
+      const rows = await table.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent.trim())));
+      return Object.fromEntries(rows.map((r) => [r[1], r[2]]));
+    };
+    assert.deepEqual(await manRow('dog bites man'), await manRow('bites dog man'));
+    await page.locator('#positions').check();
+    const before = await manRow('dog bites man');
+    assert.notDeepEqual(before, await manRow('bites dog man'));
     consoleLog.assertClean();
   } finally {
     await context.close();

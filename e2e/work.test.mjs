@@ -79,3 +79,22 @@ test('with Break it on and 8 heads: broken attention once per head, nothing twic
     await context.close();
   }
 });
+
+test('deferred work, not deferred words: the open step and Break it are in the page before any scroll', { timeout: 90_000 }, async () => {
+  const { page, context, consoleLog } = await app.newPage({ viewport: { width: 1280, height: 800 } });
+  try {
+    await app.open(page, 'step=attention&row=4');
+    // Nothing scrolled: the lesson and Break it are below the first screen, yet their words and
+    // live numbers are in the document for find in page and printing.
+    await page.locator('[data-testid=qkv-check]').waitFor({ state: 'attached' });
+    const text = await page.evaluate(() => document.body.textContent);
+    assert.ok(text.includes('What queries, keys and values are for'), 'step 3 heading');
+    assert.match(await page.getByTestId('qkv-check').textContent(), /\d/);
+    assert.match(await page.getByTestId('qkv-intro').textContent(), /d_model = 32/);
+    assert.ok(text.includes('Break it: the classic attention mistakes'), 'Break it heading');
+    assert.equal(await page.evaluate(() => window.scrollY), 0);
+    consoleLog.assertClean();
+  } finally {
+    await context.close();
+  }
+});

@@ -6,17 +6,23 @@
 #   scripts/bench.sh --no-build # reuse the dist dirs of the previous run
 #   scripts/bench.sh --training-only  # only section 4; prints it (markdown) instead of rewriting
 #                                     # BENCHMARKS.md, and leaves it in $BENCH_DIR/training.md
+#   scripts/bench.sh --compare OLD_DIST NEW_DIST  # before/after of two built dists (below)
 #
 # It builds what it needs and prints tables, then writes BENCHMARKS.md (repo root):
 #   1. kernel: native Rust `causal_attention` (benches/kernel.rs, opt-level 3) for T = 7, 64, 256,
 #      512 (d_model 64, one head of 64) next to NumPy running the course formula on the same inputs
 #      (benches/numpy_attention.py), with OpenBLAS's default threads and with one thread;
-#   2. bundle: trunk release builds with opt-level "z" and "s": raw and gzip bytes of .wasm/.js/.css,
-#      plus where the wasm bytes go (benches/wasm_size_profile.py on a copy that keeps names);
-#   3. browser: headless Chromium on the "z" build, real mouse input (benches/browser.mjs): compute+draw
-#      time per update from window.__aeTiming while dragging the slider and clicking rows, and
-#      navigation → first heatmap; then a V8 CPU profile of the same interactions on a build whose
-#      wasm keeps function names;
+#   2. browser: headless Chromium on every page as scripts/build.sh builds them ($BENCH_DIR/dist-pages),
+#      real mouse input (benches/browser.mjs): per slider step and row click, input → end of the
+#      frame's layout and paint, and the app's compute+draw time (window.__aeTiming); navigation →
+#      first heatmap pixel (explorer, practice) and first view (training page); then a V8 CPU profile
+#      and a trace of the same interactions on a copy of the "z" build whose wasm keeps function names;
+#   3. bundle: trunk release builds of the explorer with opt-level "z" and "s": raw and gzip bytes of
+#      .wasm/.js/.css, plus where the wasm bytes go (benches/wasm_size_profile.py on a copy that keeps
+#      names); code per page (gzip, as scripts/budget.mjs counts it) and Lighthouse mobile (performance
+#      category, simulated throttling; benches/lighthouse.mjs) on every page, when Lighthouse is
+#      available: $LIGHTHOUSE, or target/bench/lighthouse (installed there with
+#      `npm install --prefix target/bench/lighthouse lighthouse@12.8.2`); skipped otherwise;
 #   4. training: the trainer's step (forward + backward + Adam) natively, at the release
 #      profile's opt-level "z" and at opt-level 3, next to the NumPy reference (benches/numpy_train.py,
 #      one thread) fed the same weights and batches, which first checks loss, gradients and updates
@@ -32,24 +38,42 @@
 # Not part of scripts/test.sh: timings depend on the machine and on what else it is running
 # (the load average before and after is recorded).
 #
+# --compare OLD_DIST NEW_DIST: no builds and no cargo; two built dists (each every page, as
+# scripts/build.sh makes them) measured alternately, OLD, NEW, OLD, NEW (a shared machine drifts;
+# taking turns spreads that over both): each round the explorer's slider (default view, 64 × 8,
+# 256 × 8), navigation to the first view of every page, and Lighthouse on every page
+# (BENCH_LH_RUNS runs per page and round, default 2). Then one CPU profile and trace of 50 slider
+# steps on NEW's default view, and code per page of both. BENCHMARKS.md: the targets, sections 2
+# and 3 (NEW's figures, both rounds pooled), the before/after table and the CPU profile are
+# rewritten; sections 1 and 4 are kept as they are. Files in $BENCH_DIR/compare.
+#
 # Env: BENCH_DIR (work files, default target/bench), BENCH_DIST_Z / BENCH_DIST_S (dist dirs,
 # default /tmp/dist-bench-z, /tmp/dist-bench-s), BENCH_TARGET_S (cargo target dir of the "s" build,
-# default target/bench-opt-s so it does not evict the normal release build), BENCH_MD (report path).
+# default target/bench-opt-s so it does not evict the normal release build), BENCH_MD (report path),
+# BENCH_PORT (first of the local ports the bench's servers use, default 0 = any free port),
+# BENCH_LH_RUNS (Lighthouse runs per page, default 3; 2 per round with --compare), LIGHTHOUSE.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 cd "$AE_ROOT"
 
+ARGS="$*"
 QUICK=0
 BUILD=1
 TRAIN_ONLY=0
-for arg in "$@"; do
-  case "$arg" in
+COMPARE_OLD=""
+COMPARE_NEW=""
+while [ $# -gt 0 ]; do
+  case "$1" in
     --quick) QUICK=1 ;;
     --no-build) BUILD=0 ;;
     --training-only) TRAIN_ONLY=1 ;;
-    -h|--help) sed -n '2,30p' "$0"; exit 0 ;;
-    *) ae_die "unknown option: $arg (see --help)" ;;
+    --compare)
+      [ $# -ge 3 ] || ae_die "--compare needs two dist dirs: --compare OLD_DIST NEW_DIST"
+      COMPARE_OLD="$(cd "$2" && pwd)"; COMPARE_NEW="$(cd "$3" && pwd)"; shift 2 ;;
+    -h|--help) sed -n '2,53p' "$0"; exit 0 ;;
+    *) ae_die "unknown option: $1 (see --help)" ;;
   esac
+  shift
 done
 
 BENCH_DIR="${BENCH_DIR:-$AE_ROOT/target/bench}"
@@ -57,7 +81,7 @@ DIST_Z="${BENCH_DIST_Z:-/tmp/dist-bench-z}"
 DIST_S="${BENCH_DIST_S:-/tmp/dist-bench-s}"
 TARGET_S="${BENCH_TARGET_S:-$AE_ROOT/target/bench-opt-s}"
 BENCH_MD="${BENCH_MD:-$AE_ROOT/BENCHMARKS.md}"
-COMMAND="$(env | { grep -E '^BENCH_[A-Z_]+=' || true; } | sort | tr '\n' ' ')scripts/bench.sh${*:+ $*}"
+COMMAND="$(env | { grep -E '^(BENCH_[A-Z_]+|LIGHTHOUSE)=' || true; } | sort | tr '\n' ' ')scripts/bench.sh${ARGS:+ $ARGS}"
 mkdir -p "$BENCH_DIR/kernel"
 
 if [ "$QUICK" = 1 ]; then
@@ -65,6 +89,13 @@ if [ "$QUICK" = 1 ]; then
 else
   KERNEL_ARGS=(); NUMPY_ARGS=(); UPDATES=150; LOADS=9; TRAIN_STEPS=400; TRAIN_SECONDS=4; BROWSER_TRAIN_STEPS=1500
 fi
+PORT="${BENCH_PORT:-0}"
+# A port for each server the bench starts in turn (0: each picks a free one).
+port() { if [ "$PORT" = 0 ]; then echo 0; else echo $((PORT + $1)); fi; }
+
+# Lighthouse, if available (never installed by this script; see the header).
+LIGHTHOUSE="${LIGHTHOUSE:-$AE_ROOT/target/bench/lighthouse/node_modules/.bin/lighthouse}"
+if [ -x "$LIGHTHOUSE" ]; then export LIGHTHOUSE; else LIGHTHOUSE=""; fi
 
 # --- The machine ------------------------------------------------------------------------------
 ae_log "machine"
@@ -85,8 +116,44 @@ ae_log "machine"
   echo "date=$(date -u +%Y-%m-%dT%H:%MZ)"
   echo "git=$(git rev-parse --short HEAD 2>/dev/null)$(git diff --quiet 2>/dev/null || echo ' (with uncommitted changes)')"
   echo "command=$COMMAND"
+  echo "lighthouse=${LIGHTHOUSE:+$("$LIGHTHOUSE" --version 2>/dev/null)}"
 } > "$BENCH_DIR/machine.txt"
 cat "$BENCH_DIR/machine.txt"
+
+# --- Compare two built dists ------------------------------------------------------------------
+if [ -n "$COMPARE_OLD" ]; then
+  CMP="$BENCH_DIR/compare"
+  rm -rf "$CMP"; mkdir -p "$CMP"
+  cp "$BENCH_DIR/machine.txt" "$CMP/machine.txt"
+  echo "old=$COMPARE_OLD" >> "$CMP/machine.txt"
+  echo "new=$COMPARE_NEW" >> "$CMP/machine.txt"
+  LH_RUNS="${BENCH_LH_RUNS:-2}"
+  for round in 1 2; do
+    for build in old new; do
+      dist="$COMPARE_OLD"; [ "$build" = new ] && dist="$COMPARE_NEW"
+      ae_log "compare, round $round of 2, $build ($dist): slider and navigation (load $(cut -d' ' -f1 /proc/loadavg))"
+      node benches/browser.mjs --dist "$dist" --only default,64t-8h,256t-8h --slider-only \
+        --nav explorer,practice,training --updates "$UPDATES" --loads "$LOADS" --port "$(port 1)" \
+        --out "$CMP/browser-$build-$round.json"
+      if [ -n "$LIGHTHOUSE" ]; then
+        ae_log "compare, round $round of 2, $build: Lighthouse, $LH_RUNS runs per page"
+        node benches/lighthouse.mjs --dist "$dist" --runs "$LH_RUNS" --no-install --port "$(port 2)" \
+          --out "$CMP/lighthouse-$build-$round.json"
+      fi
+    done
+  done
+  [ -n "$LIGHTHOUSE" ] || ae_log "no Lighthouse (set LIGHTHOUSE=/path/to/lighthouse): its rows stay empty"
+  ae_log "compare: CPU profile and trace of 50 slider steps, NEW's default view"
+  node benches/browser.mjs --dist "$COMPARE_NEW" --only default --slider-only --nav none --updates 50 \
+    --profile --profile-top 15 --port "$(port 3)" --out "$CMP/profile-new.json" | tee "$CMP/profile-new.txt"
+  node benches/page_sizes.mjs "$COMPARE_OLD" > "$CMP/sizes-old.json"
+  node benches/page_sizes.mjs "$COMPARE_NEW" > "$CMP/sizes-new.json"
+  echo "load_after=$(cut -d' ' -f1-3 /proc/loadavg)" >> "$CMP/machine.txt"
+  python3 benches/report.py "$BENCH_DIR" --compare "$BENCH_MD"
+  ae_log "rewrote the targets, sections 2 and 3, the before/after table and the CPU profile in $BENCH_MD"
+  python3 benches/report.py "$BENCH_DIR" --compare-summary
+  exit 0
+fi
 
 if [ "$TRAIN_ONLY" = 0 ]; then
 # --- 1. Kernel --------------------------------------------------------------------------------
@@ -147,13 +214,28 @@ if [ -f "$BENCH_DIR/named/app_named.wasm" ]; then
   python3 benches/wasm_size_profile.py "$BENCH_DIR/named/app_named.wasm" --top 25 | tee "$BENCH_DIR/wasm-size-profile.txt"
 fi
 
-# --- 3. Browser -------------------------------------------------------------------------------
-ae_log "browser: headless Chromium, release build (opt-level z)"
-node benches/browser.mjs --dist "$DIST_Z" --out "$BENCH_DIR/browser.json" --updates "$UPDATES" --loads "$LOADS"
+# --- 2. Browser and 3. code per page, Lighthouse ---------------------------------------------
+# Every page, as scripts/build.sh builds them (the shipped build; section 4 uses it too).
+PAGES="${BENCH_DIST_PAGES:-$BENCH_DIR/dist-pages}"
+if [ "$BUILD" = 1 ] || [ ! -f "$PAGES/train.html" ]; then
+  ae_log "build every page -> $PAGES"
+  bash scripts/build.sh "$PAGES"
+fi
+ae_log "browser: headless Chromium, every page ($PAGES)"
+node benches/browser.mjs --dist "$PAGES" --out "$BENCH_DIR/browser.json" --updates "$UPDATES" --loads "$LOADS" --port "$(port 1)"
 if [ -d "$BENCH_DIR/dist-prof" ]; then
-  ae_log "browser: CPU profile of the same interactions (named wasm)"
-  node benches/browser.mjs --dist "$BENCH_DIR/dist-prof" --out "$BENCH_DIR/browser-profile.json" \
-    --updates 60 --loads 1 --only 'default-1h,256t-8h' --profile --profile-top 20 | tee "$BENCH_DIR/browser-profile.txt"
+  ae_log "browser: CPU profile and trace of the same interactions (named wasm)"
+  node benches/browser.mjs --dist "$BENCH_DIR/dist-prof" --out "$BENCH_DIR/browser-profile.json" --port "$(port 3)" \
+    --updates 60 --loads 1 --only 'default,256t-8h' --nav none --profile --profile-top 20 | tee "$BENCH_DIR/browser-profile.txt"
+fi
+node benches/page_sizes.mjs "$PAGES" > "$BENCH_DIR/page-sizes.json"
+if [ -n "$LIGHTHOUSE" ]; then
+  ae_log "Lighthouse mobile, every page, ${BENCH_LH_RUNS:-3} runs each"
+  node benches/lighthouse.mjs --dist "$PAGES" --runs "${BENCH_LH_RUNS:-3}" --no-install --port "$(port 2)" \
+    --out "$BENCH_DIR/lighthouse.json"
+else
+  rm -f "$BENCH_DIR/lighthouse.json"
+  ae_log "no Lighthouse (set LIGHTHOUSE=/path/to/lighthouse, or see the header): skipped"
 fi
 
 fi # TRAIN_ONLY
@@ -188,7 +270,7 @@ cargo run --quiet --release --example train -- --grammar --seeds 1,2,3 --max-ste
 
 # The trainer in Chromium: the training page (every page's build, as served), default settings, seed 1.
 PAGES="${BENCH_DIST_PAGES:-$BENCH_DIR/dist-pages}"
-if [ "$BUILD" = 1 ] || [ ! -f "$PAGES/train.html" ]; then
+if { [ "$BUILD" = 1 ] && [ "$TRAIN_ONLY" = 1 ]; } || [ ! -f "$PAGES/train.html" ]; then
   ae_log "training: build every page -> $PAGES"
   bash scripts/build.sh "$PAGES"
 fi

@@ -155,7 +155,7 @@ pub fn TrainApp() -> impl IntoView {
         <AfterFirstPaint>
             <footer class="site-footer">
                 <p>
-                    "Every number on this page is computed by the app's Rust core (compiled to WebAssembly) from seeded inputs, in your browser."
+                    "Every number on this page is computed in your browser by the app's own code (written in Rust, compiled to WebAssembly), from seeded random inputs that anyone can reproduce."
                 </p>
             </footer>
         </AfterFirstPaint>
@@ -331,7 +331,7 @@ fn footer(quoted: Option<&'static str>) -> impl IntoView {
     view! {
         <footer class="site-footer">
             <p>
-                "Every number on this page is computed by the app's Rust core (compiled to WebAssembly) from seeded inputs"
+                "Every number on this page is computed in your browser by the app's own code (written in Rust, compiled to WebAssembly), from seeded random inputs that anyone can reproduce"
                 {quoted}
                 "; download the JSON to recompute the view anywhere."
             </p>

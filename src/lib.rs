@@ -1,10 +1,12 @@
 //! Attention Explorer: causal self-attention you can poke at.
 //!
-//! Layers, with data flowing one way (state → model → charts):
-//! - [`model`]: tokenizer, seeded weights, attention, statistics, link state, exports (pure Rust).
-//! - [`charts`]: geometry shared by drawing and hit-testing, and (in the browser) the drawing itself.
+//! Layers, with data flowing one way (docs/architecture.md has every module):
+//! - [`model`]: tokenizer, seeded weights, attention, training, statistics, link state, exports
+//!   (pure Rust, nalgebra only): every number the page shows.
 //! - [`format`] and [`text`]: the page's numbers as digits, and its sentences built from them.
-//! - `components` / `app` (browser only): signals, layout and events.
+//! - [`charts`]: geometry shared by drawing and hit-testing, and (in the browser) the pixels.
+//! - `state` (browser only): the signals and the link.
+//! - `components`, `hooks` and `app` (browser only): thin views, events and layout.
 
 pub mod charts;
 pub mod format;

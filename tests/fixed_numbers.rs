@@ -12,7 +12,7 @@ use attention_explorer::model::claims::{HeadShape, NEARLY_ONE_HOT};
 use attention_explorer::model::explorer::{ExplorerConfig, Prepared, DEFAULT_SENTENCE};
 use attention_explorer::model::masked_average::{mask_fill_demo, LARGE_NEGATIVE};
 use attention_explorer::model::quiz::{
-    questions, Kind, DROPOUT_MASKS, EXACT_TOLERANCE, GUESS_TOLERANCE,
+    questions, Kind, QuizOn, DROPOUT_MASKS, EXACT_TOLERANCE, GUESS_TOLERANCE,
 };
 use attention_explorer::model::scaling_lab::{lab_point, DRAWS, KEYS, LAB_SEED, SATURATED};
 use attention_explorer::model::temperature::Regime;
@@ -159,7 +159,16 @@ fn entries() -> Vec<Entry> {
         mask_fill_note(&demo, &tokens[2], 2),
     ));
 
-    let quiz = questions(&p, 0, 1.0, Mistakes::NONE, 1);
+    let quiz = questions(
+        &p,
+        QuizOn {
+            head: 0,
+            tau: 1.0,
+            mistakes: Mistakes::NONE,
+            selected_row: 5,
+        },
+        1,
+    );
     let prompt = |kind: Kind| {
         let q = quiz
             .iter()

@@ -1,6 +1,6 @@
 //! "Break it": one switch per classic attention mistake, the banner that marks the page as broken
 //! while any is on, what the mistakes did next to correct attention, and the lesson's link here.
-//! The maths is `model::broken`; the words are `text.rs`.
+//! The maths is `model::broken`; the words are `text::break_it`.
 
 use crate::components::heatmap::Heatmap;
 use crate::format::{fixed, percent};
@@ -8,8 +8,8 @@ use crate::hooks::{use_visibility, use_while_seen};
 use crate::model::broken::{Damage, Mistake};
 use crate::state::{ExplorerModel, ViewSignals};
 use crate::text::{
-    broken_banner, damage_sentences, mistake_code, mistake_label, mistake_why, CODE_NOTE,
-    IMPORTANCE_NOTE,
+    broken_banner, cheating_sentence, damage_sentences, mistake_code, mistake_label, mistake_why,
+    CODE_NOTE, IMPORTANCE_NOTE,
 };
 use crate::web::window;
 use leptos::prelude::*;
@@ -85,6 +85,15 @@ pub fn BreakIt() -> impl IntoView {
     });
     let correct = use_while_seen(Some(on_screen), "break-it", move || {
         model.main_weights.get()
+    });
+    // The first thing to look at when a mistake lets rows read the future.
+    let cheating = use_while_seen(Some(on_screen), "break-it", move || {
+        if view.broken.get().is_empty() {
+            return None;
+        }
+        model
+            .tokens
+            .with(|t| model.shown_weights.with(|w| cheating_sentence(t, &w.0)))
     });
     let switches = Mistake::ALL
         .into_iter()
@@ -199,7 +208,8 @@ pub fn BreakIt() -> impl IntoView {
             <p>
                 "Switch on a mistake people really make: the heatmap, the inspector and the downloads then show "
                 "attention computed with it, and the summary below compares it with correct attention. Several "
-                "can be on at once; they act in the order listed (masking after the softmax replaces masking with 0)."
+                "can be on at once; they act in the order listed. With “mask after the softmax” on, nothing is "
+                "masked before the softmax, so “mask with 0” then changes nothing."
             </p>
             <p class="hint" data-testid="code-note">{CODE_NOTE}</p>
             <fieldset>
@@ -207,7 +217,8 @@ pub fn BreakIt() -> impl IntoView {
                 <ul class="mistakes">{switches}</ul>
             </fieldset>
             <p class="hint">{IMPORTANCE_NOTE}</p>
-            <div node_ref=panel_ref>
+            <div node_ref=panel_ref data-testid="break-it-report">
+                {move || cheating.get().map(|text| view! { <p class="note" data-testid="cheating">{text}</p> })}
                 {report}
                 {correct_view}
             </div>

@@ -216,7 +216,7 @@ pub fn Compare() -> impl IntoView {
                 on:change=on_change
             >
                 <label>
-                    "Setting B changes "
+                    "Choose what B changes "
                     <select name="cmp-kind">{options(KINDS.into_iter(), kind)}</select>
                 </label>
                 <label class="cmp-value">

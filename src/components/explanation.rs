@@ -35,7 +35,8 @@ pub fn Explanation() -> impl IntoView {
                     "A dot product of two d-long vectors with unit-variance entries has a spread of about √d, so "
                     "longer heads produce larger scores and a peakier softmax. Dividing by √d undoes that growth and "
                     "keeps a fresh model's attention spread out, where gradients can still teach it. Setting "
-                    "τ = 1/√d cancels the division and shows what attention would look like without it."
+                    "τ = 1/√d cancels the division and shows what attention would look like without it; step 4 of "
+                    "the lesson below measures why that hurts."
                 </dd>
             </dl>
         </section>

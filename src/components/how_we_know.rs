@@ -10,6 +10,10 @@ pub fn HowWeKnow(children: Children) -> impl IntoView {
     view! {
         <details class="how-we-know">
             <summary>"How we know"</summary>
+            <p class="hint">
+                "Each check computes the same thing a second way. A ✓ means the two agree; a tiny "
+                "difference such as 1e-16 is rounding in the computer's arithmetic, not a mistake."
+            </p>
             {children()}
         </details>
     }

@@ -7,7 +7,7 @@ use crate::model::rng::SeededRng;
 use crate::model::trained::WeightsChoice;
 use crate::model::url_state::MAX_SEED;
 use crate::model::weights::{D_MODEL, HEAD_CHOICES};
-use crate::state::{ExplorerModel, ViewSignals};
+use crate::state::{ExplorerModel, NumbersHidden, ViewSignals};
 use crate::text::positions_help;
 use leptos::prelude::*;
 
@@ -23,6 +23,7 @@ pub fn ModelControls() -> impl IntoView {
     let model = ExplorerModel::from_context();
     let seed_error = RwSignal::new(None::<String>);
     let trained = move || model.trained_in_use();
+    let hidden = NumbersHidden::from_context();
     let choice = move |c: WeightsChoice| move || view.weights.get() == c;
     view! {
         <fieldset class="field model">
@@ -118,7 +119,7 @@ pub fn ModelControls() -> impl IntoView {
                         .map(|&h| {
                             view! {
                                 <option value=h.to_string() selected=move || view.heads.get() == h>
-                                    {format!("{h} × d = {}", D_MODEL / h)}
+                                    {format!("{h} {} of d = {}", if h == 1 { "head" } else { "heads" }, D_MODEL / h)}
                                 </option>
                             }
                         })
@@ -135,7 +136,9 @@ pub fn ModelControls() -> impl IntoView {
                 />
                 <label for="positions">"Add sinusoidal position codes"</label>
             </div>
-            <p class="help" data-testid="positions-help">
+            // On the practice page the help names the equal columns, which one question asks
+            // for: it waits, like the heatmap's numbers, until the answer is checked.
+            <p class="help" data-testid="positions-help" hidden=move || NumbersHidden::now(hidden)>
                 {move || {
                     model.tokens.with(|tokens| {
                         let repeated = first_repeated_word(tokens);

@@ -5,7 +5,7 @@
 
 use crate::components::heatmap::Heatmap;
 use crate::model::host::parse_decimal;
-use crate::model::quiz::{grade, questions, Question, Response};
+use crate::model::quiz::{grade, questions, Question, QuizOn, Response};
 use crate::state::{ExplorerModel, NumbersHidden, Shared, ViewSignals};
 use crate::text::quiz::{
     quiz_choice, quiz_number, quiz_progress, quiz_prompt, quiz_scope, quiz_verdict, quiz_why,
@@ -46,13 +46,14 @@ pub fn Quiz() -> impl IntoView {
     let view = ViewSignals::from_context();
     let model = ExplorerModel::from_context();
     let set = Memo::new(move |_| {
-        let (head, tau, seed) = (view.head.get(), view.tau.get(), view.quiz.get());
-        let mistakes = view.broken.get();
-        Shared(Arc::new(
-            model
-                .prepared
-                .with(|p| questions(p, head, tau, mistakes, seed)),
-        ))
+        let seed = view.quiz.get();
+        let on = QuizOn {
+            head: view.head.get(),
+            tau: view.tau.get(),
+            mistakes: view.broken.get(),
+            selected_row: view.row.get(),
+        };
+        Shared(Arc::new(model.prepared.with(|p| questions(p, on, seed))))
     });
     let index = RwSignal::new(0usize);
     let choice = RwSignal::new(None::<usize>);

@@ -3,7 +3,7 @@
 //!
 //! A sentence such as "3 of 6 rows put more than 95 % on one key" is only ever printed from
 //! these numbers, so it stays true for every sentence, seed, head split and temperature (the
-//! tests below and in `src/text.rs` check the wording against them).
+//! tests below and in `src/text/` check the wording against them).
 
 use super::host::lowercase;
 use super::stats::ROUNDING_TOLERANCE;

@@ -197,6 +197,8 @@ struct View<'a> {
     w: DMatrix<f64>,
     /// Correct attention's weights of the same head.
     correct: DMatrix<f64>,
+    /// The view's selected row, which questions avoid where they can.
+    selected_row: usize,
     rng: SeededRng,
 }
 
@@ -220,10 +222,20 @@ impl View<'_> {
         )
     }
 
-    /// A row from `from` to t − 1.
+    /// A row from `from` to t − 1, other than the view's selected row when there is another:
+    /// the learner has just read that row's every number in the inspector.
     fn pick_row(&mut self, from: usize) -> usize {
         let t = self.w.nrows();
-        from + self.pick(t - from)
+        self.pick_row_below(from, t)
+    }
+
+    /// As [`Self::pick_row`], from the rows `from` to `end − 1`.
+    fn pick_row_below(&mut self, from: usize, end: usize) -> usize {
+        let rows: Vec<usize> = (from..end).filter(|&r| r != self.selected_row).collect();
+        if rows.is_empty() {
+            return from + self.pick(end - from);
+        }
+        rows[self.pick(rows.len())]
     }
 
     fn ask(&mut self, kind: Kind) -> Option<Question> {
@@ -280,7 +292,8 @@ impl View<'_> {
                 if t < 2 {
                     return None;
                 }
-                q.row = self.pick(t - 1);
+                // A row with a future, other than the one the inspector shows.
+                q.row = self.pick_row_below(0, t - 1);
                 q.key = q.row + 1 + self.pick(t - 1 - q.row);
                 q.value = self.w[(q.row, q.key)];
                 q.reference = if broken {
@@ -454,16 +467,26 @@ pub fn mean_dropout_sum(row: &[f64], seed: u64) -> f64 {
     total / DROPOUT_MASKS as f64
 }
 
-/// The quiz for head `head` of `p` at temperature `tau` with the "Break it" `mistakes` of the
-/// heatmap shown (none: correct attention), under quiz seed `seed`: one question per kind whose
+/// What the quiz is about: the heatmap shown (its head, τ and "Break it" mistakes; none: correct
+/// attention) and the row the view has selected (its numbers are on screen, so questions about a
+/// row ask about another one where they can).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct QuizOn {
+    pub head: usize,
+    pub tau: f64,
+    pub mistakes: Mistakes,
+    pub selected_row: usize,
+}
+
+/// The quiz about `on` for the model `p`, under quiz seed `seed`: one question per kind whose
 /// premise holds, in [`Kind::ALL`] order.
-pub fn questions(
-    p: &Prepared,
-    head: usize,
-    tau: f64,
-    mistakes: Mistakes,
-    seed: u64,
-) -> Vec<Question> {
+pub fn questions(p: &Prepared, on: QuizOn, seed: u64) -> Vec<Question> {
+    let QuizOn {
+        head,
+        tau,
+        mistakes,
+        selected_row,
+    } = on;
     if p.is_empty() {
         return Vec::new();
     }
@@ -488,6 +511,7 @@ pub fn questions(
         mistakes,
         w,
         correct,
+        selected_row,
         rng: SeededRng::stream(seed, "quiz"),
     };
     Kind::ALL

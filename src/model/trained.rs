@@ -199,35 +199,6 @@ mod tests {
         );
     }
 
-    #[test]
-    fn the_page_says_which_weights_it_shows() {
-        use crate::model::broken::Mistakes;
-        use crate::model::export::view_json;
-        use crate::text::{weights_note, weights_note_short};
-        let p =
-            Prepared::from_checkpoint(tokenize(DEFAULT_SENTENCE), &grammar_checkpoint()).unwrap();
-        assert_eq!(
-            weights_note(&p.weights, 1337),
-            "Trained weights: the word vectors and W_q, W_k, W_v, W_o of a 1-layer, 2-head attention model that this app's own code trained for 1000 steps (seed 1) to predict the next word of sentences from a 29-word grammar, saved in f32. So these patterns were learned; the attention arithmetic on them is exact."
-        );
-        assert!(weights_note_short(&p.weights, 1337).starts_with("Trained weights (1000 steps"));
-        let json = view_json(
-            DEFAULT_SENTENCE,
-            &p,
-            (1.0, Mistakes::NONE),
-            &p.attend_all(1.0),
-        );
-        assert!(json.contains(
-            "\"weights_source\": \"trained\",\n  \"checkpoint\": {\"task\": \"grammar\", \"seed\": 1, \"steps\": 1000}"
-        ));
-        // Shuffle the past rebuilds the model with the same trained weights.
-        let s = crate::model::positions::shuffle_the_past(&p, 0, 1.0, 6, 3);
-        let w = p.weights_all(1.0);
-        for (j, b) in s.before.iter().enumerate() {
-            assert_eq!(*b, w[0][(6, j)]);
-        }
-    }
-
     /// The training page offers "Show this model in the explorer" exactly for the runs the explorer
     /// can read (the tiny grammar, one layer, 2 or 4 heads, sinusoidal positions), and the explorer
     /// then shows that run's attention (to f32 rounding: the file keeps f32); it refuses the rest.

@@ -25,9 +25,9 @@ pub fn mistake_why(m: Mistake) -> &'static str {
     match m {
         Mistake::ScaleByModelWidth => "A head's q·k adds up d products, so its spread grows like √d, not √d_model; with more than one head √d_model is larger, so the scores shrink and every row is at least as flat as correct attention's (with one head the two are the same).",
         Mistake::MultiplyBySqrtD => "Multiplying makes the scores d times those of correct attention, as if τ were divided by d, so every row is at least as peaked as correct attention's.",
-        Mistake::MaskWithZero => "A score of 0 is an ordinary score, not a barrier: e⁰ = 1, so the future keeps a share of the weight; only −∞ gives e^(−∞) = 0.",
+        Mistake::MaskWithZero => "A score of 0 is an ordinary score, not a barrier: e⁰ = 1, so the future keeps a share of the weight (unless the visible scores are so much larger that the share rounds to 0, as at a very low τ); only −∞ gives e^(−∞) = 0, at any τ.",
         Mistake::MaskAfterSoftmax => "The softmax has already handed weight to the future; zeroing it afterwards throws that share away, so every row that gave the future any weight sums to less than 1.",
-        Mistake::SoftmaxOverColumns => "For scores of shape (batch, T queries, T keys), dim=-2 is the query axis: the softmax then normalises each key's column over the queries, so the columns sum to 1 and the rows, each query's share of attention, do not. (dim=0 would be the batch axis, a different mistake).",
+        Mistake::SoftmaxOverColumns => "For scores of shape (batch, T queries, T keys), dim=-2 is the query axis: the softmax then normalises each key's column over the queries, so the columns sum to 1 and the rows, each query's share of attention, need not. (dim=0 would be the batch axis, a different mistake).",
         Mistake::WrongTriangle => "triu keeps the upper triangle, so each token attends to itself and the tokens after it while its past is hidden: it reads the very tokens it should predict.",
         Mistake::Dropout => "Dropout zeroes each weight with probability 0.1 and divides the rest by 0.9, as in training, so rows sum to 1 only on average; at inference it must be off.",
     }
@@ -59,7 +59,7 @@ pub fn mistake_code(m: Mistake) -> (&'static str, &'static str) {
 }
 
 /// What the code lines assume, for a reader who has not used `PyTorch`.
-pub const CODE_NOTE: &str = "The code lines are written as in PyTorch, for scores of shape (batch, T queries, T keys): scores.masked_fill(tril == 0, v) puts v wherever the lower-triangular matrix tril has a 0 (the future); dim=-1 is the last axis, the keys of one row, and dim=-2 the queries of one column; model.eval() switches a model from training to use, which turns dropout off. Dropout is a training trick: it zeroes each weight at random (here with probability 0.1) and divides the others by 0.9, so that on average nothing changes, to keep a model from leaning on any single weight.";
+pub const CODE_NOTE: &str = "The code lines are written as in PyTorch. There, scores has the shape (batch, T, T): batch counts the sentences processed together (here just one), then one row per query and one column per key. scores.masked_fill(tril == 0, v) writes v wherever the lower-triangular matrix tril holds a 0, which is the future. dim=-1 means the last axis, along each row over its keys; dim=-2 means down each column over its queries. Dropout is a training trick: it zeroes each weight at random (here with probability 0.1) and divides the others by 0.9, so that on average nothing changes; it keeps a model from leaning on any single weight. model.eval() switches a model from training to use, which turns dropout off.";
 
 /// The eighth mistake, which no switch can show: reading a weight as importance.
 pub const IMPORTANCE_NOTE: &str = "One more mistake has no switch, because it is in the reading, not the code: a large weight says how much of that key's value vector this head mixes in, not how much the token matters. Value vectors differ in size, other heads and layers mix again, and quite different weights can give similar outputs.";
@@ -154,8 +154,15 @@ pub fn damage_sentences(damage: &Damage, mistakes: Mistakes, heads: usize) -> Ve
     } else {
         " (each row divided by its sum first)"
     };
+    // The largest weight and the entropy are two measures of spread; they can disagree.
+    let disagree = (bm > cm + 1e-9 && be > ce + 1e-9) || (bm < cm - 1e-9 && be < ce - 1e-9);
+    let caveat = if disagree {
+        ", though by the largest weight they look the other way: the two measures of spread can disagree"
+    } else {
+        ""
+    };
     out.push(format!(
-        "On average a row's largest weight is {} (correct: {}) and its entropy {} bits{rescaled} (correct: {} bits): by entropy, {shape}.",
+        "On average a row's largest weight is {} (correct: {}) and its entropy {} bits{rescaled} (correct: {} bits): by entropy, {shape}{caveat}.",
         percent(bm),
         percent(cm),
         fixed(be, 3),
@@ -168,6 +175,24 @@ pub fn damage_sentences(damage: &Damage, mistakes: Mistakes, heads: usize) -> Ve
         ));
     }
     out
+}
+
+/// The first thing to see when broken weights reach the future: the row that gives the most weight
+/// to the very next token, the one it should predict (row t predicts token t + 1). `None` when no
+/// row does.
+pub fn cheating_sentence(tokens: &[String], weights: &DMatrix<f64>) -> Option<String> {
+    let t = tokens.len().min(weights.nrows()).min(weights.ncols());
+    let (i, w) = (0..t.saturating_sub(1))
+        .map(|i| (i, weights[(i, i + 1)]))
+        .filter(|&(_, w)| w > ROUNDING_TOLERANCE)
+        .max_by(|a, b| a.1.total_cmp(&b.1))?;
+    Some(format!(
+        "Look first at row {} {}: it now gives {} of its weight to {}, the very token it should predict. A model trained like this learns to copy the answer instead of predicting it.",
+        i + 1,
+        quote(&tokens[i]),
+        percent(w),
+        quote(&tokens[i + 1])
+    ))
 }
 
 /// The heatmap's accessible name while mistakes are on.
@@ -391,5 +416,35 @@ mod tests {
         );
         assert_eq!(signed(-0.25), "−0.250");
         assert_eq!(signed(1e-6), "+1.0e-6");
+    }
+
+    /// The cheating sentence names the row with the largest weight on its own next token, for
+    /// every mistake, head split and temperature of the default view; none for correct attention.
+    #[test]
+    fn the_cheating_sentence_names_the_row_that_reads_its_answer() {
+        for heads in [1, 2, 4] {
+            let p = default_view(heads, false);
+            let tokens = &p.config.tokens;
+            for tau in [0.25, 1.0, 4.0] {
+                for m in Mistake::ALL {
+                    for (h, w) in broken_weights_all(&p, set(&[m]), tau).iter().enumerate() {
+                        let next: Vec<f64> = (0..tokens.len() - 1).map(|i| w[(i, i + 1)]).collect();
+                        let best = next.iter().copied().fold(0.0, f64::max);
+                        match cheating_sentence(tokens, w) {
+                            None => assert!(best <= ROUNDING_TOLERANCE, "{m:?} head {h}"),
+                            Some(text) => {
+                                let i = next.iter().position(|&x| x == best).unwrap();
+                                assert!(
+                                    text.starts_with(&format!("Look first at row {} ", i + 1)),
+                                    "{text}"
+                                );
+                                assert!(text.contains(&percent(best)), "{text}");
+                            }
+                        }
+                    }
+                }
+                assert_eq!(cheating_sentence(tokens, &p.heads[0].weights(tau)), None);
+            }
+        }
     }
 }

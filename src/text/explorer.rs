@@ -55,6 +55,15 @@ pub fn regime_sentence(regime: Regime, tau: f64, head_size: usize, shape: &HeadS
     format!("{opening} {}", shape_sentence(shape))
 }
 
+/// "none of the 6 rows", "2 of the 6 rows", "all 6 rows": `n` of `m`, said the way a person would.
+pub fn rows_counted(n: usize, m: usize) -> String {
+    match n {
+        0 => format!("none of the {m} rows"),
+        n if n == m => format!("all {m} rows"),
+        n => format!("{n} of the {m} rows"),
+    }
+}
+
 /// The live counts behind [`regime_sentence`]: how many rows are nearly one-hot or tied.
 pub fn shape_sentence(shape: &HeadShape) -> String {
     let m = shape.rows_with_choice;
@@ -62,8 +71,8 @@ pub fn shape_sentence(shape: &HeadShape) -> String {
         return "The only row sees only its own token, so it is always 100 % on it.".to_string();
     }
     let counts = format!(
-        "In this head {} of the {m} rows that see more than one key put over {} of their weight on one key; averaged over those {m} rows, the largest weight is {}.",
-        shape.nearly_one_hot,
+        "In this head {} that see more than one key put over {} of their weight on one key; averaged over those {m} rows, the largest weight is {}.",
+        rows_counted(shape.nearly_one_hot, m),
         percent(NEARLY_ONE_HOT),
         percent(shape.mean_max_weight)
     );
@@ -209,7 +218,7 @@ pub fn positions_help(
         ),
         (false, None) => "Without position codes a word's vector is the same wherever it stands (capitals are ignored), so a repeated word would get identical keys and the same weight in every row that sees both copies.".to_string(),
         (true, Some(pair)) => format!(
-            "Each position adds its own sine–cosine pattern to the word's vector, so {pair} now get different keys, and rows weigh them differently."
+            "Each position adds its own sine–cosine pattern to the word's vector, so {pair} now get different keys, and a row that sees both can weigh them differently."
         ),
         (true, None) => "Each position adds its own sine–cosine pattern to the word's vector, so the same word at two places would get two different keys.".to_string(),
     }
@@ -225,9 +234,18 @@ pub fn glossary(
 ) -> Vec<(&'static str, String)> {
     let heads = heads.max(1);
     let d = d_model / heads;
+    let origin = if trained {
+        "Trained here."
+    } else {
+        "Random here, drawn from the seed."
+    };
+    let example = softmax_example();
     vec![
+        ("token", "one piece of the sentence: a word or a punctuation mark. Tokens are counted from 1, left to right.".to_string()),
         ("T", format!("the number of tokens in the sentence (here {tokens}); the heatmap is T × T.")),
-        ("X", "the T × d_model input to attention: one row per token, its word vector (plus its position code when positions are on).".to_string()),
+        ("embedding", format!("a token's word vector: d_model numbers looked up for its word, the same wherever the word stands. {origin}")),
+        ("position code", "d_model numbers built from sines and cosines of a token's place, added to its embedding when positions are on, so one word at two places gets two different vectors (step 6).".to_string()),
+        ("X", "the T × d_model input to attention: one row per token, its embedding (plus its position code when positions are on).".to_string()),
         ("x", "one token's row of X.".to_string()),
         ("d_model", format!("how many numbers describe each token (here {d_model}).")),
         ("h", format!("the number of heads (here {heads}): attentions that run side by side on the same tokens, each with its own W_q, W_k, W_v (step 5).")),
@@ -235,7 +253,8 @@ pub fn glossary(
         ("W_q, W_k, W_v", format!("d_model × d matrices (here {d_model} × {d}, one set per head) that turn x into its query, key and value. {}", if trained { "Trained here (the grammar checkpoint)." } else { "Random here, not trained." })),
         ("Q, K, V", "T × d matrices: Q = X·W_q, K = X·W_k, V = X·W_v. Row t holds token t's query q (what it is looking for), key k (what it offers to be found by) and value v (what it hands over).".to_string()),
         ("scores", "q·k for every query and key (the matrix QKᵀ); before softmax they are divided by √d·τ.".to_string()),
-        ("mask", "the causal mask: before the softmax, every score of a key after the query (j > t, the future) is set to −∞, so its weight is exactly 0. Row t's output is what the model uses to predict token t + 1, so a row may see its own token but never the next one.".to_string()),
+        ("mask", "the causal mask: before the softmax, every score of a key after the query (key j later than query t: j > t, the future) is set to −∞, so its weight is exactly 0. Row t's output is what the model uses to predict token t + 1, so a row may see its own token but never the next one.".to_string()),
+        ("softmax", format!("turns a row of scores s into weights that are positive and add up to 1: w_j = e^(s_j) ÷ Σ_k e^(s_k). For example, scores {example}: the largest score gets the most, and every key keeps some.")),
         ("τ", "the temperature, an extra divisor of the scores; τ = 1 is standard attention.".to_string()),
         ("A", "the T × T attention weights: softmax of each row of masked scores, so every row adds up to 1 (100 %). The head's output is A·V, T × d.".to_string()),
         ("concat", format!("the h heads' outputs A·V side by side: T × d_model (here {heads} × {d} = {d_model} columns).")),
@@ -243,6 +262,19 @@ pub fn glossary(
         ("entropy (bits)", "−Σ w·log₂ w over a row's weights: 0 bits when one key gets everything, log₂ n bits when n keys share equally.".to_string()),
         ("effective tokens", "2^entropy: how many keys the row is spread over, as if evenly.".to_string()),
     ]
+}
+
+/// The glossary's softmax example, computed by the model's own softmax: "2, 1, 0 give weights
+/// 0.665, 0.245, 0.090".
+fn softmax_example() -> String {
+    let scores = [2.0, 1.0, 0.0];
+    let w = crate::model::broken::softmax_full_rows(&DMatrix::from_row_slice(1, 3, &scores));
+    let listed = |xs: Vec<String>| xs.join(", ");
+    format!(
+        "{} give weights {}",
+        listed(scores.iter().map(|s| fixed(*s, 0)).collect()),
+        listed(w.iter().map(|x| fixed(*x, 3)).collect())
+    )
 }
 
 #[cfg(test)]
@@ -253,6 +285,39 @@ mod tests {
     use crate::model::tokenizer::tokenize;
     use crate::model::weights::DEFAULT_HEADS;
     use crate::text::quoted_list;
+
+    /// The note under the heatmap names the trained checkpoint it shows, as the JSON does.
+    #[test]
+    fn the_page_says_which_weights_it_shows() {
+        use crate::model::broken::Mistakes;
+        use crate::model::explorer::DEFAULT_SENTENCE;
+        use crate::model::export::view_json;
+        use crate::model::train::checkpoint_file::decode;
+        let checkpoint = decode(include_bytes!("../../assets/checkpoints/grammar.bin")).unwrap();
+        let p =
+            Prepared::from_checkpoint(tokenize(DEFAULT_SENTENCE), &std::sync::Arc::new(checkpoint))
+                .unwrap();
+        assert_eq!(
+            weights_note(&p.weights, 1337),
+            "Trained weights: the word vectors and W_q, W_k, W_v, W_o of a 1-layer, 2-head attention model that this app's own code trained for 1000 steps (seed 1) to predict the next word of sentences from a 29-word grammar, saved in f32. So these patterns were learned; the attention arithmetic on them is exact."
+        );
+        assert!(weights_note_short(&p.weights, 1337).starts_with("Trained weights (1000 steps"));
+        let json = view_json(
+            DEFAULT_SENTENCE,
+            &p,
+            (1.0, Mistakes::NONE),
+            &p.attend_all(1.0),
+        );
+        assert!(json.contains(
+            "\"weights_source\": \"trained\",\n  \"checkpoint\": {\"task\": \"grammar\", \"seed\": 1, \"steps\": 1000}"
+        ));
+        // Shuffle the past rebuilds the model with the same trained weights.
+        let s = crate::model::positions::shuffle_the_past(&p, 0, 1.0, 6, 3);
+        let w = p.weights_all(1.0);
+        for (j, b) in s.before.iter().enumerate() {
+            assert_eq!(*b, w[0][(6, j)]);
+        }
+    }
 
     /// The page as it opens: "The cat sat on the mat .", seed 1337, two heads of 16.
     fn default_model() -> Prepared {
@@ -369,7 +434,7 @@ mod tests {
                     for head in &p.heads {
                         let w = head.weights(tau);
                         let text = regime_sentence(Regime::of(tau, d), tau, d, &HeadShape::of(&w));
-                        let expected = format!(" {} of the 6 rows ", nearly_one_hot_by_hand(&w));
+                        let expected = format!(" {} ", rows_counted(nearly_one_hot_by_hand(&w), 6));
                         assert!(text.contains(&expected), "{heads} heads, τ {tau}: {text}");
                         let tied = (1..w.nrows())
                             .filter(|&i| {
@@ -549,6 +614,16 @@ mod tests {
             assert!(symbols.contains(&s), "{s} missing");
         }
         assert!(def("concat").contains("2 × 16 = 32"));
+        // The softmax example is the model's softmax, and its weights add up to 1 as printed.
+        assert!(
+            def("softmax").contains("scores 2, 1, 0 give weights 0.665, 0.245, 0.090:"),
+            "{}",
+            def("softmax")
+        );
+        for s in ["token", "embedding", "position code", "softmax"] {
+            assert!(symbols.contains(&s), "{s} missing");
+        }
+        assert!(def("mask").contains("key j later than query t"));
         assert!(def("W_o").contains("32 × 32"));
     }
 }

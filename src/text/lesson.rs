@@ -9,6 +9,10 @@ use crate::model::positions::{OrderDemo, ShuffleComparison};
 use crate::model::stats::ROUNDING_TOLERANCE;
 use crate::model::url_state::Step;
 
+/// Where the lesson comes from, said once at its top: the two texts it follows and how it treats
+/// what they print.
+pub const LESSON_SOURCES: &str = "The lesson follows two texts: a notebook that builds attention in small steps (average the past, then the same as a matrix, then queries, keys and values, then scaling by √d), and an article that writes attention in NumPy. Where the page quotes a number from them it says so; every other number is computed here, live.";
+
 /// Step 2's check: the averaging matrix times X against the notebook's loop, differing by `diff`.
 pub fn averaging_check(diff: f64) -> String {
     format!(
@@ -101,9 +105,25 @@ pub fn live_gap(tau: f64, head: usize, gap: f64) -> String {
 
 /// Step 6's verdict on a shuffle of the past: computed from the comparison, never assumed.
 pub fn shuffle_check(cmp: &ShuffleComparison) -> String {
-    if cmp.bit_identical() {
+    if cmp.bit_identical() && cmp.scores_bit_identical() {
         "✓ Every key kept its score and its weight, bit for bit: the row is bit-identical."
             .to_string()
+    } else if cmp.bit_identical() {
+        // Positions on, yet the weights did not move: at a low τ they round to the same doubles.
+        let moved = cmp
+            .scores_before
+            .iter()
+            .zip(&cmp.scores_after)
+            .map(|(a, b)| (a - b).abs())
+            .fold(0.0, f64::max);
+        format!(
+            "The keys' scores q·k changed (by up to {}), but every key kept its weight bit for bit: at this τ the weights round to the same numbers.",
+            if moved >= 5e-4 {
+                fixed(moved, 3)
+            } else {
+                scientific(moved, 1)
+            }
+        )
     } else if cmp.scores_bit_identical() {
         format!(
             "✓ Every key kept its score q·k bit for bit. The weights agree to within {} (the last bits of rounding: the softmax adds the same terms in another order).",
@@ -160,7 +180,7 @@ pub fn heads_intro(trained: bool) -> String {
     let here = if trained {
         "these weights were trained, so each head's pattern was learned: compare the heads' heatmaps to see what each one does"
     } else {
-        "here the weights are random, so the heads show different random patterns, not specialisations"
+        "here the weights are random, so each head's pattern comes from its own random weights: differences between heads are chance, not specialisations"
     };
     format!("Step 5 adds heads: several attentions run side by side on the same tokens, each with its own W_q, W_k and W_v, so one layer can weigh the past in several different ways at once. In trained models heads often end up doing different jobs; {here}.")
 }
@@ -192,7 +212,7 @@ pub fn heads_shapes(
         "random (seeded) and untrained like W_q, W_k and W_v"
     };
     format!(
-        "Each head's output A·V is T × d = {t} × {head_size}. Side by side, the {heads} outputs make concat, T × d_model = {t} × {d_model} (head h in columns (h − 1)·d + 1 to h·d). The output projection W_o, d_model × d_model = {d_model} × {d_model}, {origin}, mixes them: concat · W_o is T × d_model = {t} × {d_model}, the same shape as the input X."
+        "Each head's output A·V is T × d = {t} × {head_size}. Side by side, the {heads} outputs make concat, T × d_model = {t} × {d_model} (head i in columns (i − 1)·d + 1 to i·d). The output projection W_o, d_model × d_model = {d_model} × {d_model}, {origin}, mixes them: concat · W_o is T × d_model = {t} × {d_model}, the same shape as the input X."
     )
 }
 
@@ -454,7 +474,7 @@ mod tests {
 
     #[test]
     fn heads_text_for_every_split() {
-        assert!(heads_intro(false).contains("random patterns, not specialisations"));
+        assert!(heads_intro(false).contains("chance, not specialisations"));
         assert!(heads_intro(true).contains("each head's pattern was learned"));
         assert_eq!(
             heads_split(1, 32, 32),

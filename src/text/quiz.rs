@@ -24,6 +24,26 @@ fn number(x: f64) -> String {
     }
 }
 
+/// A bound `x ≥ 0` as [`number`] prints it, rounded up where rounding to nearest would print a
+/// smaller number: "within 0.0018" must not be said of a gap of 0.00180316.
+fn bound(x: f64) -> String {
+    let mut y = x;
+    loop {
+        let printed = number(y);
+        if printed.parse::<f64>().is_ok_and(|p| p >= x) || !y.is_finite() {
+            return printed;
+        }
+        // One unit of the last printed digit up: 1e-4 for 4 decimals, 0.1 of the mantissa in
+        // scientific notation.
+        let unit = if y >= 5e-5 {
+            1e-4
+        } else {
+            10f64.powf(y.log10().floor() - 1.0)
+        };
+        y = printed.parse::<f64>().unwrap_or(y) + unit;
+    }
+}
+
 /// "the heatmap above" or "the broken heatmap above": what a question reads its number off.
 fn heatmap_named(q: &Question) -> &'static str {
     if q.mistakes.is_empty() {
@@ -48,7 +68,7 @@ pub fn quiz_prompt(q: &Question, tokens: &[String], tau: f64) -> String {
             format_tau(tau)
         ),
         Kind::MaskedCell => format!(
-            "In {heatmap}, what weight does {row} put on {}, a token after it?{typed}",
+            "In {heatmap}, what weight does {row} put on {}?{typed}",
             token_at("key", tokens, q.key)
         ),
         Kind::HalfTau => format!(
@@ -61,12 +81,12 @@ pub fn quiz_prompt(q: &Question, tokens: &[String], tau: f64) -> String {
             q.row + 1
         ),
         Kind::SpreadHead => format!(
-            "At τ = {}, which of these two heads spreads its weight more on average (a higher entropy, averaged over rows 2 to {})?",
+            "Row 1 sees only itself, so its entropy is 0 in every head. At τ = {}, which of these two heads spreads its weight more on average: a higher mean entropy over rows 2 to {}?",
             format_tau(tau),
             tokens.len()
         ),
         Kind::EqualColumns => "Without position codes, which two key columns are equal in every row that sees both?".to_string(),
-        Kind::WhichMistake => "One “Break it” switch alone turned this head's weights into the heatmap below. Which one?".to_string(),
+        Kind::WhichMistake => "One “Break it” switch alone turned this head's weights into the heatmap below. Clues to look for: weight above the diagonal (the future), rows that no longer add up to 1, rows flatter or more peaked than the heatmap above. Which switch was it?".to_string(),
         Kind::DropoutMean => format!(
             "Dropout with p = {p} zeroes each weight of {row} with probability {p} and divides every weight it keeps by {keep}. Averaged over many dropout masks, what does the row sum to?",
             p = fixed(DROPOUT_P, 1),
@@ -144,7 +164,7 @@ pub fn quiz_number(q: &Question, tokens: &[String]) -> String {
         Kind::HotLimit => format!(
             "The limit is 1/{} = {v}; at τ = 100, the slider's top, every weight of the model's row is already within {} of it.",
             q.row + 1,
-            number(q.reference)
+            bound(q.reference)
         ),
         Kind::SpreadHead => {
             let (Some(Choice::Head(a)), Some(Choice::Head(b))) = (q.choices.first(), q.choices.get(1)) else {
@@ -159,9 +179,10 @@ pub fn quiz_number(q: &Question, tokens: &[String]) -> String {
             )
         }
         Kind::EqualColumns => format!(
-            "The model, positions off: {} and {} differ by at most {v} in every row that sees both.",
+            "The model, positions off: {} and {} differ by at most {} in every row that sees both.",
             token_at("column", tokens, q.row),
-            token_at("column", tokens, q.key)
+            token_at("column", tokens, q.key),
+            bound(q.value)
         ),
         Kind::WhichMistake => format!("The largest change it makes to a weight of this head: {v}."),
         Kind::DropoutMean => format!(
@@ -243,7 +264,13 @@ mod tests {
         let tokens = &p.config.tokens;
         let broken = Mistakes::NONE.with(Mistake::WrongTriangle, true);
         for (seed, mistakes) in (1..6).flat_map(|s| [(s, Mistakes::NONE), (s, broken)]) {
-            for q in questions(&p, 0, 1.0, mistakes, seed) {
+            let on = crate::model::quiz::QuizOn {
+                head: 0,
+                tau: 1.0,
+                mistakes,
+                selected_row: 5,
+            };
+            for q in questions(&p, on, seed) {
                 let read_off = matches!(
                     q.kind,
                     Kind::FirstRow | Kind::TopKey | Kind::MaskedCell | Kind::Weight

@@ -121,6 +121,9 @@ pub fn variance_readout(point: &LabPoint) -> String {
 /// (the training page has the full story).
 pub const TRAINING_IN_BRIEF: &str = "Why does a peaky softmax matter? Because of how a model learns. A model is scored by a loss, a number that is large when it predicts the next token badly (the training page plots it). Training nudges every weight, W_q and W_k included, a little in the direction that lowers the loss; that direction is the gradient, ∂loss/∂weight. A weight learns only from the gradient that reaches it, and to reach W_q it must pass back through the softmax and through the scores.";
 
+/// How the lab carries a gradient back to q, for readers who want the route.
+pub const GRADIENT_ROUTE: &str = "(The route back: through the softmax's Jacobian, its table of how each weight changes with each score, then through ∂score/∂q = k, or k/√d when scaled.)";
+
 /// Step 4's gradient readout at the selected head size: how much gradient reaches the query
 /// through the softmax and the scores, unscaled against scaled (`LabPoint::gradient_*`), and
 /// what that does to learning. Every comparison in it is computed from `point`.
@@ -128,7 +131,7 @@ pub fn gradient_readout(point: &LabPoint) -> String {
     let d = point.head_size;
     let (u, s) = (&point.gradient_unscaled, &point.gradient_scaled);
     let measured = format!(
-        "In the same {DRAWS} draws, a random unit-size gradient arriving at the {KEYS} weights was carried back to q (through the softmax's Jacobian and through ∂score/∂q = k, or k/√d scaled). At d = {d} the gradient reaching q has median {} and mean {} unscaled, median {} and mean {} scaled.",
+        "How much learning signal still reaches q? In the same {DRAWS} draws, a random gradient of size 1 was sent back from the {KEYS} weights to q and what arrived was measured. At d = {d} the gradient reaching q has median {} and mean {} unscaled, median {} and mean {} scaled.",
         fixed(u.median, 3),
         fixed(u.mean, 3),
         fixed(s.median, 3),
@@ -150,14 +153,14 @@ pub fn gradient_readout(point: &LabPoint) -> String {
         )
     } else {
         format!(
-            "Unscaled, the gradient is larger ({}× the scaled mean) and more uneven (middle 80 % of draws: {} against {} scaled), and {saturated} of the draws are already saturated (over {} on one key). The larger d, the more rows saturate and pass almost nothing: try d = 256.",
+            "At this small d, unscaled even looks better: its gradient is larger ({}× the scaled mean), though more uneven (middle 80 % of draws: {} against {} scaled), and {saturated} of the draws are already saturated (over {} on one key). The problem grows with d: the larger d, the more draws saturate and pass almost nothing (pick d = 256).",
             fixed(u.mean / s.mean, 1),
             band(u),
             band(s),
             percent(SATURATED)
         )
     };
-    format!("{measured} {reading}")
+    format!("{measured} {reading} {GRADIENT_ROUTE}")
 }
 
 /// The main view's selected row `t` of `head`, at τ = 1 and unscaled (τ = 1/√d): its largest
@@ -281,7 +284,7 @@ mod tests {
                 fixed(u.median, 3), fixed(u.mean, 3), fixed(s.median, 3), fixed(s.mean, 3)
             )), "{said}");
             if d == 1 {
-                assert!(said.ends_with("scaling changes nothing."));
+                assert!(said.contains("scaling changes nothing."));
             } else if u.median < s.median {
                 assert!(
                     said.contains(&format!(
@@ -295,10 +298,19 @@ mod tests {
                     percent(p.saturated_unscaled)
                 )));
             } else {
-                assert!(said.contains("Unscaled, the gradient is larger"), "{said}");
+                assert!(
+                    said.contains("unscaled even looks better: its gradient is larger"),
+                    "{said}"
+                );
                 assert!(u.mean > s.mean && u.p90 - u.p10 > s.p90 - s.p10, "{p:?}");
             }
         }
+        // "The larger d, the more draws saturate": true of the lab at every step of the picker.
+        let saturated: Vec<f64> = crate::model::scaling_lab::HEAD_SIZES
+            .iter()
+            .map(|&d| lab_point(d, DRAWS, LAB_SEED).saturated_unscaled)
+            .collect();
+        assert!(saturated.windows(2).all(|w| w[0] <= w[1]), "{saturated:?}");
         let p256 = lab_point(256, DRAWS, LAB_SEED);
         assert!(
             gradient_readout(&p256).contains("yet the median is"),

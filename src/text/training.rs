@@ -277,7 +277,7 @@ pub const CIRCUIT_INTRO: &str = "Copying usually takes two heads, the induction 
 pub const CLOSER_TAU_NOTE: &str = "Every layer's scores are divided by √d · τ, as in the explorer. In layer 1, τ above 1 spreads every row's weights and τ below 1 sharpens them; layer 2 also reads layer 1's changed output, so its rows can move either way. τ = 1 is the model as trained (the grid above).";
 
 /// The training page's opening: what it teaches and what to do first.
-pub const TRAINING_INTRO: &str = "This page shows how attention heads come to do useful jobs: a tiny transformer made of attention alone (no MLP, no LayerNorm) learns a task here, in your browser, step by step. Start by pressing Train and watching the loss fall. Repeat task: a random segment of 4–8 tokens appears twice among 16 random tokens; the first copy cannot be predicted, the repeat can, by copying. Tiny grammar: sentences such as “the cat sat on the mat .” and “the keys to the cabinet are rusted .”.";
+pub const TRAINING_INTRO: &str = "This page shows how attention heads come to do useful jobs: a tiny transformer made of attention layers alone (real models add other parts; leaving them out keeps every head's job visible) learns a task here, in your browser, step by step. Start by pressing Train and watching the loss fall. Repeat task: a random segment of 4–8 tokens appears twice among 16 random tokens; the first copy cannot be predicted, the repeat can, by copying. Tiny grammar: sentences such as “the cat sat on the mat .” and “the keys to the cabinet are rusted .”.";
 
 /// How the model reads a sequence (`config`: the run's model), for a learner who has met one
 /// attention layer in the explorer.
@@ -310,7 +310,7 @@ pub fn step_explainer(batch: usize, lr: f64) -> String {
 pub const POSITION_KINDS: &str = "Positions: sinusoidal adds a fixed sine–cosine code for each place to the embedding, as in the explorer; learned adds one vector per place, trained like every other weight; rotary (RoPE) adds nothing but turns each query and key by an angle that grows with its place, so a score depends on how far apart two tokens are.";
 
 /// What to watch while the repeat task trains.
-pub const WHAT_TO_WATCH: &str = "What to watch: at first the heads spread their weight and both copies cost about the same. Then, usually within a few hundred steps, the loss on the repeated part falls far below the first copy's while a layer-1 head starts looking one token back (a stripe just below the diagonal) and a layer-2 head, in the second copy, looks at the token after the current token's earlier occurrence (a stripe as far below the diagonal as the segment is long).";
+pub const WHAT_TO_WATCH: &str = "What to watch: at first the heads spread their weight and both copies cost about the same. Then, often after several hundred steps and sometimes after more than a thousand, depending on the seed, the loss on the repeated part falls far below the first copy's while a layer-1 head starts looking one token back (a stripe just below the diagonal) and a layer-2 head, in the second copy, looks at the token after the current token's earlier occurrence (a stripe one less than the segment's length below the diagonal).";
 
 /// Why the first copy's loss stays at or above the even guess: its tokens are random, so no model
 /// can beat ln V there on average, and any uneven guess costs more (Gibbs' inequality).

@@ -18,7 +18,9 @@ use crate::hooks::{use_visibility, use_while_seen};
 use crate::model::embed::full_link;
 use crate::model::url_state::Step;
 use crate::state::ViewSignals;
-use crate::text::{lesson_heads_note, step_adds, step_position, step_tab, step_title};
+use crate::text::{
+    lesson_heads_note, step_adds, step_position, step_tab, step_title, LESSON_SOURCES,
+};
 use crate::web::window;
 use averaging::AveragingStep;
 use heads::HeadsStep;
@@ -90,6 +92,7 @@ pub fn Lesson() -> impl IntoView {
     view! {
         <section class="panel lesson" aria-labelledby="lesson-title">
             <h2 id="lesson-title">"From averaging to attention, step by step"</h2>
+            <p class="hint">{LESSON_SOURCES}</p>
             {move || lesson_heads_note(view.head.get(), view.heads.get()).map(|text| view! {
                 <p class="hint" data-testid="lesson-heads-note">{text}</p>
             })}

@@ -9,7 +9,9 @@ use crate::components::data_table::DataTable;
 use crate::format::fixed;
 use crate::model::claims::first_repeated_word;
 use crate::model::explorer::ExplorerConfig;
-use crate::model::positions::{order_demo, shuffle_the_past, ShuffleComparison, PRESETS};
+use crate::model::positions::{
+    order_demo, shuffle_the_past, ShuffleComparison, PAST_SWAPPED, PRESETS,
+};
 use crate::model::tokenizer::checked_tokens;
 use crate::state::{ExplorerModel, ViewSignals};
 use crate::text::{pair_in_row, positions_help, presets_note, quote, shuffle_check};
@@ -175,12 +177,15 @@ pub(super) fn PositionsStep() -> impl IntoView {
         {tie}
         <p>
             "The same three words in two orders mean opposite things. Apply either sentence, pick a "
-            "row and shuffle its past:"
+            "row and shuffle its past. Then try the swap: apply “dog bites man”, click row 3 (“man”) "
+            "and note its weights; apply “bites dog man” and compare; switch position codes on and do "
+            "it again."
         </p>
         <p data-testid="presets-note">{presets}</p>
         <div class="row presets">
             {PRESETS
                 .into_iter()
+                .chain([PAST_SWAPPED])
                 .map(|sentence| {
                     view! {
                         <button type="button" on:click=move |_| apply_preset(view, model, sentence)>

@@ -82,8 +82,9 @@ pub(super) fn ScalingLab() -> impl IntoView {
     .collect_view();
     view! {
         <p>
-            "A dot product adds up d products, so its typical size grows like √d. Below, one query is scored "
-            "against " {KEYS} " keys, all with independent unit-normal entries, " {DRAWS}
+            "A dot product adds up d products, so its typical size grows like √d. Below is a separate "
+            "experiment with random vectors, not the sentence above: one query is scored against "
+            {KEYS} " keys, all with independent unit-normal entries, " {DRAWS}
             " seeded times per head size; the chart shows the largest softmax weight on average (line) and "
             "between its 10th and 90th percentiles (band). Hollow rings are the notebook's single draws."
         </p>

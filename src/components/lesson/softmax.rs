@@ -56,8 +56,9 @@ pub(super) fn SoftmaxStep() -> impl IntoView {
             "where they come from); the main heatmap shows the result, A(τ), for the selected "
             "head. The scores are divided by √d · τ before the softmax (d is the head size, the length "
             "of each query and key; step 4 shows why it is √d), so a large τ "
-            "squeezes them toward 0, and as τ → ∞ every row tends to wei. The readout below "
-            "measures how far A(τ) is from wei right now; the button moves τ to the slider's top."
+            "squeezes them toward 0, and as τ → ∞ every row tends to step 1's averaging matrix wei. The "
+            "readout below measures how far A(τ) is from wei right now; the button moves τ to the "
+            "slider's top."
         </p>
         <BrokenLessonNote />
         <p class="readout" data-testid="softmax-gap" aria-live="polite">
@@ -70,6 +71,9 @@ pub(super) fn SoftmaxStep() -> impl IntoView {
         >
             {format!("Set τ = {SLIDER_MAX_TAU}")}
         </button>
-        <p data-testid="mask-fill">{mask_fill}</p>
+        <details class="going-further">
+            <summary>"Going further: why −∞ and not −1e9?"</summary>
+            <p data-testid="mask-fill">{mask_fill}</p>
+        </details>
     }
 }

@@ -38,7 +38,17 @@ fn views() -> Vec<(Prepared, usize, f64)> {
 }
 
 fn ask(p: &Prepared, head: usize, tau: f64, seed: u64) -> Vec<Question> {
-    questions(p, head, tau, Mistakes::NONE, seed)
+    questions(p, on(head, tau, Mistakes::NONE), seed)
+}
+
+/// The quiz's subject: head `head` at `tau` with `mistakes`, the default row selected.
+fn on(head: usize, tau: f64, mistakes: Mistakes) -> QuizOn {
+    QuizOn {
+        head,
+        tau,
+        mistakes,
+        selected_row: 5,
+    }
 }
 
 /// The "Break it" settings the broken views are tried with: each mistake alone, and two sets.
@@ -323,7 +333,7 @@ fn broken_views_ask_about_the_heatmap_shown() {
     for (p, head, tau) in views().into_iter().step_by(3) {
         for mistakes in mistake_sets() {
             for seed in [1, 5] {
-                for q in questions(&p, head, tau, mistakes, seed) {
+                for q in questions(&p, on(head, tau, mistakes), seed) {
                     check_answer(&p, head, tau, mistakes, &q);
                     let (right, wrong) = right_and_wrong(&q);
                     assert!(grade(&q, right) && !grade(&q, wrong), "{q:?}");
@@ -415,4 +425,47 @@ fn grading_by_hand() {
     };
     assert!(grade(&q, Response::Choice(0)) && grade(&q, Response::Choice(2)));
     assert!(!grade(&q, Response::Choice(1)));
+}
+
+/// Questions about one row's weights never ask about the row the inspector shows (its every
+/// number is on screen), whenever the sentence has another row that fits the question.
+#[test]
+fn row_questions_avoid_the_selected_row() {
+    let row_kinds = [
+        Kind::TopKey,
+        Kind::HalfTau,
+        Kind::MaskedCell,
+        Kind::HotLimit,
+        Kind::DropoutMean,
+        Kind::Weight,
+    ];
+    let mut asked = 0;
+    for (p, head, tau) in views() {
+        let t = p.len();
+        for selected_row in 0..t {
+            for seed in 0..6 {
+                let on = QuizOn {
+                    selected_row,
+                    ..on(head, tau, Mistakes::NONE)
+                };
+                for q in questions(&p, on, seed) {
+                    if !row_kinds.contains(&q.kind) {
+                        continue;
+                    }
+                    // The rows this kind can ask about: 1..t (0 too when it is the only one),
+                    // or the rows with a future for a masked cell.
+                    let candidates: Vec<usize> = match q.kind {
+                        Kind::MaskedCell => (0..t - 1).collect(),
+                        _ if t > 1 => (1..t).collect(),
+                        _ => vec![0],
+                    };
+                    if candidates.iter().any(|&r| r != selected_row) {
+                        asked += 1;
+                        assert_ne!(q.row, selected_row, "{:?} with t = {t}", q.kind);
+                    }
+                }
+            }
+        }
+    }
+    assert!(asked > 1000, "only {asked} row questions were checked");
 }

@@ -51,11 +51,11 @@ const DEFAULT_ROW: usize = 5;
 ///   is read, whether or not the link has it, for a rule between parameters; it returns the
 ///   notice when it corrects something.
 ///
-/// Adding a parameter: one entry here, its `read` fn below, and its row in the test
-/// `every_parameter_round_trips_and_reports_a_bad_value`.
+/// Adding a parameter: one entry here, its `read` fn in `readers.rs`, and its row in the test
+/// `every_parameter_round_trips_and_reports_a_bad_value` (`tests.rs`).
 ///
 /// The table is handed to a generator macro (`view_params!(generator)`): `view_state_from_table`
-/// here, `view_signals_from_table` in `src/state/app_state.rs`.
+/// here, `view_signals_from_table` in `src/state/view_signals.rs`.
 macro_rules! view_params {
     ($generate:ident) => {
         $generate! {
