@@ -124,8 +124,11 @@ pub fn PracticeApp() -> impl IntoView {
                 </Show>
             </section>
         </main>
+        // One task per part, so no single task builds the whole rest of the page.
         <AfterFirstPaint>
             <Quiz />
+        </AfterFirstPaint>
+        <AfterFirstPaint>
             <Compare />
             <WhereNext text=PRACTICE_NEXT page="train.html" label="Open the training page" />
             {footer(None)}
@@ -314,9 +317,14 @@ fn full_layout(view: ViewSignals, model: ExplorerModel) -> impl IntoView {
                 <RowInspector />
             </section>
         </main>
+        // One task per part, so no single task builds the whole rest of the page.
         <AfterFirstPaint>
             <Explanation />
+        </AfterFirstPaint>
+        <AfterFirstPaint>
             <Lesson />
+        </AfterFirstPaint>
+        <AfterFirstPaint>
             <BreakIt />
             <ToPractice />
             <ToTrain />
