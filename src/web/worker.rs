@@ -1,6 +1,8 @@
 //! [`TrainWorker`]: a training run's Web Worker, seen from the page: started as a module worker
 //! running `train-worker.js` (beside the page, so the URL stays relative) on the page's own
-//! wasm-bindgen glue and wasm, which the page names from its preload links; commands go out and
+//! wasm-bindgen glue and wasm: the glue from its module preload link, the wasm from its preload
+//! link or, since the start-up script fetches the wasm after the first paint and no link names
+//! it, beside the glue under Trunk's name for it ([`wasm_beside_glue`]); commands go out and
 //! reports come back as transferred `Float64Array`s (`model::train::messages`). Dropping it
 //! ends the worker.
 
@@ -27,6 +29,12 @@ fn link_href(selector: &str) -> Option<String> {
         .get_attribute("href")
 }
 
+/// The wasm Trunk writes beside a page's glue: `./train-<hash>.js` → `./train-<hash>_bg.wasm`.
+fn wasm_beside_glue(glue: &str) -> Option<String> {
+    glue.strip_suffix(".js")
+        .map(|stem| format!("{stem}_bg.wasm"))
+}
+
 impl TrainWorker {
     /// Starts a worker; `on_report` gets each buffer it posts, `on_error` is called if it fails
     /// to load or run. `None` where the browser has no module workers or the page does not name
@@ -36,7 +44,8 @@ impl TrainWorker {
         on_error: impl Fn() + 'static,
     ) -> Option<Self> {
         let glue = link_href("link[rel=modulepreload][href$='.js']:not([href$='-worker.js'])")?;
-        let wasm = link_href("link[rel=preload][href$='.wasm']")?;
+        let wasm =
+            link_href("link[rel=preload][href$='.wasm']").or_else(|| wasm_beside_glue(&glue))?;
         let query: String = form_urlencoded::Serializer::new(String::new())
             .append_pair("glue", &glue)
             .append_pair("wasm", &wasm)
@@ -70,5 +79,17 @@ impl Drop for TrainWorker {
         self.worker.set_onmessage(None);
         self.worker.set_onerror(None);
         self.worker.terminate();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_wasm_is_named_after_the_glue() {
+        assert_eq!(
+            super::wasm_beside_glue("./train-a10d0723842cdfa.js").as_deref(),
+            Some("./train-a10d0723842cdfa_bg.wasm")
+        );
+        assert_eq!(super::wasm_beside_glue("./train.css"), None);
     }
 }
