@@ -27,6 +27,12 @@ fn link_href(selector: &str) -> Option<String> {
         .get_attribute("href")
 }
 
+/// The wasm Trunk writes beside a page's glue: `./train-<hash>.js` → `./train-<hash>_bg.wasm`.
+fn wasm_beside_glue(glue: &str) -> Option<String> {
+    glue.strip_suffix(".js")
+        .map(|stem| format!("{stem}_bg.wasm"))
+}
+
 impl TrainWorker {
     /// Starts a worker; `on_report` gets each buffer it posts, `on_error` is called if it fails
     /// to load or run. `None` where the browser has no module workers or the page does not name
@@ -37,9 +43,8 @@ impl TrainWorker {
     ) -> Option<Self> {
         let glue = link_href("link[rel=modulepreload][href$='.js']:not([href$='-worker.js'])")?;
         // The page does not preload its wasm (the start-up script fetches it after the first
-        // paint), so no link names it; wasm-bindgen always writes it beside its glue as
-        // `<glue>_bg.wasm`.
-        let wasm = format!("{}_bg.wasm", glue.strip_suffix(".js")?);
+        // paint), so no link names it; it is beside its glue.
+        let wasm = wasm_beside_glue(&glue)?;
         let query: String = form_urlencoded::Serializer::new(String::new())
             .append_pair("glue", &glue)
             .append_pair("wasm", &wasm)
@@ -73,5 +78,17 @@ impl Drop for TrainWorker {
         self.worker.set_onmessage(None);
         self.worker.set_onerror(None);
         self.worker.terminate();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_wasm_is_named_after_the_glue() {
+        assert_eq!(
+            super::wasm_beside_glue("./train-a10d0723842cdfa.js").as_deref(),
+            Some("./train-a10d0723842cdfa_bg.wasm")
+        );
+        assert_eq!(super::wasm_beside_glue("./train.css"), None);
     }
 }

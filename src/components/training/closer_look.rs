@@ -10,6 +10,7 @@ use super::use_training;
 use crate::components::heatmap::Heatmap;
 use crate::components::trace_table::TraceTable;
 use crate::format::{fixed, percent};
+use crate::hooks::{use_visibility, use_while_seen};
 use crate::model::export::weights_csv;
 use crate::model::trace::RowTrace;
 use crate::model::train::shape::PositionKind;
@@ -47,7 +48,14 @@ pub(super) fn CloserLook() -> impl IntoView {
     let problem = RwSignal::new(None::<String>);
     let tau = move || log_tau.get().exp2();
     let shape = move || training.settings.with(|s| (s.layers, s.heads));
-    let shown = Memo::new(move |_| training.shown_heads_at(tau()));
+    // Below the first screen: every head's trace follows the evaluations only while this part is
+    // on screen (it catches up when scrolled to), so a run training in a worker costs the page's
+    // main thread nothing here.
+    let seen = NodeRef::<html::Div>::new();
+    let on_screen = use_visibility(seen);
+    let shown = use_while_seen(Some(on_screen), "closer-look", move || {
+        training.shown_heads_at(tau())
+    });
     let tokens = Memo::new(move |_| training.shown_tokens());
     // The chosen head, kept in range when a new run has fewer heads.
     let chosen = move || {
@@ -156,6 +164,7 @@ pub(super) fn CloserLook() -> impl IntoView {
         })
     };
     view! {
+        <div class="closer-look" node_ref=seen>
         <h3 class="sub">"Look closer at one head"</h3>
         <div class="row">
             <label for="closer-head">"Head"</label>
@@ -215,5 +224,6 @@ pub(super) fn CloserLook() -> impl IntoView {
             <button type="button" on:click=png>"Download this head (PNG)"</button>
         </div>
         <p class="error" role="alert">{move || problem.get()}</p>
+        </div>
     }
 }

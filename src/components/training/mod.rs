@@ -78,11 +78,15 @@ pub fn TrainingPanel() -> impl IntoView {
                     <DetectorTable />
                 </div>
             </div>
-            // Below the first screen: built after the first paint, in tasks of their own.
+            // Below the first screen: built after the first paint, one task per part.
             <AfterFirstPaint>
                 <KnockoutResults />
                 <ModelFiles />
+            </AfterFirstPaint>
+            <AfterFirstPaint>
                 <CloserLook />
+            </AfterFirstPaint>
+            <AfterFirstPaint>
                 <SavedCheckpoint />
             </AfterFirstPaint>
         </section>
