@@ -143,19 +143,19 @@ fn entries() -> Vec<Entry> {
         "knock-outs: predict first, a rise",
         format!("by more than {stay}%"),
         stay_constant.clone(),
-        change_label(LossChange::Rise).to_string(),
+        change_label(LossChange::Rise),
     ));
     out.push(entry(
         "knock-outs: predict first, a fall",
         format!("by more than {stay}%"),
         stay_constant.clone(),
-        change_label(LossChange::Fall).to_string(),
+        change_label(LossChange::Fall),
     ));
     out.push(entry(
         "knock-outs: predict first, staying",
         format!("within {stay}%"),
         stay_constant.clone(),
-        change_label(LossChange::Stay).to_string(),
+        change_label(LossChange::Stay),
     ));
     let graded = Graded {
         predicted: LossChange::Fall,

@@ -6,7 +6,7 @@ use crate::format::fixed;
 use crate::model::train::composition::{Composition, CopyingNumbers, COPYING_RATIO_MAX};
 use crate::model::train::evaluation::INDUCTION_MIN;
 use crate::model::train::knockout::AblationKind;
-use crate::model::train::prediction::{Graded, LossChange};
+use crate::model::train::prediction::{Graded, LossChange, STAY_WITHIN};
 use crate::model::train::tasks::Repeat;
 use std::fmt::Write as _;
 
@@ -84,26 +84,31 @@ pub fn prediction_question(repeat: bool) -> String {
     )
 }
 
+/// The prediction's band, [`STAY_WITHIN`] as a percentage ("10%").
+fn band() -> String {
+    format!("{}%", fixed(STAY_WITHIN * 100.0, 0))
+}
+
 /// A choice of the prediction.
-pub fn change_label(change: LossChange) -> &'static str {
+pub fn change_label(change: LossChange) -> String {
     match change {
-        LossChange::Rise => "Rise (by more than 10%)",
-        LossChange::Fall => "Fall (by more than 10%)",
-        LossChange::Stay => "Stay within 10%",
+        LossChange::Rise => format!("Rise (by more than {})", band()),
+        LossChange::Fall => format!("Fall (by more than {})", band()),
+        LossChange::Stay => format!("Stay within {}", band()),
     }
 }
 
 /// The grade of a prediction, with the numbers it was graded on.
 pub fn prediction_grade(g: &Graded, repeat: bool) -> String {
     let said = match g.predicted {
-        LossChange::Rise => "rise",
-        LossChange::Fall => "fall",
-        LossChange::Stay => "stay within 10%",
+        LossChange::Stay => format!("stay within {}", band()),
+        LossChange::Rise => "rise".to_string(),
+        LossChange::Fall => "fall".to_string(),
     };
     let did = match g.actual {
-        LossChange::Rise => "It rose",
-        LossChange::Fall => "It fell",
-        LossChange::Stay => "It stayed within 10%",
+        LossChange::Rise => "It rose".to_string(),
+        LossChange::Fall => "It fell".to_string(),
+        LossChange::Stay => format!("It stayed within {}", band()),
     };
     let verdict = if g.correct() {
         "Right."
