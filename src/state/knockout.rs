@@ -48,7 +48,7 @@ impl Knockout {
         let result = Memo::new(move |previous: Option<&Option<KnockoutResult>>| {
             let change = knockout.prediction()?;
             let key = (mask.get(), mean.get(), training.replay.get());
-            if training.running.get() {
+            if training.run.running.get() {
                 if let Some(Some(r)) = previous.filter(|p| {
                     p.as_ref()
                         .is_some_and(|r| r.key == key && r.graded.predicted == change)
@@ -56,7 +56,7 @@ impl Knockout {
                     return Some(r.clone());
                 }
             } else {
-                training.evals.track();
+                training.run.evals.track();
             }
             let (intact, knocked) =
                 untrack(|| training.knocked_out(&knockout.heads(), knockout.kind()))?;

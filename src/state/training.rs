@@ -28,17 +28,6 @@ pub struct Training {
     pub settings: Memo<TrainSettings>,
     /// The run the settings describe.
     pub run: Run,
-    /// Steps taken (the run's readout).
-    pub steps: RwSignal<usize>,
-    /// Counts the evaluations received (a new run's step 0 too).
-    pub evals: RwSignal<usize>,
-    pub running: RwSignal<bool>,
-    /// Steps per second over the last stretch of running.
-    pub rate: RwSignal<Option<f64>>,
-    /// The step a link asked for, while it is being retrained.
-    pub target: RwSignal<Option<usize>>,
-    /// Why the run could not be built, if it could not.
-    pub error: RwSignal<Option<String>>,
     /// The checkpoint the replay slider shows, by step; `None`: the latest evaluation.
     pub replay: RwSignal<Option<usize>>,
     /// What the head grid and the detector table show: the evaluation (of the latest step or of
@@ -88,12 +77,6 @@ impl Training {
         let training = Self {
             settings,
             run,
-            steps: run.steps,
-            evals: run.evals,
-            running: run.running,
-            rate: run.rate,
-            target: run.target,
-            error: run.error,
             replay,
             shown,
             circuit_formed_at,
@@ -188,7 +171,7 @@ impl Training {
 
     /// Held-out sequence 1 as the page names its tokens (tracks `evals`).
     pub fn shown_tokens(self) -> Vec<String> {
-        self.evals.track();
+        self.run.evals.track();
         self.with(|t| {
             let Some(t) = t else { return Vec::new() };
             let task = t.config().task;
@@ -200,7 +183,7 @@ impl Training {
 
     /// Held-out sequence 1's repeated segment (repeat task; `None` for the grammar).
     pub fn shown_repeat(self) -> Option<crate::model::train::tasks::Repeat> {
-        self.evals.track();
+        self.run.evals.track();
         self.with(|t| t?.held_out().first()?.repeat)
     }
 
@@ -209,7 +192,7 @@ impl Training {
     /// ([`crate::model::train::transformer::Transformer::heads_at`]), for the model the head grid
     /// shows (tracks the evaluations and the replay slider).
     pub fn shown_heads_at(self, tau: f64) -> Option<Vec<Vec<HeadOnTokens>>> {
-        self.evals.track();
+        self.run.evals.track();
         self.with_shown(self.replay.get(), |t, snapshot| {
             Some(
                 snapshot

@@ -58,12 +58,12 @@ pub(super) fn TrainingControls() -> impl IntoView {
         }
     });
     let progress = move || {
-        let target = training.target.get()?;
-        Some(retrain_progress(training.steps.get(), target))
+        let target = training.run.target.get()?;
+        Some(retrain_progress(training.run.steps.get(), target))
     };
     let rate = move || {
         let per_step = training.settings.with(TrainSettings::tokens_per_step);
-        training.rate.get().map(|r| training_rate(r, per_step))
+        training.run.rate.get().map(|r| training_rate(r, per_step))
     };
     view! {
         <fieldset class="field model">
@@ -96,16 +96,16 @@ pub(super) fn TrainingControls() -> impl IntoView {
                 <button
                     type="button"
                     data-testid="train-toggle"
-                    aria-pressed=move || if training.running.get() { "true" } else { "false" }
+                    aria-pressed=move || if training.run.running.get() { "true" } else { "false" }
                     on:click=move |_| {
-                        if training.running.get_untracked() {
+                        if training.run.running.get_untracked() {
                             training.pause();
                         } else {
                             training.start();
                         }
                     }
                 >
-                    {move || if training.running.get() { "Pause" } else { "Train" }}
+                    {move || if training.run.running.get() { "Pause" } else { "Train" }}
                 </button>
                 <button type="button" data-testid="train-step" on:click=move |_| training.step_once()>
                     "Step once"
@@ -114,11 +114,11 @@ pub(super) fn TrainingControls() -> impl IntoView {
                     "Reset"
                 </button>
             </div>
-            <p class="error" role="alert">{move || training.error.get()}</p>
+            <p class="error" role="alert">{move || training.run.error.get()}</p>
             <p data-testid="train-steps">
                 // Not a live region (an `<output>` is one by default): it changes ten times a
                 // second while training; the status line announces Train and Pause.
-                "Steps: " <output aria-live="off">{move || training.steps.get()}</output>
+                "Steps: " <output aria-live="off">{move || training.run.steps.get()}</output>
                 {move || rate().map(|r| format!(" · {r}"))}
             </p>
             <p data-testid="train-progress">{progress}</p>

@@ -29,7 +29,7 @@ pub(super) fn LossCurve() -> impl IntoView {
     let floor = Memo::new(move |_| floors.get().map(|f| f.held_out));
     // The tiny grammar: the first evaluation near its floor.
     let near_floor_at = Memo::new(move |_| {
-        training.evals.track();
+        training.run.evals.track();
         floor.get()?;
         training.with(|t| t?.near_floor_at())
     });
@@ -39,7 +39,7 @@ pub(super) fn LossCurve() -> impl IntoView {
         None => near_floor_at.get().map(Milestone::NearFloor),
     });
     use_canvas("loss chart", canvas_ref, Some(wrap_ref), move |pass| {
-        training.evals.track();
+        training.run.evals.track();
         let floor = floor.get();
         let marked = milestone.get().map(Milestone::step);
         let width = pass.width.clamp(260.0, 720.0);
@@ -60,7 +60,7 @@ pub(super) fn LossCurve() -> impl IntoView {
     });
     let repeat = move || training.settings.with(TrainSettings::is_repeat);
     let verdict = move || {
-        training.evals.track();
+        training.run.evals.track();
         training.with(|t| {
             let e = t?.latest()?;
             Some((
@@ -70,7 +70,7 @@ pub(super) fn LossCurve() -> impl IntoView {
         })
     };
     let grammar_line = move || {
-        training.evals.track();
+        training.run.evals.track();
         let floors = floors.get()?;
         let first_within = near_floor_at.get();
         let sequences = training.settings.with(|s| s.config().eval_sequences);
@@ -87,7 +87,7 @@ pub(super) fn LossCurve() -> impl IntoView {
     };
     // Repeat task: why the first copy's loss cannot fall below an even guess.
     let first_copy = move || {
-        training.evals.track();
+        training.run.evals.track();
         let config = training.settings.with(TrainSettings::config);
         training.with(|t| {
             let loss = t?.latest()?.first_copy_loss?;
@@ -100,7 +100,7 @@ pub(super) fn LossCurve() -> impl IntoView {
     };
     // What the numbers mean, with the run's own starting loss (its step-0 evaluation).
     let explainer = move || {
-        training.evals.track();
+        training.run.evals.track();
         let config = training.settings.with(TrainSettings::config);
         let start = training.with(|t| t?.evals().first().filter(|e| e.step == 0).map(|e| e.loss));
         loss_explainer(config.model.vocab, config.eval_sequences, start)
@@ -108,7 +108,7 @@ pub(super) fn LossCurve() -> impl IntoView {
     // The kept checkpoints' evaluations and the latest one, newest first: (step, loss, first
     // copy, repeated part). At most `MAX_CHECKPOINTS` + 1 rows however long the run goes on.
     let rows = Memo::new(move |_| {
-        training.evals.track();
+        training.run.evals.track();
         training.with(|t| t.map(RunRecord::table_rows).unwrap_or_default())
     });
     view! {

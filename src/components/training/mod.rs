@@ -38,9 +38,9 @@ pub fn TrainingPanel() -> impl IntoView {
     provide_context(Knockout::new(view, training));
     let status = move || {
         training_status(
-            training.steps.get(),
+            training.run.steps.get(),
             training.settings.with(|s| s.task.name()),
-            training.running.get(),
+            training.run.running.get(),
         )
     };
     view! {

@@ -42,7 +42,7 @@ pub(super) fn Replay() -> impl IntoView {
     let training = use_training();
     // The slider's positions: the kept checkpoints' steps, then the latest evaluation's if later.
     let positions = Memo::new(move |_| {
-        training.evals.track();
+        training.run.evals.track();
         training.with(|t| {
             let Some(t) = t else { return Vec::new() };
             let mut steps: Vec<usize> = t.checkpoints.kept().iter().map(|&(s, _)| s).collect();
@@ -103,7 +103,7 @@ pub(super) fn Replay() -> impl IntoView {
         set_timeout(move || play_on(playing, advance, id, token), FRAME);
     };
     let note = move || {
-        training.evals.track();
+        training.run.evals.track();
         training.with(|t| {
             t.map(|t| {
                 checkpoints_note(
