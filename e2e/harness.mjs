@@ -24,6 +24,7 @@
 // CHROMIUM_PATH (default /usr/bin/chromium), E2E_HEADFUL=1 (show the browser).
 
 import { after, before } from 'node:test';
+import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
@@ -418,6 +419,19 @@ export function useApp(serverOpts = {}, browserOpts = {}) {
     await handle.server?.close();
   });
   return handle;
+}
+
+/** The training page's step counter. */
+export const trainedSteps = async (page) => Number(await page.locator('[data-testid=train-steps] output').textContent());
+
+/** Opens the training page at `url` (a link with `tsteps=steps`) and waits until it has retrained to
+ * `steps` and paused. */
+export async function openRetrained(page, url, steps, timeout = 180_000) {
+  await page.goto(url, { waitUntil: 'load' });
+  await eventually(async () => {
+    assert.equal(await trainedSteps(page), steps);
+    assert.equal(await page.getByTestId('train-toggle').textContent(), 'Train');
+  }, timeout);
 }
 
 /** Retry `check` (which throws on failure) until it passes or `timeout` ms pass. */

@@ -2,19 +2,12 @@
 // model). Seed 1 retrained from a link to step 1,200, where its copying circuit has formed.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useApp, eventually } from './harness.mjs';
+import { useApp, eventually, openRetrained } from './harness.mjs';
 
 const app = useApp();
 const STEPS = 1200;
-const steps = async (page) => Number(await page.locator('[data-testid=train-steps] output').textContent());
 
-async function retrain(page, query) {
-  await page.goto(`${app.url}/train.html?${query}`, { waitUntil: 'load' });
-  await eventually(async () => {
-    assert.equal(await steps(page), STEPS);
-    assert.equal(await page.getByTestId('train-toggle').textContent(), 'Train');
-  }, 180_000);
-}
+const retrain = (page, query) => openRetrained(page, `${app.url}/train.html?${query}`, STEPS);
 
 /** Layer 1's head with the highest previous-token score in the detector table (from 1). */
 async function previousTokenHead(page) {

@@ -6,14 +6,13 @@
 // main-thread task seen while training (Long Tasks API); it does not assert a time.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useApp, eventually } from './harness.mjs';
+import { useApp, eventually, trainedSteps as steps } from './harness.mjs';
 
 const app = useApp();
 const STEPS = 100;
 const TRAIN = { file: 'train.html' };
 
 const panel = (page) => page.locator('[data-testid=training]');
-const steps = async (page) => Number(await page.locator('[data-testid=train-steps] output').textContent());
 const replayStep = (page) => page.locator('[data-testid=replay-step]').textContent();
 
 /**

@@ -4,7 +4,7 @@
 // the loss curve keeps at most 1,024 evaluations (model::train::run_record).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useApp, eventually } from './harness.mjs';
+import { useApp, openRetrained } from './harness.mjs';
 
 const app = useApp();
 const STEPS = 20_000;
@@ -13,7 +13,6 @@ const MAX_ROWS = 65;
 /** DOM nodes a long run may add to the page at step 0 (loss table rows, five elements each). */
 const MAX_GROWTH = MAX_ROWS * 5 + 100;
 
-const steps = async (page) => Number(await page.locator('[data-testid=train-steps] output').textContent());
 const nodes = (page) => page.evaluate(() => document.getElementsByTagName('*').length);
 
 test('a run of 20,000 steps keeps the page bounded: DOM nodes, loss table rows', { timeout: 300_000 }, async () => {
@@ -23,11 +22,7 @@ test('a run of 20,000 steps keeps the page bounded: DOM nodes, loss table rows',
     await page.getByText('Loss table', { exact: false }).click();
     const atStart = await nodes(page);
     const started = Date.now();
-    await page.goto(`${app.url}/train.html?tseed=1&tsteps=${STEPS}`, { waitUntil: 'load' });
-    await eventually(async () => {
-      assert.equal(await steps(page), STEPS);
-      assert.equal(await page.getByTestId('train-toggle').textContent(), 'Train');
-    }, 280_000);
+    await openRetrained(page, `${app.url}/train.html?tseed=1&tsteps=${STEPS}`, STEPS, 280_000);
     await page.getByText('Loss table', { exact: false }).click();
     const rows = await page.locator('[data-testid=loss-table] tbody tr').count();
     const atEnd = await nodes(page);

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { useApp, eventually, saveDownload, E2E_DIR } from './harness.mjs';
+import { useApp, eventually, saveDownload, E2E_DIR, openRetrained } from './harness.mjs';
 import { heatmapLayout, cellCentrePixel, viridis } from './heatmap_geometry.mjs';
 
 const app = useApp();
@@ -105,12 +105,8 @@ async function compareViews(page, doc) {
 test('the training page downloads the model it shows, and NumPy recomputes its views from the matrices to 1e-9', { timeout: 240_000 }, async () => {
   const { page, context, consoleLog } = await app.newPage();
   try {
-    await page.goto(`${app.url}/train.html?tseed=3&tsteps=${STEPS}`, { waitUntil: 'load' });
     // The link retrains to step 75, then pauses there.
-    await eventually(async () => {
-      assert.equal(await page.locator('[data-testid=train-steps] output').textContent(), String(STEPS));
-      assert.equal(await page.getByTestId('train-toggle').textContent(), 'Train');
-    }, 120_000);
+    await openRetrained(page, `${app.url}/train.html?tseed=3&tsteps=${STEPS}`, STEPS, 120_000);
     await page.getByText("Every head's weights as a table").click();
     await page.locator('[data-testid=head-table]').first().waitFor();
 
@@ -210,11 +206,7 @@ test('a tiny-grammar model trained on the training page opens in the explorer, w
     assert.match(await page.getByTestId('explorer-unavailable').textContent(), /a tiny-grammar model of 1 layer with 2 or 4 heads and sinusoidal positions \(any seed and learning rate\)/);
     assert.equal(await page.getByTestId('open-in-explorer').count(), 0);
 
-    await page.goto(`${app.url}/train.html?train=grammar&tlayers=1&theads=4&tpos=sinusoidal&tseed=2&tlr=0.03&tsteps=50`, { waitUntil: 'load' });
-    await eventually(async () => {
-      assert.equal(await page.locator('[data-testid=train-steps] output').textContent(), '50');
-      assert.equal(await page.getByTestId('train-toggle').textContent(), 'Train');
-    }, 120_000);
+    await openRetrained(page, `${app.url}/train.html?train=grammar&tlayers=1&theads=4&tpos=sinusoidal&tseed=2&tlr=0.03&tsteps=50`, 50, 120_000);
     const trained = await download(page);
     assert.equal(trained.doc.task, 'grammar');
     assert.match(await numpyCheck(trained.path), /^OK \(step 50,/m);

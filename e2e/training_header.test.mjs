@@ -3,10 +3,9 @@
 // when the app adds the rest, and the page's text has no doubled symbol.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useApp, eventually } from './harness.mjs';
+import { useApp, eventually, trainedSteps as steps } from './harness.mjs';
 
 const app = useApp();
-const steps = async (page) => Number(await page.locator('[data-testid=train-steps] output').textContent());
 
 test('the header is in the HTML: title and what the page teaches, without JavaScript', { timeout: 60_000 }, async () => {
   const { page, context } = await app.newPage({ javaScriptEnabled: false });

@@ -8,11 +8,10 @@
 // (WCAG 2.5.8); and that a tap on Train trains and a second tap pauses.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useApp, eventually } from './harness.mjs';
+import { useApp, eventually, trainedSteps as steps } from './harness.mjs';
 
 const app = useApp();
 const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
-const steps = async (page) => Number(await page.locator('[data-testid=train-steps] output').textContent());
 
 /** Everything the checks read, from the page as laid out. */
 function layout(page) {

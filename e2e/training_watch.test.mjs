@@ -5,20 +5,13 @@
 // formation over the kept checkpoints; with prefers-reduced-motion each press shows the next one.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useApp, eventually } from './harness.mjs';
+import { useApp, eventually, openRetrained } from './harness.mjs';
 
 const app = useApp();
 const STEPS = 300;
-const steps = async (page) => Number(await page.locator('[data-testid=train-steps] output').textContent());
 const replayStep = (page) => page.locator('[data-testid=replay-step]').textContent();
 
-async function retrained(page) {
-  await page.goto(`${app.url}/train.html?tseed=1&tsteps=${STEPS}`, { waitUntil: 'load' });
-  await eventually(async () => {
-    assert.equal(await steps(page), STEPS);
-    assert.equal(await page.getByTestId('train-toggle').textContent(), 'Train');
-  }, 120_000);
-}
+const retrained = (page) => openRetrained(page, `${app.url}/train.html?tseed=1&tsteps=${STEPS}`, STEPS, 120_000);
 
 /** The boxes of what one watches: the loss chart, every head, the detector table. */
 const watched = (page) =>

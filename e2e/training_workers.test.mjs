@@ -4,14 +4,13 @@
 // and its main thread's longest task (Long Tasks API) is at most 50 ms.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useApp, eventually, saveDownload } from './harness.mjs';
+import { useApp, eventually, saveDownload, openRetrained, trainedSteps as steps } from './harness.mjs';
 
 const app = useApp();
 const STEPS = 150;
 /** The longest main-thread task allowed while a worker trains, in ms. */
 const LONGEST_TASK_MS = 50;
 
-const steps = async (page) => Number(await page.locator('[data-testid=train-steps] output').textContent());
 
 /** Long tasks (≥ 50 ms) on the main thread, from the page's start. */
 async function observeLongTasks(page) {
@@ -25,11 +24,7 @@ async function observeLongTasks(page) {
 
 /** Opens `query` on the training page, waits until it has retrained to STEPS and paused. */
 async function retrain(page, query) {
-  await page.goto(`${app.url}/train.html?${query}`, { waitUntil: 'load' });
-  await eventually(async () => {
-    assert.equal(await steps(page), STEPS);
-    assert.equal(await page.getByTestId('train-toggle').textContent(), 'Train');
-  }, 180_000);
+  await openRetrained(page, `${app.url}/train.html?${query}`, STEPS);
   return (await saveDownload(page, () => page.getByTestId('download-model').click())).text;
 }
 
