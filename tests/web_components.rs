@@ -9,13 +9,12 @@ use attention_explorer::text::{cell_description, row_summary};
 use nalgebra::DMatrix;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
-use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, HtmlElement, HtmlInputElement};
+use web_sys::{HtmlCanvasElement, HtmlElement, HtmlInputElement};
+
+mod common;
+use common::{all_pixels, context_2d, document};
 
 wasm_bindgen_test_configure!(run_in_browser);
-
-fn document() -> web_sys::Document {
-    web_sys::window().unwrap().document().unwrap()
-}
 
 /// Lets Leptos run its effects (they are scheduled as microtasks / timeouts).
 async fn settle() {
@@ -109,15 +108,6 @@ fn element<T: JsCast>(root: &HtmlElement, selector: &str) -> T {
     root.query_selector(selector)
         .unwrap()
         .unwrap_or_else(|| panic!("{selector} missing"))
-        .dyn_into()
-        .unwrap()
-}
-
-fn context_2d(canvas: &HtmlCanvasElement) -> CanvasRenderingContext2d {
-    canvas
-        .get_context("2d")
-        .unwrap()
-        .unwrap()
         .dyn_into()
         .unwrap()
 }
@@ -246,15 +236,6 @@ fn descriptions_name_tokens_and_weights() {
         row_summary(&tokens, &even, 1),
         "Row 2 “cat” spreads its attention evenly: 50.0% on each of its 2 tokens."
     );
-}
-
-/// Every pixel of a canvas (RGBA).
-fn all_pixels(canvas: &HtmlCanvasElement) -> Vec<u8> {
-    let ctx = context_2d(canvas);
-    ctx.get_image_data(0.0, 0.0, canvas.width().into(), canvas.height().into())
-        .unwrap()
-        .data()
-        .to_vec()
 }
 
 /// The `n`-th selection outline's inline style. (This page has no stylesheet, so the outline is

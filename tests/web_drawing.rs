@@ -17,31 +17,12 @@ use nalgebra::DMatrix;
 use plotters::style::text_anchor::{HPos, VPos};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
-use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
+use web_sys::HtmlCanvasElement;
+
+mod common;
+use common::{all_pixels, context_2d, document};
 
 wasm_bindgen_test_configure!(run_in_browser);
-
-fn document() -> web_sys::Document {
-    web_sys::window().unwrap().document().unwrap()
-}
-
-fn context_2d(canvas: &HtmlCanvasElement) -> CanvasRenderingContext2d {
-    canvas
-        .get_context("2d")
-        .unwrap()
-        .unwrap()
-        .dyn_into()
-        .unwrap()
-}
-
-/// Every pixel of a canvas (RGBA).
-fn all_pixels(canvas: &HtmlCanvasElement) -> Vec<u8> {
-    let ctx = context_2d(canvas);
-    ctx.get_image_data(0.0, 0.0, canvas.width().into(), canvas.height().into())
-        .unwrap()
-        .data()
-        .to_vec()
-}
 
 /// The default sentence's tokens.
 fn sentence_tokens() -> Vec<String> {
