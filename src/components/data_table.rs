@@ -92,3 +92,11 @@ pub fn DataTable(
         </div>
     }
 }
+
+/// A vector's entries as a table's number cells (`<td class="num">`, 3 decimals: `vector_cells`).
+pub fn number_cells(values: &[f64]) -> impl IntoView {
+    crate::text::vector_cells(values)
+        .into_iter()
+        .map(|c| view! { <td class="num">{c}</td> })
+        .collect_view()
+}

@@ -3,7 +3,7 @@
 
 use crate::charts::lab_chart::{draw_lab_chart, SCALED, UNSCALED};
 use crate::components::break_it::BreakItLink;
-use crate::components::data_table::DataTable;
+use crate::components::data_table::{number_cells, DataTable};
 use crate::components::how_we_know::HowWeKnow;
 use crate::format::fixed;
 use crate::hooks::use_canvas;
@@ -14,7 +14,7 @@ use crate::model::temperature::unscaled_tau;
 use crate::state::{ExplorerModel, Shared, ViewSignals};
 use crate::text::{
     gradient_readout, lab_caption, lab_cell, lab_readout, notebook_draws, row_saturation_text,
-    times_eight_text, variance_cell, variance_readout, vector_cells, TRAINING_IN_BRIEF,
+    times_eight_text, variance_cell, variance_readout, TRAINING_IN_BRIEF,
 };
 use leptos::html;
 use leptos::prelude::*;
@@ -68,10 +68,7 @@ pub(super) fn ScalingLab() -> impl IntoView {
     ]
     .into_iter()
     .map(|(label, values)| {
-        let cells = vector_cells(&values)
-            .into_iter()
-            .map(|c| view! { <td class="num">{c}</td> })
-            .collect_view();
+        let cells = number_cells(&values);
         view! {
             <tr>
                 <th scope="row">{label}</th>

@@ -4,7 +4,7 @@
 
 use crate::charts::strip::{Strip, StripRows};
 use crate::components::break_it::{BreakItLink, BrokenLessonNote};
-use crate::components::data_table::DataTable;
+use crate::components::data_table::{number_cells, DataTable};
 use crate::components::how_we_know::HowWeKnow;
 use crate::components::trace_table::TraceTable;
 use crate::format::fixed;
@@ -181,10 +181,7 @@ fn query_keys_table(p: &Prepared, h: usize, trace: &RowTrace) -> impl IntoView {
     columns.extend((1..=d).map(|c| c.to_string()));
     columns.push("q·k".to_string());
     let line = move |label: String, m: &nalgebra::DMatrix<f64>, i: usize, dot: Option<f64>| {
-        let cells = vector_cells(&(0..d).map(|c| m[(i, c)]).collect::<Vec<f64>>())
-            .into_iter()
-            .map(|c| view! { <td class="num">{c}</td> })
-            .collect_view();
+        let cells = number_cells(&(0..d).map(|c| m[(i, c)]).collect::<Vec<f64>>());
         view! {
             <tr>
                 <th scope="row">{label}</th>
@@ -234,12 +231,6 @@ fn blend_table(p: &Prepared, h: usize, trace: &RowTrace) -> impl IntoView {
     let mut columns = vec!["key".to_string(), "weight w".to_string()];
     columns.extend((1..=dims).map(|c| format!("v[{c}]")));
     columns.extend((1..=dims).map(|c| format!("w·v[{c}]")));
-    let numbers = |xs: &[f64]| {
-        vector_cells(xs)
-            .into_iter()
-            .map(|c| view! { <td class="num">{c}</td> })
-            .collect_view()
-    };
     let rows = table
         .rows
         .iter()
@@ -248,14 +239,14 @@ fn blend_table(p: &Prepared, h: usize, trace: &RowTrace) -> impl IntoView {
                 <tr>
                     <th scope="row">{format!("{} {}", r.key + 1, quote(&tokens[r.key]))}</th>
                     <td class="num">{fixed(r.weight, 4)}</td>
-                    {numbers(&r.value)}
-                    {numbers(&r.weighted)}
+                    {number_cells(&r.value)}
+                    {number_cells(&r.weighted)}
                 </tr>
             }
         })
         .collect_view();
     let blank = move || (0..dims).map(|_| view! { <td></td> }).collect_view();
-    let (sum, out) = (numbers(&table.sum), numbers(&table.out));
+    let (sum, out) = (number_cells(&table.sum), number_cells(&table.out));
     let out_label = format!("A·V row {}", trace.t + 1);
     view! {
         <DataTable
