@@ -44,6 +44,12 @@ test('at 1280 × 800 the loss chart, every head, the detectors and the knock-out
     for (const h of w.heads) assert.ok(h.width >= 160, `a head ${h.width} px wide`);
     assert.ok(span(w) <= 800, `the watched views span ${span(w)} px`);
     assert.equal(w.scrollWidth, w.clientWidth, 'no horizontal scroll');
+    // Look closer, far below and never scrolled to, still shows the trained run's numbers (its
+    // row's weights add up to 1), not a placeholder from before the first evaluation.
+    const closer = (await page.locator('[data-testid=closer-row] td[data-value]').evaluateAll((tds) =>
+      tds.map((td) => Number(td.dataset.value))));
+    assert.ok(closer.length > 1, `Look closer shows ${closer.length} key(s)`);
+    assert.ok(Math.abs(closer.reduce((a, b) => a + b, 0) - 1) < 1e-9, `Look closer's row sums to ${closer}`);
     // Tokens: two-letter syllables; the two copies marked, equally long, and said in words.
     const strip = await page.locator('[data-testid=train-sequence] li').evaluateAll((lis) => lis.map((li) => [li.textContent, li.className]));
     assert.equal(strip.length, 16);

@@ -22,3 +22,21 @@ pub fn use_while_seen<T: Clone + PartialEq + Send + Sync + 'static>(
         compute()
     })
 }
+
+/// As [`use_while_seen`], for a value that may not exist yet (`None`: nothing computed so far,
+/// e.g. before a run's first evaluation). While off screen it keeps the last value that existed
+/// and goes on computing until one does: a view below the fold never freezes on "nothing" and
+/// never needs a placeholder for numbers the model already has.
+pub fn use_while_seen_some<T: Clone + PartialEq + Send + Sync + 'static>(
+    on_screen: ReadSignal<bool>,
+    what: &'static str,
+    compute: impl Fn() -> Option<T> + Send + Sync + 'static,
+) -> Memo<Option<T>> {
+    Memo::new(move |previous: Option<&Option<T>>| {
+        if let Some(Some(last)) = previous.filter(|_| !on_screen.get()) {
+            return Some(last.clone());
+        }
+        crate::web::work::count(what);
+        compute()
+    })
+}

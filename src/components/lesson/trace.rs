@@ -8,7 +8,7 @@ use crate::components::data_table::{number_cells, DataTable};
 use crate::components::how_we_know::HowWeKnow;
 use crate::components::trace_table::TraceTable;
 use crate::format::fixed;
-use crate::hooks::use_visibility;
+use crate::hooks::{use_visibility, use_while_seen_some};
 use crate::model::explorer::Prepared;
 use crate::model::trace::{QkvRow, RowTrace};
 use crate::state::{ExplorerModel, Shared, ViewSignals};
@@ -44,11 +44,7 @@ pub(super) fn AttentionTrace() -> impl IntoView {
     // Off screen, the trace keeps its last value instead of rebuilding what nobody sees on every
     // slider step; it catches up as soon as it scrolls into view. It is built once at the start
     // wherever it is, so its words are in the page (find in page, printing) before it is seen.
-    let trace = Memo::new(move |previous: Option<&Option<TraceData>>| {
-        if let Some(Some(last)) = previous.filter(|_| !on_screen.get()) {
-            return Some(last.clone());
-        }
-        crate::web::work::count("lesson:attention");
+    let trace = use_while_seen_some(on_screen, "lesson:attention", move || {
         let t = view.row.get();
         let tau = view.tau.get();
         let head = view.head.get();

@@ -10,7 +10,7 @@ use super::use_training;
 use crate::components::heatmap::Heatmap;
 use crate::components::trace_table::TraceTable;
 use crate::format::{fixed, percent};
-use crate::hooks::{use_visibility, use_while_seen};
+use crate::hooks::{use_visibility, use_while_seen_some};
 use crate::model::export::weights_csv;
 use crate::model::trace::RowTrace;
 use crate::model::train::shape::PositionKind;
@@ -53,7 +53,7 @@ pub(super) fn CloserLook() -> impl IntoView {
     // main thread nothing here.
     let seen = NodeRef::<html::Div>::new();
     let on_screen = use_visibility(seen);
-    let shown = use_while_seen(Some(on_screen), "closer-look", move || {
+    let shown = use_while_seen_some(on_screen, "closer-look", move || {
         training.shown_heads_at(tau())
     });
     let tokens = Memo::new(move |_| training.shown_tokens());
