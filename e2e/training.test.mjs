@@ -210,6 +210,10 @@ test('train the repeat task on the training page, replay a checkpoint, pause, an
     await eventually(async () => assert.ok((await steps(page)) > stepsAtDrag, 'training went on while the slider was dragged'), 10_000);
 
     await eventually(async () => assert.ok((await steps(page)) >= STEPS), 120_000);
+    // The speed readout appears once a run has trained for one measuring window (0.5 s); a fast
+    // machine can reach STEPS sooner, so wait for it while the run goes on.
+    const speed = /[\d.]+ steps\/s, \d{1,3}(,\d{3})* tokens\/s/;
+    await eventually(async () => assert.match(await page.locator('[data-testid=train-steps]').textContent(), speed), 10_000);
     await toggle.focus();
     await page.keyboard.press('Enter');
     await eventually(async () => assert.equal(await toggle.textContent(), 'Train'));
@@ -227,7 +231,7 @@ test('train the repeat task on the training page, replay a checkpoint, pause, an
     );
 
     // The speed readout.
-    assert.match(await page.locator('[data-testid=train-steps]').textContent(), /[\d.]+ steps\/s, \d{1,3}(,\d{3})* tokens\/s/);
+    assert.match(await page.locator('[data-testid=train-steps]').textContent(), speed);
     // The sentence says what is shown.
     assert.equal(
       await page.locator('[data-testid=training-status]').textContent(),
