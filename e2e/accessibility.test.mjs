@@ -158,7 +158,7 @@ test('explorer: every lesson step with its disclosures open ("How we know", "Goi
   }
 });
 
-test('training page: after a short run, at 1280 px and on a phone', { timeout: 180_000 }, async () => {
+test('training page: after a short run, at 1280 px and on a phone', { timeout: 240_000 }, async () => {
   for (const viewport of [
     { width: 1280, height: 800 },
     { width: 360, height: 740 },
@@ -171,6 +171,14 @@ test('training page: after a short run, at 1280 px and on a phone', { timeout: 1
       await app.open(page, 'train=grammar&tsteps=25', { file: 'train.html' });
       await eventually(async () => assert.match(await page.getByTestId('training-status').textContent(), /Trained for 25 steps/), 60_000);
       await assertClean(page, `training ${viewport.width}px, tiny grammar at step 25`);
+      // Run B beside run A, with its table open (both runs paused at step 25).
+      await app.open(page, 'tsteps=25&b=mistake%3Ano-mask', { file: 'train.html' });
+      await eventually(async () => {
+        assert.equal(await page.locator('[data-testid=run-b-steps] output').textContent(), '25');
+        assert.equal(await page.getByTestId('train-toggle').textContent(), 'Train');
+      }, 60_000);
+      await page.getByTestId('run-b').locator('summary').first().click();
+      await assertClean(page, `training ${viewport.width}px, run B without the causal mask at step 25`);
       consoleLog.assertClean();
     } finally {
       await context.close();

@@ -26,6 +26,8 @@
 import { after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -444,5 +446,16 @@ export async function eventually(check, timeout = 5_000) {
       if (Date.now() > end) throw err;
       await new Promise((r) => setTimeout(r, 25));
     }
+  }
+}
+
+/** Runs e2e/check_train_json.py on a training page's download (NumPy recomputes it to 1e-9);
+ *  its output, or an error with what it printed. */
+export async function checkTrainJson(file) {
+  try {
+    const { stdout } = await promisify(execFile)('python3', [path.join(E2E_DIR, 'check_train_json.py'), file], { timeout: 60_000 });
+    return stdout;
+  } catch (err) {
+    throw new Error(`check_train_json.py failed on ${file} (exit ${err.code}):\n${err.stdout ?? ''}${err.stderr ?? ''}`);
   }
 }

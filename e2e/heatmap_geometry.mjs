@@ -135,3 +135,15 @@ export function shortWordSentence(n, seed = 7) {
   }
   return words.join(' ');
 }
+
+/** A thumbnail canvas's pixels, read from a copy (reading the page's own canvas more than once makes
+ *  Chromium warn in the console, which the tests keep clean). */
+export const thumbnailPixels = (canvas) =>
+  canvas.evaluate((c) => {
+    const copy = document.createElement('canvas');
+    copy.width = c.width;
+    copy.height = c.height;
+    const g = copy.getContext('2d', { willReadFrequently: true });
+    g.drawImage(c, 0, 0);
+    return { width: c.clientWidth, dpr: c.width / c.clientWidth, data: Array.from(g.getImageData(0, 0, c.width, c.height).data) };
+  });

@@ -2,7 +2,7 @@
 // model). Seed 1 retrained from a link to step 1,200, where its copying circuit has formed.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useApp, eventually, openRetrained } from './harness.mjs';
+import { useApp, eventually, openRetrained, saveDownload, checkTrainJson } from './harness.mjs';
 
 const app = useApp();
 const STEPS = 1200;
@@ -62,6 +62,16 @@ test('knock out layer 1\'s previous-token head: predict first, then the repeated
     // The knocked-out heads are marked on the grid; the knocked-out grid is drawn.
     assert.equal(await page.locator('.ko-mark').count(), 1);
     assert.equal(await results.locator('.train-thumbs canvas').count(), 4);
+    // The download records the knock-out shown; NumPy recomputes the knocked-out losses and scores
+    // from the file's matrices to 1e-9 (e2e/check_train_json.py), and they are the page's numbers.
+    const saved = await saveDownload(page, () => page.getByTestId('download-model').click());
+    const doc = JSON.parse(saved.text);
+    assert.deepEqual(doc.ablation.heads, [{ layer: 1, head, kind: 'zero', mean: null }]);
+    assert.equal(doc.ablation.eval.repeated_loss, knocked);
+    assert.equal(doc.ablation.eval.loss, losses['all predicted tokens'][1]);
+    assert.equal(doc.eval.repeated_loss, intact);
+    const out = await checkTrainJson(saved.path);
+    assert.match(out, new RegExp(`^OK .*knocked out: L1H${head} \\(zero\\)`, "m"), out);
     // Mean-ablation is another question: asked again.
     await page.getByRole('radio', { name: 'Mean (writes its average)' }).check();
     await eventually(async () => assert.equal(await page.getByTestId('knockout-losses').count(), 0));

@@ -423,7 +423,7 @@ test('tiny grammar: the exact floor of the held-out loss is drawn, named and com
     // Every number in the sentence, from the page's own exact values: the floor (data-floor)
     // and the loss table (data-value). tasks.rs checks the floor against the enumeration natively.
     assert.ok(text.startsWith('The chart shows the loss on held-out sentences, which training never uses.'), text);
-    assert.ok(text.includes(`would average ${floor.toFixed(3)} nats on them (the dashed line`), text);
+    assert.ok(text.includes(`would average ${floor.toFixed(3)} nats on them (the dashed horizontal line`), text);
     const rows = await lossRows(page);
     const latest = Number(rows[0].all);
     assert.equal(rows[0].step, 200);

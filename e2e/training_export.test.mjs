@@ -10,21 +10,14 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { useApp, eventually, saveDownload, E2E_DIR, openRetrained } from './harness.mjs';
-import { heatmapLayout, cellCentrePixel, viridis } from './heatmap_geometry.mjs';
+import { useApp, eventually, saveDownload, E2E_DIR, openRetrained, checkTrainJson } from './harness.mjs';
+import { heatmapLayout, cellCentrePixel, viridis, thumbnailPixels } from './heatmap_geometry.mjs';
 
 const app = useApp();
 const run = promisify(execFile);
 const STEPS = 75;
 
-async function numpyCheck(file) {
-  try {
-    const { stdout } = await run('python3', [path.join(E2E_DIR, 'check_train_json.py'), file], { timeout: 60_000 });
-    return stdout;
-  } catch (err) {
-    throw new Error(`check_train_json.py failed on ${file} (exit ${err.code}):\n${err.stdout ?? ''}${err.stderr ?? ''}`);
-  }
-}
+const numpyCheck = checkTrainJson;
 
 async function download(page) {
   const saved = await saveDownload(page, () => page.getByTestId('download-model').click());
@@ -45,18 +38,6 @@ const headTables = (page) =>
       values: [...t.querySelectorAll('tbody tr')].map((tr) => [...tr.querySelectorAll('td')].map((td) => Number(td.dataset.value))),
       columns: t.querySelectorAll('thead th').length,
     })));
-
-/** A thumbnail canvas's pixels, read from a copy (reading the page's own canvas more than once makes
- *  Chromium warn in the console, which the tests keep clean). */
-const thumbnailPixels = (canvas) =>
-  canvas.evaluate((c) => {
-    const copy = document.createElement('canvas');
-    copy.width = c.width;
-    copy.height = c.height;
-    const g = copy.getContext('2d', { willReadFrequently: true });
-    g.drawImage(c, 0, 0);
-    return { width: c.clientWidth, dpr: c.width / c.clientWidth, data: Array.from(g.getImageData(0, 0, c.width, c.height).data) };
-  });
 
 /** The page's views against the file: tables exactly, thumbnails by colour, detector table rounded. */
 async function compareViews(page, doc) {

@@ -116,3 +116,29 @@ test('Replay: Play animates the kept checkpoints from the first; with reduced mo
     await reduced.context.close();
   }
 });
+
+test('Look closer draws nothing before the first evaluation: no placeholder heatmap', { timeout: 120_000 }, async () => {
+  const { page, context, consoleLog } = await app.newPage();
+  try {
+    // Watch the document from its start: a canvas in Look closer before the loss chart has drawn a
+    // run's first evaluation would be a placeholder (it used to be a 1 × 1 grid of zeros).
+    await page.addInitScript(() => {
+      window.__closerEarly = 0;
+      new MutationObserver(() => {
+        const canvas = document.querySelector('[data-testid=closer-heatmap] canvas');
+        const ready = document.querySelector('[data-testid=loss-chart][data-ready=true]');
+        if (canvas && !ready) window.__closerEarly++;
+      }).observe(document, { childList: true, subtree: true, attributes: true });
+    });
+    await page.goto(`${app.url}/train.html?tseed=1`, { waitUntil: 'load' });
+    await page.locator('[data-testid=loss-chart][data-ready=true]').waitFor({ timeout: 60_000 });
+    await page.getByTestId('closer-heatmap').scrollIntoViewIfNeeded();
+    await page.locator('[data-testid=closer-heatmap] canvas').waitFor({ timeout: 30_000 });
+    assert.equal(await page.evaluate(() => window.__closerEarly), 0);
+    // And it shows a real row of the run's model: more than one key.
+    await eventually(async () => assert.ok(await page.locator('[data-testid=closer-row] tbody tr').count() > 1));
+    consoleLog.assertClean();
+  } finally {
+    await context.close();
+  }
+});

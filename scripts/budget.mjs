@@ -18,7 +18,7 @@ export const BUDGET = 350_000;
 export const ALLOWANCE = {
   'index.html': 'plain state contexts instead of a Deref chain (readable code), and the lesson\'s computed notes',
   'practice.html': 'predict-then-reveal that hides and reveals the numbers, and questions about broken heatmaps',
-  'train.html': 'the lab: knocking heads out with predict-first, the composition test, Web Workers',
+  'train.html': 'the lab: knocking heads out with predict-first, the composition test, run B beside run A, Web Workers',
 };
 
 /** The code files `page` (an .html file in `dist`) loads: those it names, and those its

@@ -1,28 +1,27 @@
-//! [`Training`]: the training page's run. The learner's choices live in the view's signals (they
-//! are in the link); this holds the [`Run`] they describe (trained in a Web Worker, or on the
-//! page in slices where workers are unavailable, see [`super::run`]) and what the page shows of
-//! it. Components re-read the run's record when `steps` (every 100 ms at most while it trains,
+//! [`Training`]: one of the training page's runs (run A, or run B beside it, see
+//! [`super::RunPair`]): the [`Run`] (trained in a Web Worker, or on the page in slices where
+//! workers are unavailable, see [`super::run`]) and what the page shows of it. Components re-read the run's record when `steps` (every 100 ms at most while it trains,
 //! and at every evaluation, pause and step) or `evals` (every evaluation) change; `replay`
 //! chooses a kept checkpoint for the head grid and the detector table.
 
 use super::run::Run;
-use super::ViewSignals;
 use crate::model::train::ablation::{evaluate_ablated, AblatedEval, HeadMeans};
 use crate::model::train::checkpoint_file::{encode, CheckpointTask};
 use crate::model::train::composition::{composition, Composition};
 use crate::model::train::detectors::AgreementReport;
 use crate::model::train::evaluation::EvalPoint;
-use crate::model::train::export::run_json;
+use crate::model::train::export::lab_json;
 use crate::model::train::knockout::{Ablation, AblationKind};
-use crate::model::train::messages::RunSpec;
+use crate::model::train::mistakes::TrainingMistake;
 use crate::model::train::run_record::RunRecord;
 use crate::model::train::settings::TrainSettings;
 use crate::model::train::trainer::Snapshot;
-use crate::model::train::transformer::HeadOnTokens;
+use crate::model::train::transformer::{HeadOnTokens, Pass};
 use leptos::prelude::*;
 use nalgebra::DMatrix;
 
-/// The run and what the page shows of it.
+/// One run and what the page shows of it (the page's run A, or run B beside it: see
+/// [`super::RunPair`]).
 #[derive(Clone, Copy)]
 pub struct Training {
     pub settings: Memo<TrainSettings>,
@@ -36,6 +35,8 @@ pub struct Training {
     /// Repeat task: the first evaluation at which the copying circuit had formed (its
     /// three conditions, `EvalPoint::circuit_formed`), if it has.
     pub circuit_formed_at: Memo<Option<usize>>,
+    /// The run's letter beside the other run ("A", "B"); `None` while it is the only run.
+    pub letter: Signal<Option<&'static str>>,
 }
 
 /// An evaluated step as the page shows it.
@@ -51,20 +52,15 @@ pub struct Shown {
 }
 
 impl Training {
-    /// The run for the view's settings; if the link names a step count, retraining to it starts
-    /// at once.
-    pub fn new(view: ViewSignals) -> Self {
-        let settings = Memo::new(move |_| TrainSettings {
-            task: view.train_task.get(),
-            seed: view.train_seed.get(),
-            layers: view.train_layers.get(),
-            heads: view.train_heads.get(),
-            positions: view.train_positions.get(),
-            lr: view.train_lr.get(),
-        });
-        let link_steps = view.train_steps.get_untracked();
-        let run = Run::new(view.train_workers.get_untracked(), Some(view.train_steps));
-        let replay = RwSignal::new(None::<usize>);
+    /// What the page shows of `run`, trained with `settings` (its own: run B's differ from run
+    /// A's by one change); `replay` is the replay slider, which both runs share; `letter` names the
+    /// run beside the other one (`None` while it is the only run).
+    pub fn of_run(
+        run: Run,
+        settings: Memo<TrainSettings>,
+        replay: RwSignal<Option<usize>>,
+        letter: Signal<Option<&'static str>>,
+    ) -> Self {
         let shown = Memo::new(move |_| {
             run.evals.track();
             let replay = replay.get();
@@ -74,23 +70,14 @@ impl Training {
             run.evals.track();
             run.with(|r| r?.circuit_formed_at())
         });
-        let training = Self {
+        Self {
             settings,
             run,
             replay,
             shown,
             circuit_formed_at,
-        };
-        // A new choice starts a new run from step 0.
-        Effect::new(move |first: Option<()>| {
-            let settings = settings.get();
-            training.replay.set(None);
-            run.rebuild(Some(RunSpec::new(settings)));
-            if first.is_none() && link_steps > 0 {
-                run.retrain_to(link_steps);
-            }
-        });
-        training
+            letter,
+        }
     }
 
     /// Reads the run's record (`None` before its first evaluation, or if the settings could not
@@ -169,6 +156,12 @@ impl Training {
         })
     }
 
+    /// The run's training mistake, if it has one (tracks `evals`: a new run's).
+    pub fn mistake(self) -> Option<TrainingMistake> {
+        self.run.evals.track();
+        self.with(|t| t?.config().mistake)
+    }
+
     /// Held-out sequence 1 as the page names its tokens (tracks `evals`).
     pub fn shown_tokens(self) -> Vec<String> {
         self.run.evals.track();
@@ -203,13 +196,25 @@ impl Training {
     }
 
     /// The model the head grid and the detector table show, as the JSON download
-    /// (`model::train::export`); `None` before a run exists.
-    pub fn shown_json(self) -> Option<String> {
+    /// (`model::train::export`): with the run's training mistake if it has one, and with
+    /// `ablated`, a knock-out of that model, if given (ignored if computed at another step);
+    /// `None` before a run exists.
+    pub fn shown_json(self, ablated: Option<&AblatedEval>) -> Option<String> {
         self.with_shown(self.replay.get_untracked(), |t, snapshot| {
-            let attention = snapshot
-                .model(t.config().model)
-                .attention(&t.held_out().first()?.tokens);
-            Some(run_json(t.config(), snapshot, t.held_out(), &attention))
+            let config = t.config();
+            let attention = snapshot.model(config.model).attention_with(
+                &t.held_out().first()?.tokens,
+                1.0,
+                Pass::with_mistake(config.mistake),
+            );
+            let ablated = ablated.filter(|a| a.eval.step == snapshot.eval.step);
+            Some(lab_json(
+                config,
+                snapshot,
+                t.held_out(),
+                &attention,
+                ablated,
+            ))
         })
     }
 
@@ -235,39 +240,18 @@ impl Training {
             ))
         })
     }
-
-    pub fn start(self) {
-        self.run.start();
-    }
-
-    /// Stops training (an evaluation under way is finished first).
-    pub fn pause(self) {
-        self.run.pause();
-    }
-
-    /// Back to step 0 with the same settings.
-    pub fn reset(self) {
-        self.replay.set(None);
-        self.run
-            .rebuild(Some(RunSpec::new(self.settings.get_untracked())));
-    }
-
-    /// One step, paused.
-    pub fn step_once(self) {
-        self.run.step_once();
-    }
 }
 
 /// The evaluation at `replay` (see [`RunRecord::shown_snapshot`]), with every head's weights on
 /// held-out sequence 1 then (from the weights of that step, which the model may have trained
-/// past).
+/// past), as the run trains: with its training mistake, if it has one.
 fn shown(t: &RunRecord, replay: Option<usize>) -> Option<Shown> {
     let tokens = &t.held_out().first()?.tokens;
     let (snapshot, latest) = t.shown_snapshot(replay)?;
     let model = snapshot.model(t.config().model);
     Some(Shown {
         eval: snapshot.eval.clone(),
-        attention: model.attention(tokens),
+        attention: model.attention_with(tokens, 1.0, Pass::with_mistake(t.config().mistake)),
         latest,
         agreement: t.agreement_of(&model),
     })

@@ -15,6 +15,7 @@ mod qkv;
 pub mod quiz;
 mod scaling;
 mod training;
+mod training_ab;
 mod training_lab;
 
 pub use break_it::*;
@@ -24,6 +25,7 @@ pub use lesson::*;
 pub use qkv::*;
 pub use scaling::*;
 pub use training::*;
+pub use training_ab::*;
 pub use training_lab::*;
 
 use crate::format::{fixed, percent};

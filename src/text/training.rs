@@ -149,7 +149,7 @@ pub fn grammar_verdict(
         None => format!("It has not come within {NEAR_FLOOR_PERCENT}% of the line yet."),
     };
     format!(
-        "The chart shows the loss on held-out sentences, which training never uses. A model that had learned the grammar's rules exactly would average {} nats on them (the dashed line, computed exactly by listing every sentence of the grammar), and {} nats on its training sentences. At step {step} the held-out loss is {} nats, {relation}. {within}",
+        "The chart shows the loss on held-out sentences, which training never uses. A model that had learned the grammar's rules exactly would average {} nats on them (the dashed horizontal line, computed exactly by listing every sentence of the grammar), and {} nats on its training sentences. At step {step} the held-out loss is {} nats, {relation}. {within}",
         fixed(floors.held_out, 3),
         fixed(floors.training, 3),
         fixed(loss, 3),
@@ -274,7 +274,7 @@ pub const CIRCUIT_INTRO: &str = "Copying usually takes two heads, the induction 
 
 /// The closer look's note on its temperature (the transformer tests check both halves: layer 1
 /// only spreads as τ rises; a later layer's row can sharpen).
-pub const CLOSER_TAU_NOTE: &str = "Every layer's scores are divided by √d · τ, as in the explorer. In layer 1, τ above 1 spreads every row's weights and τ below 1 sharpens them; layer 2 also reads layer 1's changed output, so its rows can move either way. τ = 1 is the model as trained (the grid above).";
+pub const CLOSER_TAU_NOTE: &str = "Every layer's scores are divided by √d · τ, as in the explorer. In layer 1, τ above 1 spreads every row's weights and τ below 1 sharpens them; layer 2 also reads layer 1's changed output, so its rows can move either way. τ = 1 is the model as trained (its head grid).";
 
 /// How the model reads a sequence (`config`: the run's model), for a learner who has met one
 /// attention layer in the explorer.

@@ -15,7 +15,7 @@ use crate::model::export::weights_csv;
 use crate::model::trace::RowTrace;
 use crate::model::train::shape::PositionKind;
 use crate::state::Shared;
-use crate::text::{closer_row_summary, induction_walkthrough, quote, CLOSER_TAU_NOTE};
+use crate::text::{closer_row_summary, induction_walkthrough, of_run, quote, CLOSER_TAU_NOTE};
 use crate::web::download::{download_canvas_png, download_text};
 use leptos::html;
 use leptos::prelude::*;
@@ -79,6 +79,8 @@ pub(super) fn CloserLook() -> impl IntoView {
             .unwrap_or(last)
             .min(last)
     };
+    // Nothing is drawn until the model has been evaluated: no placeholder heatmap.
+    let ready = Memo::new(move |_| shown.with(Option::is_some));
     let wrap = NodeRef::<html::Div>::new();
     let name = move || {
         let (l, h) = chosen();
@@ -107,6 +109,9 @@ pub(super) fn CloserLook() -> impl IntoView {
         );
     };
     let row_table = move || {
+        if !ready.get() {
+            return None;
+        }
         let i = chosen_row();
         tokens.with(|t| {
             weights.with(|w| {
@@ -117,7 +122,7 @@ pub(super) fn CloserLook() -> impl IntoView {
                     let target = i + 1 - r.len;
                     induction_walkthrough(t, i, r.len, l, h, w[(i, target)])
                 });
-                view! {
+                Some(view! {
                     {walkthrough.map(|text| view! { <p data-testid="induction-walkthrough">{text}</p> })}
                     <p class="hint" data-testid="closer-summary">{closer_row_summary(t, &cells)}</p>
                     <table class="weights" data-testid="closer-row">
@@ -129,7 +134,7 @@ pub(super) fn CloserLook() -> impl IntoView {
                             }).collect_view()}
                         </tbody>
                     </table>
-                }
+                })
             })
         })
     };
@@ -165,7 +170,7 @@ pub(super) fn CloserLook() -> impl IntoView {
     };
     view! {
         <div class="closer-look" node_ref=seen>
-        <h3 class="sub">"Look closer at one head"</h3>
+        <h3 class="sub">{move || format!("Look closer at one head{}", of_run(training.letter.get()))}</h3>
         <div class="row">
             <label for="closer-head">"Head"</label>
             <select
@@ -208,14 +213,16 @@ pub(super) fn CloserLook() -> impl IntoView {
         </div>
         <p class="hint">{CLOSER_TAU_NOTE}</p>
         <div node_ref=wrap data-testid="closer-heatmap">
-            <Heatmap
-                weights=weights
-                tokens=tokens
-                selected_row=Signal::derive(move || Some(chosen_row()))
-                on_select=Callback::new(move |i: usize| chosen_row_index.set(Some(i)))
-                percent_labels=true
-                title="Attention heatmap of the chosen trained head"
-            />
+            <Show when=move || ready.get()>
+                <Heatmap
+                    weights=weights
+                    tokens=tokens
+                    selected_row=Signal::derive(move || Some(chosen_row()))
+                    on_select=Callback::new(move |i: usize| chosen_row_index.set(Some(i)))
+                    percent_labels=true
+                    title="Attention heatmap of the chosen trained head"
+                />
+            </Show>
         </div>
         {row_table}
         {trace}

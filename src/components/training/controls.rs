@@ -1,13 +1,14 @@
 //! The training settings (they are in the link) and Train / Pause / Step once / Reset.
 
-use super::use_training;
+use super::{use_runs, use_training};
+use crate::model::train::run_b::RunChange;
 use crate::model::train::settings::{
     TaskChoice, TrainSettings, LAYER_CHOICES, LEARNING_RATES, TRAIN_HEAD_CHOICES,
 };
 use crate::model::train::shape::PositionKind;
 use crate::model::url_state::MAX_SEED;
 use crate::state::ViewSignals;
-use crate::text::{retrain_progress, training_rate};
+use crate::text::{retrain_progress, run_change_label, training_rate, RUN_B_HINT};
 use leptos::prelude::*;
 
 /// A `<select>` over `choices`, shown by `label`, reading and writing `signal`.
@@ -47,6 +48,7 @@ fn choice<T: Copy + PartialEq + Send + Sync + 'static>(
 pub(super) fn TrainingControls() -> impl IntoView {
     let view = ViewSignals::from_context();
     let training = use_training();
+    let runs = use_runs();
     let task = RwSignal::new(view.train_task.get_untracked());
     // A new task starts from its own defaults for layers and positions.
     Effect::new(move |first: Option<()>| {
@@ -92,25 +94,26 @@ pub(super) fn TrainingControls() -> impl IntoView {
             {choice("train-positions", "Positions", &PositionKind::ALL, |p| p.name().to_string(), view.train_positions)}
             {choice("train-lr", "Learning rate", &LEARNING_RATES, |lr| lr.to_string(), view.train_lr)}
             <p class="hint">"Changing a setting starts a new run from step 0."</p>
+            <RunBChoice />
             <div class="row buttons">
                 <button
                     type="button"
                     data-testid="train-toggle"
-                    aria-pressed=move || if training.run.running.get() { "true" } else { "false" }
+                    aria-pressed=move || if runs.running() { "true" } else { "false" }
                     on:click=move |_| {
-                        if training.run.running.get_untracked() {
-                            training.pause();
+                        if untrack(|| runs.running()) {
+                            runs.pause();
                         } else {
-                            training.start();
+                            runs.start();
                         }
                     }
                 >
-                    {move || if training.run.running.get() { "Pause" } else { "Train" }}
+                    {move || if runs.running() { "Pause" } else { "Train" }}
                 </button>
-                <button type="button" data-testid="train-step" on:click=move |_| training.step_once()>
+                <button type="button" data-testid="train-step" on:click=move |_| runs.step_once()>
                     "Step once"
                 </button>
-                <button type="button" data-testid="train-reset" on:click=move |_| training.reset()>
+                <button type="button" data-testid="train-reset" on:click=move |_| runs.reset()>
                     "Reset"
                 </button>
             </div>
@@ -123,5 +126,58 @@ pub(super) fn TrainingControls() -> impl IntoView {
             </p>
             <p data-testid="train-progress">{progress}</p>
         </fieldset>
+    }
+}
+
+/// Run B: none, or run A with one change (a training mistake or another setting), in the link
+/// as `b`.
+#[component]
+fn RunBChoice() -> impl IntoView {
+    let view = ViewSignals::from_context();
+    let training = use_training();
+    let runs = use_runs();
+    // The menu's changes for run A's settings, and the link's if it is not among them.
+    let offered = move || {
+        let mut changes = RunChange::offered(training.settings.get());
+        if let Some(c) = runs.change.get() {
+            if !changes.contains(&c) {
+                changes.insert(0, c);
+            }
+        }
+        changes
+    };
+    let option = move |c: RunChange| {
+        let key = c.key();
+        let selected = {
+            let key = key.clone();
+            move || view.train_b.with(|b| *b == key)
+        };
+        view! { <option value=key selected=selected>{run_change_label(c)}</option> }
+    };
+    let group = move |label: &'static str, mistakes: bool| {
+        view! {
+            <optgroup label=label>
+                {move || offered()
+                    .into_iter()
+                    .filter(|c| c.mistake().is_some() == mistakes)
+                    .map(option)
+                    .collect_view()}
+            </optgroup>
+        }
+    };
+    view! {
+        <div class="row">
+            <label for="train-b">"Compare with run B"</label>
+            <select
+                id="train-b"
+                data-testid="train-b"
+                on:change:target=move |ev| view.train_b.set(ev.target().value())
+            >
+                <option value="" selected=move || view.train_b.with(String::is_empty)>"No run B"</option>
+                {group("A training mistake", true)}
+                {group("Another setting", false)}
+            </select>
+        </div>
+        <p class="hint">{RUN_B_HINT}</p>
     }
 }

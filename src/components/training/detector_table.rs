@@ -3,13 +3,13 @@
 //! agreement weights beside them, and for the repeat task what they add up to: the copying
 //! circuit's three conditions, met or not, at the same step.
 
-use super::use_training;
+use super::{circuit_chance, use_training};
 use crate::components::data_table::DataTable;
 use crate::format::fixed;
 use crate::model::train::detectors::{AgreementReport, HeadScores};
 use crate::text::{
-    agreement_summary, circuit_items, circuit_summary, composition_intro, composition_item,
-    score_cell, CircuitItem, CIRCUIT_INTRO,
+    agreement_summary, circuit_items, circuit_summary, composition_intro, composition_item, of_run,
+    score_cell, CircuitChance, CircuitItem, CIRCUIT_INTRO, DETECTORS_READ_THE_PAST,
 };
 use leptos::prelude::*;
 
@@ -95,7 +95,8 @@ pub(super) fn DetectorTable() -> impl IntoView {
             Some(detector_table(
                 "detector-table",
                 format!(
-                    "What each head attends to at step {}, averaged over the held-out sequences",
+                    "What each head{} attends to at step {}, averaged over the held-out sequences",
+                    of_run(training.letter.get()),
                     shown.eval.step
                 ),
                 &shown.eval.heads,
@@ -106,7 +107,16 @@ pub(super) fn DetectorTable() -> impl IntoView {
     };
     // The repeat task's circuit at the shown step; the first evaluation at which it formed, from
     // every evaluation of the run (it may lie after a replayed checkpoint).
+    // Run B's checklist only where the circuit can form (its summary says why not); run A's
+    // always, with its advice for one layer.
+    let checks_apply = move || {
+        training.letter.get() != Some("B") || circuit_chance(training) == CircuitChance::Possible
+    };
+    let reads_ahead = move || circuit_chance(training) == CircuitChance::ReadsAhead;
     let circuit = move || {
+        if !checks_apply() {
+            return None;
+        }
         let (step, check) = training.shown.with(|s| {
             s.as_ref()
                 .and_then(|s| Some((s.eval.step, s.eval.circuit_check()?)))
@@ -126,10 +136,11 @@ pub(super) fn DetectorTable() -> impl IntoView {
         tested.set(item);
     };
     let testable = move || {
-        training.shown.with(|s| {
-            s.as_ref()
-                .is_some_and(|s| s.eval.heads.len() >= 2 && s.eval.circuit_check().is_some())
-        })
+        checks_apply()
+            && training.shown.with(|s| {
+                s.as_ref()
+                    .is_some_and(|s| s.eval.heads.len() >= 2 && s.eval.circuit_check().is_some())
+            })
     };
     let composition_view = move || {
         testable().then(|| {
@@ -189,7 +200,7 @@ pub(super) fn DetectorTable() -> impl IntoView {
         })
     };
     view! {
-        <h3 class="sub">"Head detectors"</h3>
+        <h3 class="sub">{move || format!("Head detectors{}", of_run(training.letter.get()))}</h3>
         <details class="explain">
         <summary>"What the scores mean"</summary>
         <p class="hint">
@@ -200,6 +211,9 @@ pub(super) fn DetectorTable() -> impl IntoView {
             "the verb) on the subject and on the nearer noun."
         </p>
         </details>
+        <Show when=reads_ahead>
+            <p class="hint" data-testid="detectors-past">{DETECTORS_READ_THE_PAST}</p>
+        </Show>
         {table}
         {agreement}
         {circuit_view}

@@ -9,9 +9,10 @@ use crate::charts::heatmap::{draw_heatmap, CellText, HeatmapSpec};
 use crate::charts::layout::HeatmapLayout;
 use crate::charts::segments::{draw_segments, Segments};
 use crate::hooks::{use_canvas, use_element_width};
+use crate::model::train::mistakes::TrainingMistake;
 use crate::model::train::tasks::Repeat;
 use crate::state::Knockout;
-use crate::text::segment_note;
+use crate::text::{of_run, segment_note};
 use crate::web::download::download_text;
 use leptos::html;
 use leptos::prelude::*;
@@ -48,6 +49,9 @@ pub(super) fn TrainedThumbnail(
             attention.with(|a| a.as_ref()?.get(layer)?.get(head).cloned());
         let Some(weights) = weights else { return };
         let segments = training.shown_repeat().map(segments_of);
+        // A run trained without the causal mask (or with it filled with 0) puts weight on later
+        // tokens: its grid shows them.
+        let future = training.mistake().is_some_and(TrainingMistake::sees_future);
         let layout = HeatmapLayout::new(side.get(), weights.nrows(), 1, 0.0, false);
         let spec = HeatmapSpec {
             tokens: &[],
@@ -56,7 +60,7 @@ pub(super) fn TrainedThumbnail(
             cell_text: CellText::None,
             show_labels: false,
             show_legend: false,
-            show_future: false,
+            show_future: future,
         };
         pass.paint_whole((layout.width, layout.height), |canvas| {
             draw_heatmap(canvas, &layout, &spec, pass.dpr, Redraw::Everything)?;
@@ -132,8 +136,10 @@ pub(super) fn TokenStrip() -> impl IntoView {
     }
 }
 
+/// Every head of the run in context; `knockouts`: mark the heads the knock-out switches chose
+/// (run A's grid; run B has no switches).
 #[component]
-pub(super) fn HeadGrid() -> impl IntoView {
+pub(super) fn HeadGrid(#[prop(default = true)] knockouts: bool) -> impl IntoView {
     let training = use_training();
     let shape = move || {
         let s = training.settings.get();
@@ -142,10 +148,10 @@ pub(super) fn HeadGrid() -> impl IntoView {
     let grid_ref = NodeRef::<html::Div>::new();
     let side = thumb_side_of(grid_ref);
     let attention = Signal::derive(move || training.shown.get().map(|s| s.attention));
-    let knocked = use_context::<Knockout>();
+    let knocked = use_context::<Knockout>().filter(|_| knockouts);
     view! {
         <h3 class="sub">
-            "Every head, on held-out sequence 1, at step "
+            {move || format!("Every head{}, on held-out sequence 1, at step ", of_run(training.letter.get()))}
             {move || training.shown.get().map(|s| s.eval.step)}
         </h3>
         <TokenStrip />
@@ -186,19 +192,26 @@ pub(super) fn ModelFiles() -> impl IntoView {
 }
 
 /// Saves the model the grid shows (this step's or the replayed checkpoint's) as JSON: every
-/// trained matrix, the held-out sequences, the grid's weights and the detector scores.
+/// trained matrix, the held-out sequences, the grid's weights and the detector scores, the run's
+/// training mistake if it has one, and with `knockouts` (run A) the knock-out shown, if any.
 #[component]
-fn DownloadModel() -> impl IntoView {
+pub(super) fn DownloadModel(#[prop(default = true)] knockouts: bool) -> impl IntoView {
     let training = use_training();
+    let knockout = use_context::<Knockout>().filter(|_| knockouts);
     let problem = RwSignal::new(None::<String>);
     let save = move |_| {
-        let Some(text) = training.shown_json() else {
+        let result = knockout.and_then(|k| k.result.get_untracked());
+        let Some(text) = training.shown_json(result.as_ref().map(|r| &r.knocked)) else {
             return;
         };
         let step = training
             .shown
             .with_untracked(|s| s.as_ref().map_or(0, |s| s.eval.step));
-        let name = format!("trained-model-step{step}.json");
+        let run = training
+            .letter
+            .get_untracked()
+            .map_or_else(String::new, |l| format!("run-{}-", l.to_ascii_lowercase()));
+        let name = format!("trained-model-{run}step{step}.json");
         problem.set(
             download_text(&name, "application/json", &text)
                 .err()
@@ -208,10 +221,10 @@ fn DownloadModel() -> impl IntoView {
     view! {
         <div class="downloads">
             <button type="button" data-testid="download-model" on:click=save>
-                "Download this model (JSON)"
+                {move || format!("Download this model{} (JSON)", of_run(training.letter.get()))}
             </button>
             <p class="hint">
-                "Every trained matrix, the held-out sequences, the weights above and the detector scores, at the step shown: recompute them anywhere (the README shows how, with NumPy)."
+                "Every trained matrix, the held-out sequences, the weights above and the detector scores, at the step shown, with the knock-out results shown above if there are any and the training mistake if the run has one: recompute them anywhere (docs/formats.md shows how, with NumPy)."
             </p>
             <p class="error" role="alert">{move || problem.get()}</p>
         </div>

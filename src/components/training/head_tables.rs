@@ -4,6 +4,7 @@
 
 use super::use_training;
 use crate::format::percent;
+use crate::text::of_run;
 use leptos::html;
 use leptos::prelude::*;
 use nalgebra::DMatrix;
@@ -97,7 +98,7 @@ pub(super) fn HeadTables() -> impl IntoView {
             node_ref=details
             on:toggle=move |_| open.set(details.get().is_some_and(|d| d.open()))
         >
-            <summary>"Every head's weights as a table"</summary>
+            <summary>{move || format!("Every head's weights{} as a table", of_run(training.letter.get()))}</summary>
             {tables}
         </details>
     }

@@ -11,7 +11,7 @@ use crate::model::train::knockout::AblationKind;
 use crate::model::train::prediction::LossChange;
 use crate::state::{Knockout, KnockoutResult};
 use crate::text::{
-    ablation_kind_label, change_label, knocked_heads_text, loss_cell, prediction_grade,
+    ablation_kind_label, change_label, knocked_heads_text, loss_cell, of_run, prediction_grade,
     prediction_question, score_cell, signed_cell, KNOCKOUT_INTRO,
 };
 use leptos::html;
@@ -70,7 +70,7 @@ pub(super) fn KnockoutSwitches() -> impl IntoView {
         .collect_view();
     view! {
         <fieldset class="field knockout" data-testid="knockout">
-            <legend>"Knock out heads"</legend>
+            <legend>{move || format!("Knock out heads{}", of_run(training.letter.get()))}</legend>
             <p class="hint">{KNOCKOUT_INTRO}</p>
             <div class="ko-heads">{switches}</div>
             <fieldset class="ko-kinds">

@@ -4,8 +4,8 @@
 //! grammar's distance from that floor, and the repeat task's verdict with "try another seed" when
 //! the run is stuck.
 
-use super::use_training;
-use crate::charts::loss_chart::{draw_loss_chart, FIRST_COPY, HELD_OUT, REPEATED};
+use super::{use_runs, use_training};
+use crate::charts::loss_chart::{draw_loss_chart, AS_USED, FIRST_COPY, HELD_OUT, REPEATED};
 use crate::components::data_table::DataTable;
 use crate::hooks::use_canvas;
 use crate::model::train::run_record::RunRecord;
@@ -13,7 +13,7 @@ use crate::model::train::settings::TrainSettings;
 use crate::state::ViewSignals;
 use crate::text::{
     first_copy_note, grammar_verdict, loss_cell, loss_chart_label, loss_explainer, repeat_verdict,
-    Milestone,
+    Milestone, LOSS_CHART_RUN_B, LOSS_CHART_RUN_B_USED,
 };
 use leptos::html;
 use leptos::prelude::*;
@@ -22,6 +22,11 @@ use leptos::prelude::*;
 pub(super) fn LossCurve() -> impl IntoView {
     let view = ViewSignals::from_context();
     let training = use_training();
+    let runs = use_runs();
+    let run_b = runs.b;
+    let has_b = move || runs.change.with(Option::is_some);
+    // Run B trained with a mistake: its loss with correct attention is drawn too.
+    let b_used = move || runs.change.with(|c| c.and_then(|c| c.mistake()).is_some());
     let canvas_ref = NodeRef::<html::Canvas>::new();
     let wrap_ref = NodeRef::<html::Div>::new();
     let floors = Memo::new(move |_| training.settings.with(TrainSettings::grammar_floors));
@@ -40,14 +45,18 @@ pub(super) fn LossCurve() -> impl IntoView {
     });
     use_canvas("loss chart", canvas_ref, Some(wrap_ref), move |pass| {
         training.run.evals.track();
+        run_b.run.evals.track();
         let floor = floor.get();
         let marked = milestone.get().map(Milestone::step);
         let width = pass.width.clamp(260.0, 720.0);
         let height = (width * 0.5).clamp(200.0, 300.0);
         let evaluated = training.with(|t| {
             let evals = t.map_or(&[][..], RunRecord::evals);
-            pass.paint_whole((width, height), |canvas| {
-                draw_loss_chart(canvas, evals, floor, marked, pass.theme, pass.dpr)
+            run_b.with(|b| {
+                let b = b.map_or(&[][..], RunRecord::evals);
+                pass.paint_whole((width, height), |canvas| {
+                    draw_loss_chart(canvas, evals, b, floor, marked, pass.theme, pass.dpr)
+                });
             });
             t.is_some()
         });
@@ -134,9 +143,24 @@ pub(super) fn LossCurve() -> impl IntoView {
                     "floor for held-out sentences (exact)"
                 </span>
             </Show>
+            <Show when=has_b>
+                <span class="legend-item" data-testid="legend-runs">
+                    <span class="swatch solid-line"></span>
+                    "run A"
+                    <span class="swatch dashed-line"></span>
+                    "run B"
+                </span>
+            </Show>
+            <Show when=b_used>
+                <span class="legend-item">
+                    <span class="swatch dotted-line" style=format!("border-color:{}", AS_USED.css())></span>
+                    "run B, all tokens, with correct attention"
+                </span>
+            </Show>
             {move || milestone.get().map(|m| view! {
                 <span class="legend-item" data-testid="milestone">
                     <span class="swatch vline"></span>
+                    {if has_b() { "run A: " } else { "" }}
                     {m.legend()}
                 </span>
             })}
@@ -146,7 +170,14 @@ pub(super) fn LossCurve() -> impl IntoView {
                 node_ref=canvas_ref
                 role="img"
                 data-testid="loss-chart"
-                aria-label=move || loss_chart_label(floor.get(), milestone.get())
+                aria-label=move || {
+                    let mut label = loss_chart_label(floor.get(), milestone.get());
+                    if has_b() {
+                        label.push(' ');
+                        label.push_str(if b_used() { LOSS_CHART_RUN_B_USED } else { LOSS_CHART_RUN_B });
+                    }
+                    label
+                }
             ></canvas>
         </div>
         {move || grammar_line().map(|text| view! {

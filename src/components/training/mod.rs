@@ -11,13 +11,15 @@ mod knockout;
 mod loss_curve;
 mod open_in_explorer;
 mod replay;
+mod run_b;
 mod saved;
 
 use crate::components::after_first_paint::AfterFirstPaint;
+use crate::model::train::mistakes::TrainingMistake;
 use crate::model::train::settings::TrainSettings;
-use crate::state::{Knockout, Training, ViewSignals};
+use crate::state::{Knockout, RunPair, Training, ViewSignals};
 use crate::text::{
-    model_explainer, step_explainer, training_status, POSITION_KINDS, WHAT_TO_WATCH,
+    model_explainer, step_explainer, training_status, CircuitChance, POSITION_KINDS, WHAT_TO_WATCH,
 };
 use closer_look::CloserLook;
 use controls::TrainingControls;
@@ -27,20 +29,23 @@ use knockout::{KnockoutResults, KnockoutSwitches};
 use leptos::prelude::*;
 use loss_curve::LossCurve;
 use replay::Replay;
+use run_b::RunB;
 use saved::SavedCheckpoint;
 
 /// The whole panel.
 #[component]
 pub fn TrainingPanel() -> impl IntoView {
     let view = ViewSignals::from_context();
-    let training = Training::new(view);
+    let runs = RunPair::new(view);
+    let training = runs.a;
+    provide_context(runs);
     provide_context(training);
     provide_context(Knockout::new(view, training));
     let status = move || {
         training_status(
             training.run.steps.get(),
             training.settings.with(|s| s.task.name()),
-            training.run.running.get(),
+            runs.running(),
         )
     };
     view! {
@@ -79,6 +84,7 @@ pub fn TrainingPanel() -> impl IntoView {
                 </div>
             </div>
             // Below the first screen: built after the first paint, one task per part.
+            <RunB />
             <AfterFirstPaint>
                 <KnockoutResults />
                 <ModelFiles />
@@ -93,7 +99,23 @@ pub fn TrainingPanel() -> impl IntoView {
     }
 }
 
-/// The run the panel provides.
+/// The run the views below show: run A, or run B inside [`RunB`]'s section (each provides it).
 fn use_training() -> Training {
     use_context::<Training>().expect("Training is provided by TrainingPanel")
+}
+
+/// Whether `training`'s run can form the copying circuit (tracks its settings and its run).
+fn circuit_chance(training: Training) -> CircuitChance {
+    if training.mistake().is_some_and(TrainingMistake::sees_future) {
+        CircuitChance::ReadsAhead
+    } else if training.settings.with(|s| s.layers) < 2 {
+        CircuitChance::OneLayer
+    } else {
+        CircuitChance::Possible
+    }
+}
+
+/// Both runs, which the buttons drive.
+fn use_runs() -> RunPair {
+    use_context::<RunPair>().expect("RunPair is provided by TrainingPanel")
 }

@@ -86,6 +86,50 @@ impl RunChange {
         }
     }
 
+    /// The changes the page's menu offers beside run A's settings `a`: every training mistake,
+    /// then each other value of each setting the page offers (for the seed, the next one). Each
+    /// changes something.
+    pub fn offered(a: TrainSettings) -> Vec<Self> {
+        let mut out: Vec<Self> = TrainingMistake::ALL.map(Self::Mistake).to_vec();
+        out.push(Self::Seed((a.seed + 1) % (MAX_SEED + 1)));
+        let others = |choices: &[usize], now: usize| {
+            choices
+                .iter()
+                .copied()
+                .filter(move |&n| n != now)
+                .collect::<Vec<_>>()
+        };
+        out.extend(
+            others(&LAYER_CHOICES, a.layers)
+                .into_iter()
+                .map(Self::Layers),
+        );
+        out.extend(
+            others(&TRAIN_HEAD_CHOICES, a.heads)
+                .into_iter()
+                .map(Self::Heads),
+        );
+        out.extend(
+            PositionKind::ALL
+                .into_iter()
+                .filter(|&p| p != a.positions)
+                .map(Self::Positions),
+        );
+        out.extend(
+            LEARNING_RATES
+                .into_iter()
+                .filter(|&lr| lr != a.lr)
+                .map(Self::LearningRate),
+        );
+        out.extend(
+            TaskChoice::ALL
+                .into_iter()
+                .filter(|&t| t != a.task)
+                .map(Self::Task),
+        );
+        out
+    }
+
     /// The training mistake, if this change is one.
     pub fn mistake(&self) -> Option<TrainingMistake> {
         match *self {
@@ -131,6 +175,22 @@ mod tests {
             };
             assert_eq!(differences, expected, "{}", c.key());
             assert_eq!(b.mistake, c.mistake());
+        }
+        // The menu's changes, for a few settings of run A: each changes run A, and reads back.
+        for seed in [0, 1, MAX_SEED] {
+            for heads in TRAIN_HEAD_CHOICES {
+                let a = TrainSettings {
+                    seed,
+                    heads,
+                    ..TrainSettings::default()
+                };
+                let offered = RunChange::offered(a);
+                assert_eq!(offered.len(), 5 + 1 + 1 + 2 + 2 + 2 + 1);
+                for c in offered {
+                    assert_eq!(RunChange::parse(&c.key()), Some(c), "{}", c.key());
+                    assert_ne!(c.apply(a), RunSpec::new(a), "{}", c.key());
+                }
+            }
         }
         for bad in [
             "",

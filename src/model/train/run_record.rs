@@ -133,7 +133,13 @@ impl RunRecord {
     /// (at most [`MAX_CHECKPOINTS`] + 1 rows, however long the run), each as (step, held-out
     /// loss, first copy's, repeated part's).
     pub fn table_rows(&self) -> Vec<(usize, f64, Option<f64>, Option<f64>)> {
-        let row = |e: &EvalPoint| (e.step, e.loss, e.first_copy_loss, e.repeated_loss);
+        self.table_evals()
+            .map(|e| (e.step, e.loss, e.first_copy_loss, e.repeated_loss))
+            .collect()
+    }
+
+    /// The evaluations of [`Self::table_rows`], newest first.
+    pub fn table_evals(&self) -> impl Iterator<Item = &EvalPoint> {
         let kept = self.checkpoints.kept().iter().map(|(_, s)| &s.eval);
         let latest = self.latest().filter(|e| {
             self.checkpoints
@@ -141,7 +147,7 @@ impl RunRecord {
                 .last()
                 .is_none_or(|&(k, _)| e.step > k)
         });
-        latest.into_iter().chain(kept.rev()).map(row).collect()
+        latest.into_iter().chain(kept.rev())
     }
 
     /// The latest evaluation, if one has arrived.

@@ -144,7 +144,7 @@ fn training_sentences_say_what_is_shown() {
     };
     assert_eq!(
         grammar_verdict(200, 1.35, floors, 64, Some(175)),
-        "The chart shows the loss on held-out sentences, which training never uses. A model that had learned the grammar's rules exactly would average 1.320 nats on them (the dashed line, computed exactly by listing every sentence of the grammar), and 1.291 nats on its training sentences. At step 200 the held-out loss is 1.350 nats, 2.3% above the line. It first came within 10% of the line at step 175."
+        "The chart shows the loss on held-out sentences, which training never uses. A model that had learned the grammar's rules exactly would average 1.320 nats on them (the dashed horizontal line, computed exactly by listing every sentence of the grammar), and 1.291 nats on its training sentences. At step 200 the held-out loss is 1.350 nats, 2.3% above the line. It first came within 10% of the line at step 175."
     );
     assert!(grammar_verdict(0, 3.0, floors, 64, None)
         .ends_with("127.3% above the line. It has not come within 10% of the line yet."));
