@@ -292,7 +292,26 @@ def blas_info():
 
         return [{k: i.get(k) for k in ("internal_api", "version", "architecture", "num_threads")} for i in threadpool_info()]
     except ImportError:
-        return f"OPENBLAS_NUM_THREADS={os.environ.get('OPENBLAS_NUM_THREADS')}"
+        threads = f"OPENBLAS_NUM_THREADS={os.environ.get('OPENBLAS_NUM_THREADS')}"
+        kernel = openblas_kernel()
+        return f"{threads}, OpenBLAS kernel {kernel}" if kernel else threads
+
+
+def openblas_kernel():
+    """The kernel a DYNAMIC_ARCH OpenBLAS picked for this CPU (e.g. "SkylakeX"), asked of the
+    library NumPy loaded (numpy.libs); None where it cannot be found."""
+    import ctypes
+    import glob
+
+    libs = os.path.join(os.path.dirname(np.__file__), os.pardir, "numpy.libs")
+    for path in glob.glob(os.path.join(libs, "*openblas*")):
+        lib = ctypes.CDLL(path)
+        for name in ("scipy_openblas_get_corename64_", "scipy_openblas_get_corename", "openblas_get_corename"):
+            fn = getattr(lib, name, None)
+            if fn is not None:
+                fn.restype = ctypes.c_char_p
+                return fn().decode()
+    return None
 
 
 def main():

@@ -43,6 +43,8 @@ test('knock out layer 1\'s previous-token head: predict first, then the repeated
     assert.match(await page.getByTestId('ko-predict').locator('legend').textContent(), /^Predict first: with these heads knocked out, what will the repeated part's loss do\?$/);
     assert.equal(await page.getByTestId('knockout-losses').count(), 0, 'no numbers before the prediction');
     assert.equal(await page.getByTestId('ko-grade').count(), 0);
+    // The knocked-out grid takes no room until then.
+    assert.equal(await results.locator('.train-layers').isVisible(), false);
     await page.getByRole('radio', { name: 'Rise (by more than 10%)' }).check();
     const grade = page.getByTestId('ko-grade');
     await grade.waitFor();
@@ -62,6 +64,7 @@ test('knock out layer 1\'s previous-token head: predict first, then the repeated
     // The knocked-out heads are marked on the grid; the knocked-out grid is drawn.
     assert.equal(await page.locator('.ko-mark').count(), 1);
     assert.equal(await results.locator('.train-thumbs canvas').count(), 4);
+    assert.equal(await results.locator('.train-layers').isVisible(), true);
     // The download records the knock-out shown; NumPy recomputes the knocked-out losses and scores
     // from the file's matrices to 1e-9 (e2e/check_train_json.py), and they are the page's numbers.
     const saved = await saveDownload(page, () => page.getByTestId('download-model').click());

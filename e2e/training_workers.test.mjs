@@ -74,3 +74,28 @@ test('a run trained in a Web Worker downloads the same JSON, bit for bit, as one
     await onPage.context.close();
   }
 });
+
+test('run A and run B train at once, each in its own worker, and the main thread\'s longest task stays within 50 ms', { timeout: 300_000 }, async () => {
+  const { page, context, consoleLog } = await app.newPage();
+  try {
+    await observeLongTasks(page);
+    const done = openRetrained(page, `${app.url}/train.html?tseed=2&tsteps=${STEPS}&b=mistake%3Ano-mask`, STEPS);
+    const bSteps = () => page.locator('[data-testid=run-b-steps] output').textContent().then(Number).catch(() => 0);
+    await eventually(async () => {
+      assert.ok(page.workers().length >= 2, `${page.workers().length} worker(s)`);
+      assert.ok((await steps(page)) > 0 && (await bSteps()) > 0);
+    }, 60_000);
+    const trainingFrom = await page.evaluate(() => performance.now());
+    await done;
+    assert.equal(await bSteps(), STEPS);
+    const whileTraining = await page.evaluate(
+      (from) => window.__longTasks.filter((t) => t.start >= from).reduce((m, t) => Math.max(m, t.duration), 0),
+      trainingFrom,
+    );
+    console.log(`A and B: longest main-thread task while both trained ${whileTraining.toFixed(0)} ms`);
+    assert.ok(whileTraining <= LONGEST_TASK_MS, `the longest main-thread task while training: ${whileTraining} ms`);
+    consoleLog.assertClean();
+  } finally {
+    await context.close();
+  }
+});
