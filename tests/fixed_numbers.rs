@@ -25,14 +25,16 @@ use attention_explorer::model::train::composition::{
 use attention_explorer::model::train::evaluation::{
     BestHead, CircuitCheck, INDUCTION_MIN, PREVIOUS_TOKEN_MIN, REPEAT_RATIO_MAX, STUCK_CHECK_STEP,
 };
+use attention_explorer::model::train::mistakes::TrainingMistake;
 use attention_explorer::model::train::prediction::{Graded, LossChange, STAY_WITHIN};
 use attention_explorer::model::train::settings::GrammarFloors;
 use attention_explorer::model::train::tasks::{Grammar, NEAR_FLOOR_PERCENT};
+use attention_explorer::model::train::trainer::TrainConfig;
 use attention_explorer::text::quiz::quiz_prompt;
 use attention_explorer::text::{
-    change_label, checkpoints_note, circuit_items, composition_intro, composition_item,
-    gradient_readout, grammar_verdict, lab_caption, lab_readout, mask_fill_note, prediction_grade,
-    regime_sentence, repeat_verdict,
+    as_used_note, change_label, checkpoints_note, circuit_items, composition_intro,
+    composition_item, gradient_readout, grammar_verdict, lab_caption, lab_readout, mask_fill_note,
+    prediction_grade, regime_sentence, repeat_verdict, run_milestone, CircuitChance,
 };
 
 /// One statement: where it is, the number as printed, the constant behind it, and the sentence.
@@ -135,6 +137,23 @@ fn entries() -> Vec<Entry> {
         format!("{MAX_CHECKPOINTS}"),
         format!("checkpoints::MAX_CHECKPOINTS = {MAX_CHECKPOINTS}"),
         checkpoints_note(3, 25, MAX_CHECKPOINTS),
+    ));
+
+    let vocab = TrainConfig::repeat_default(1).model.vocab;
+    out.push(entry(
+        "run B: a run's milestone on the tiny grammar",
+        format!("within {NEAR_FLOOR_PERCENT}% of the floor"),
+        format!("tasks::NEAR_FLOOR_PERCENT = {NEAR_FLOOR_PERCENT}"),
+        run_milestone("Run B", false, CircuitChance::Possible, None, Some(50)),
+    ));
+    out.push(entry(
+        "run B: an even guess beside a mistaken run's losses",
+        format!(
+            "the {vocab} tokens scores {}",
+            fixed((vocab as f64).ln(), 3)
+        ),
+        format!("the repeat task's vocab = {vocab}"),
+        as_used_note(TrainingMistake::NoCausalMask, 200, 0.0007, 18.69, vocab),
     ));
 
     let stay = fixed(STAY_WITHIN * 100.0, 0);

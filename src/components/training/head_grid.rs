@@ -224,7 +224,11 @@ pub(super) fn DownloadModel(#[prop(default = true)] knockouts: bool) -> impl Int
                 {move || format!("Download this model{} (JSON)", of_run(training.letter.get()))}
             </button>
             <p class="hint">
-                "Every trained matrix, the held-out sequences, the weights above and the detector scores, at the step shown, with the knock-out results shown above if there are any and the training mistake if the run has one: recompute them anywhere (docs/formats.md shows how, with NumPy)."
+                {if knockouts {
+                    "Every trained matrix, the held-out sequences, the weights above and the detector scores, at the step shown, with the knock-out results shown above if there are any: recompute them anywhere (docs/formats.md shows how, with NumPy)."
+                } else {
+                    "Every trained matrix, the held-out sequences, the weights above and the detector scores, at the step shown, with the run's training mistake if it has one: recompute them anywhere (docs/formats.md shows how, with NumPy)."
+                }}
             </p>
             <p class="error" role="alert">{move || problem.get()}</p>
         </div>
