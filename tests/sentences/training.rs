@@ -2,11 +2,12 @@
 //! the counts, and the closer look's row summary.
 
 use crate::views::*;
-use attention_explorer::format::{fixed, percent};
+use attention_explorer::format::{fixed, grouped, percent};
 use attention_explorer::model::train::detectors::AgreementReport;
 use attention_explorer::model::train::evaluation::{
     BestHead, CircuitCheck, INDUCTION_MIN, PREVIOUS_TOKEN_MIN, REPEAT_RATIO_MAX,
 };
+use attention_explorer::model::train::mistakes::TrainingMistake;
 use attention_explorer::model::train::settings::GrammarFloors;
 use attention_explorer::text;
 use proptest::prelude::*;
@@ -152,5 +153,37 @@ proptest! {
         prop_assert_eq!(row[key], max_of(&row), "{}", said);
         prop_assert!(said.starts_with(&format!("Largest weight {} on key {} {};", percent(max_of(&row)), key + 1, quote(&tokens[key]))), "{}", said);
         prop_assert!(said.contains(&format!("entropy {} bits", fixed(entropy(&row), 2))), "{}", said);
+    }
+
+    /// Run B's sentences: a run's milestone gives the step it formed at, or "by" the latest
+    /// evaluation, or why the checks cannot apply (one layer, reading ahead; the repeat task
+    /// only); a mistaken run's note prints both losses and the even guess over `vocab` tokens as
+    /// they are, and speaks of later tokens only for the mistakes that let a row read them.
+    #[test]
+    fn run_b_sentences_are_their_numbers(
+        repeat in any::<bool>(), chance in 0usize..3, at in prop::option::of(0usize..20_000),
+        latest in prop::option::of(0usize..20_000), mistake in 0usize..5,
+        trained in 0.0f64..30.0, used in 0.0f64..30.0, vocab in 2usize..64, step in 0usize..20_000,
+    ) {
+        let chance = [text::CircuitChance::Possible, text::CircuitChance::OneLayer, text::CircuitChance::ReadsAhead][chance];
+        let said = text::run_milestone("Run B", repeat, chance, at, latest);
+        prop_assert_clean!(&said);
+        if repeat && chance != text::CircuitChance::Possible {
+            prop_assert!(!said.contains("step"), "{}", said);
+        } else if let Some(s) = at {
+            prop_assert!(said.ends_with(&format!(" at step {}.", grouped(s as u64))), "{}", said);
+        } else if let Some(l) = latest {
+            prop_assert!(said.ends_with(&format!(" by step {} (its latest evaluation).", grouped(l as u64))), "{}", said);
+        } else {
+            prop_assert_eq!(said, "Run B has not been evaluated yet.");
+        }
+        let m = TrainingMistake::ALL[mistake];
+        let note = text::as_used_note(m, step, trained, used, vocab);
+        prop_assert_clean!(&note);
+        prop_assert!(note.starts_with(&format!("At its latest evaluation, step {}, run B's held-out loss is {} nats as it trains (", grouped(step as u64), fixed(trained, 3))), "{}", note);
+        prop_assert!(note.contains(&format!(" and {} nats once ", fixed(used, 3))), "{}", note);
+        prop_assert!(note.contains(&format!("an even guess over the {vocab} tokens scores {}.", fixed((vocab as f64).ln(), 3))), "{}", note);
+        let reads_ahead = m.sees_future() || m == TrainingMistake::SoftmaxOverQueries;
+        prop_assert_eq!(note.contains("later tokens"), reads_ahead, "{}", note);
     }
 }
