@@ -63,7 +63,9 @@ test('the training page explains the residual stream and the three kinds of posi
   const { page, context, consoleLog } = await app.newPage();
   try {
     await page.goto(`${app.url}/train.html`, { waitUntil: 'load' });
-    const text = await pageText(page, 'residual stream');
+    // The closing "Where next" is built after the first paint, after the panel: wait for both.
+    await pageText(page, 'residual stream');
+    const text = await pageText(page, 'Where next: back to the explorer');
     assert.match(text, /residual stream/);
     assert.match(text, /sinusoidal adds a fixed sine–cosine code/);
     assert.match(text, /learned adds one vector per place/);
