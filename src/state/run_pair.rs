@@ -7,6 +7,7 @@ use super::run::Run;
 use super::training::Training;
 use super::ViewSignals;
 use crate::model::train::messages::RunSpec;
+use crate::model::train::mistakes::TrainingMistake;
 use crate::model::train::run_b::RunChange;
 use crate::model::train::settings::TrainSettings;
 use leptos::prelude::*;
@@ -17,6 +18,8 @@ pub struct RunPair {
     pub b: Training,
     /// Run B's one change from run A; `None`: no run B.
     pub change: Memo<Option<RunChange>>,
+    /// What run B trains: run A's settings with `change` applied.
+    spec_b: Memo<Option<RunSpec>>,
 }
 
 impl RunPair {
@@ -84,7 +87,12 @@ impl RunPair {
             }
             (now_a, now_b)
         });
-        Self { a, b, change }
+        Self {
+            a,
+            b,
+            change,
+            spec_b,
+        }
     }
 
     /// The runs there are: A, and B if the link has one (untracked).
@@ -116,11 +124,12 @@ impl RunPair {
         self.a
             .run
             .rebuild(Some(RunSpec::new(self.a.settings.get_untracked())));
-        let b = self
-            .change
-            .get_untracked()
-            .map(|c| c.apply(self.a.settings.get_untracked()));
-        self.b.run.rebuild(b);
+        self.b.run.rebuild(self.spec_b.get_untracked());
+    }
+
+    /// Run B's training mistake, if its change is one (tracked).
+    pub fn b_mistake(self) -> Option<TrainingMistake> {
+        self.change.with(|c| c.and_then(|c| c.mistake()))
     }
 
     /// One step of each run, paused.

@@ -26,7 +26,7 @@ pub(super) fn LossCurve() -> impl IntoView {
     let run_b = runs.b;
     let has_b = move || runs.change.with(Option::is_some);
     // Run B trained with a mistake: its loss with correct attention is drawn too.
-    let b_used = move || runs.change.with(|c| c.and_then(|c| c.mistake()).is_some());
+    let b_used = move || runs.b_mistake().is_some();
     let canvas_ref = NodeRef::<html::Canvas>::new();
     let wrap_ref = NodeRef::<html::Div>::new();
     let floors = Memo::new(move |_| training.settings.with(TrainSettings::grammar_floors));

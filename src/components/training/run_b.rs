@@ -8,7 +8,6 @@ use super::head_grid::{DownloadModel, HeadGrid};
 use super::{circuit_chance, use_runs, use_training};
 use crate::components::data_table::DataTable;
 use crate::model::train::evaluation::EvalPoint;
-use crate::model::train::run_record::RunRecord;
 use crate::model::train::settings::TrainSettings;
 use crate::state::Training;
 use crate::text::{as_used_note, loss_cell, run_b_title, run_milestone};
@@ -30,22 +29,13 @@ fn milestone(name: &str, t: Training) -> String {
     t.run.evals.track();
     let repeat = t.settings.with(TrainSettings::is_repeat);
     let chance = circuit_chance(t);
-    t.with(|r| {
-        let at = r.and_then(|r| {
-            if repeat {
-                r.circuit_formed_at()
-            } else {
-                r.near_floor_at()
-            }
-        });
-        run_milestone(
-            name,
-            repeat,
-            chance,
-            at,
-            r.and_then(RunRecord::latest).map(|e| e.step),
-        )
-    })
+    let at = if repeat {
+        t.circuit_formed_at.get()
+    } else {
+        t.with(|r| r?.near_floor_at())
+    };
+    let latest = t.with(|r| r?.latest().map(|e| e.step));
+    run_milestone(name, repeat, chance, at, latest)
 }
 
 /// A row of run B's loss table: the columns that apply (see [`RunBSection`]).
@@ -72,7 +62,7 @@ fn RunBSection() -> impl IntoView {
     let title = move || runs.change.get().map(run_b_title);
     let used = move || {
         b.run.evals.track();
-        let mistake = runs.change.get()?.mistake()?;
+        let mistake = runs.b_mistake()?;
         b.with(|r| {
             let r = r?;
             let e = r.latest()?;
@@ -86,7 +76,7 @@ fn RunBSection() -> impl IntoView {
             ))
         })
     };
-    let has_used = move || runs.change.with(|c| c.and_then(|c| c.mistake()).is_some());
+    let has_used = move || runs.b_mistake().is_some();
     let rows = Memo::new(move |_| {
         b.run.evals.track();
         b.with(|r| r.map(|r| r.table_evals().cloned().collect::<Vec<EvalPoint>>()))
