@@ -85,8 +85,14 @@ fn detector_rows(
     rows
 }
 
+/// The run's head scores, its circuit checklist and the composition test.
 #[component]
-pub(super) fn DetectorTable() -> impl IntoView {
+pub(super) fn DetectorTable(
+    /// Hide the checklist where the run's circuit cannot form (run B: its summary says why);
+    /// without it the checklist is always shown (run A's, with its advice for one layer).
+    #[prop(optional)]
+    only_possible_checks: bool,
+) -> impl IntoView {
     let training = use_training();
     // The whole table at once: it changes with every evaluation and every replayed checkpoint.
     let table = move || {
@@ -107,11 +113,8 @@ pub(super) fn DetectorTable() -> impl IntoView {
     };
     // The repeat task's circuit at the shown step; the first evaluation at which it formed, from
     // every evaluation of the run (it may lie after a replayed checkpoint).
-    // Run B's checklist only where the circuit can form (its summary says why not); run A's
-    // always, with its advice for one layer.
-    let checks_apply = move || {
-        training.letter.get() != Some("B") || circuit_chance(training) == CircuitChance::Possible
-    };
+    let checks_apply =
+        move || !only_possible_checks || circuit_chance(training) == CircuitChance::Possible;
     let reads_ahead = move || circuit_chance(training) == CircuitChance::ReadsAhead;
     let circuit = move || {
         if !checks_apply() {

@@ -124,7 +124,7 @@ fn RunBSection() -> impl IntoView {
             </details>
             <div class="run-b-heads">
                 <HeadGrid knockouts=false />
-                <DetectorTable />
+                <DetectorTable only_possible_checks=true />
             </div>
             <DownloadModel knockouts=false />
         </section>
