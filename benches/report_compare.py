@@ -172,8 +172,8 @@ def browser_section(scen, nav, chromium, where):
       "2 px `mouse.move` steps back and forth; an input that redrew nothing is not counted. Per step:")
     w("")
     w("- **input → end of frame** (the speed targets): from the `input` event (`performance.now()` in a capture "
-      "listener the bench installs) to the end of the layout and paint of the frame that shows it (a message posted "
-      "from that frame's `requestAnimationFrame` callback, delivered after its style, layout, paint and commit on the "
+      "listener the bench installs) to the end of the layout and paint of the frame that shows it (a user-blocking task posted "
+      "from that frame's `requestAnimationFrame` callback, run after its style, layout, paint and commit on the "
       "main thread), without the wait for that frame: compute + draw, plus the frame's rendering from its rAF "
       "callbacks on. Playwright's events arrive anywhere in the 16.7 ms frame interval, while a real drag's "
       "`mousemove` events are dispatched just before a frame; *with wait* is the raw delivery − input.")
