@@ -74,6 +74,9 @@ test('explorer: every lesson step, Break it, symbols, phone and dark mode', { ti
       await app.open(page, 'w=grammar');
       await eventually(async () => assert.match(await page.locator('[data-testid=weights-note]').textContent(), /Trained/), 20_000);
       await assertClean(page, `${where}, trained weights`);
+      // A long sentence: its chips scroll in a box that the keyboard reaches.
+      await app.open(page, `heads=8&s=${encodeURIComponent(Array.from({ length: 64 }, (_, i) => `w${i}`).join(' '))}`);
+      await assertClean(page, `${where}, 64 tokens`);
       consoleLog.assertClean();
     } finally {
       await context.close();

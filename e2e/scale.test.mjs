@@ -192,3 +192,33 @@ test('256 tokens × 8 heads render the weights of the Rust core', { timeout: 180
     await context.close();
   }
 });
+
+test('a long sentence keeps the slider in sight of the heatmap: its chips scroll in a box', { timeout: 90_000 }, async () => {
+  const { page, context, consoleLog } = await app.newPage({ viewport: { width: 1280, height: 800 } });
+  try {
+    await app.open(page, QUERY);
+    const chips = page.locator('ol.chips');
+    assert.equal(await chips.locator('li').count(), T, 'every token has its chip');
+    const box = await chips.evaluate((el) => ({
+      tabIndex: el.tabIndex,
+      scrolls: el.scrollHeight > el.clientHeight,
+      height: el.clientHeight,
+    }));
+    assert.equal(box.tabIndex, 0, 'the scrolling box is a tab stop');
+    assert.ok(box.scrolls && box.height < 220, `a box of about six lines: ${JSON.stringify(box)}`);
+    // The slider and the top of the heatmap are both on the first screen.
+    const slider = await page.locator('#temperature').boundingBox();
+    const map = await page.locator('canvas.heatmap').first().boundingBox();
+    assert.ok(slider.y + slider.height < 800, `slider at ${slider.y}`);
+    assert.ok(map.y < 800, `heatmap at ${map.y}`);
+    // The last chip is reachable: scrolled into its box and clicked, it selects the last row.
+    await chips.locator('li').last().click();
+    await page.waitForFunction((t) => new URL(location.href).searchParams.get('row') === String(t), T);
+    // A short sentence has no box and no tab stop.
+    await app.open(page, '');
+    assert.deepEqual(await page.locator('ol.chips').evaluate((el) => [el.tabIndex, el.classList.contains('long')]), [-1, false]);
+    consoleLog.assertClean();
+  } finally {
+    await context.close();
+  }
+});

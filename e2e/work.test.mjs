@@ -1,6 +1,7 @@
-// Work per input, counted (window.__aeWork, src/web/work.rs): one slider step recomputes each
-// head's attention once, redraws only the canvases on screen that show it, and rebuilds no lesson
-// readout while the lesson is scrolled away; the lesson catches up, once, when it comes into
+// Work per input, counted (window.__aeWork, src/web/work.rs): one slider step computes the
+// attention the screen shows (the selected head's softmax; every head's only while the thumbnails
+// are on screen), redraws only the canvases on screen that show it, and rebuilds no lesson readout
+// while the lesson is scrolled away; what was off screen catches up, once, when it comes into
 // view. A count is the same on every machine, so this guards the speed of an update in CI, where
 // timings could not (the timings themselves are in BENCHMARKS.md, from scripts/bench.sh).
 import { test } from 'node:test';
@@ -21,54 +22,93 @@ const counts = (page) =>
       ),
   );
 
-/** One keyboard step of the temperature slider, and the work it did. */
+/** One keyboard step of the temperature slider, and the work it did. The slider takes the focus
+ *  without scrolling, so the step happens wherever the page is scrolled to. */
 async function sliderStep(page, key = 'ArrowRight') {
-  await page.locator('#temperature').focus();
+  await page.locator('#temperature').evaluate((el) => el.focus({ preventScroll: true }));
   await counts(page);
   await reset(page);
   await page.keyboard.press(key);
   return counts(page);
 }
 
-test('one slider step: attention once per head, the visible canvases, no hidden lesson work', { timeout: 90_000 }, async () => {
+/** Scrolls the head thumbnails to the middle of the screen and waits until all `heads` have
+ *  caught up (drawn once); returns the work that took. */
+async function showThumbnails(page, heads) {
+  await counts(page);
+  await reset(page);
+  await page.locator('ul.thumbs').evaluate((el) => el.scrollIntoView({ block: 'center' }));
+  await page.waitForFunction((n) => window.__aeWork['canvas:thumbnail'] === n, heads);
+  return counts(page);
+}
+
+test('one slider step: the attention on screen once, the visible canvases, no hidden lesson work', { timeout: 90_000 }, async () => {
   const { page, context, consoleLog } = await app.newPage({ viewport: { width: 1280, height: 800 } });
   try {
     await app.open(page, 'step=softmax');
     await page.locator('[data-testid=softmax-gap]').waitFor({ state: 'attached' });
-    // The lesson is below the first screen: the step only updates the views at the top.
+    // The thumbnails and the lesson are below the first screen: the step computes the selected
+    // head's softmax only and updates the views at the top.
     const top = await sliderStep(page);
     assert.deepEqual(top, {
-      attention: 2,
+      attention: 1,
       'canvas:heatmap': 1,
-      'canvas:thumbnail': 2,
       'canvas:bar chart': 1,
       'text:temperature': 1,
       inspector: 1,
     });
+    // Scrolled into view, the thumbnails catch up once: every head's softmax, each drawn once.
+    const caughtUp = await showThumbnails(page, 2);
+    assert.equal(caughtUp.attention, 2, `every head once: ${JSON.stringify(caughtUp)}`);
+    assert.equal(caughtUp['canvas:thumbnail'], 2, JSON.stringify(caughtUp));
+    // While they are on screen a step computes every head once (the selected head's is one of
+    // them, not computed again) and draws both.
+    const withThumbs = await sliderStep(page);
+    assert.equal(withThumbs.attention, 2, JSON.stringify(withThumbs));
+    assert.equal(withThumbs['canvas:thumbnail'], 2, JSON.stringify(withThumbs));
+    // A head click then computes nothing: the head is picked from the heads computed.
+    await reset(page);
+    await page.locator('button.thumb').nth(1).click();
+    const click = await counts(page);
+    assert.equal(click.attention, undefined, `a head click computes no attention: ${JSON.stringify(click)}`);
+    await page.locator('button.thumb').nth(0).click();
     // Scrolled into view, the lesson catches up once (its two readouts), then follows every step.
     await reset(page);
     await page.locator('#lesson-panel').evaluate((el) => el.scrollIntoView());
     await page.waitForFunction(() => window.__aeWork['lesson:softmax'] === 2);
-    const caughtUp = await counts(page);
-    assert.equal(caughtUp.attention, undefined, `catching up computes no attention: ${JSON.stringify(caughtUp)}`);
+    const lessonCaughtUp = await counts(page);
+    // The thumbnails went off screen: the selected head is computed alone again, to the same bits,
+    // so nothing redraws.
+    assert.equal(lessonCaughtUp.attention, 1, `the selected head alone: ${JSON.stringify(lessonCaughtUp)}`);
+    assert.equal(lessonCaughtUp['canvas:heatmap'], undefined, `same bits, no redraw: ${JSON.stringify(lessonCaughtUp)}`);
+    assert.equal(lessonCaughtUp.inspector, undefined, JSON.stringify(lessonCaughtUp));
     const step = await sliderStep(page, 'ArrowLeft');
-    assert.equal(step.attention, 2, JSON.stringify(step));
+    assert.equal(step.attention, 1, `the thumbnails are off screen again: ${JSON.stringify(step)}`);
+    assert.equal(step['canvas:thumbnail'], undefined, JSON.stringify(step));
     assert.equal(step['lesson:softmax'], 2, `the gap and the mask note: ${JSON.stringify(step)}`);
-    // Scrolled away again: no lesson work at all.
+    // Scrolled back to the top: no lesson work at all.
     await page.evaluate(() => window.scrollTo(0, 0));
     const away = await sliderStep(page);
     assert.equal(away['lesson:softmax'], undefined, JSON.stringify(away));
-    assert.equal(away.attention, 2);
+    assert.equal(away.attention, 1);
     consoleLog.assertClean();
   } finally {
     await context.close();
   }
 });
 
-test('with Break it on and 8 heads: broken attention once per head, nothing twice', { timeout: 90_000 }, async () => {
+test('with Break it on and 8 heads: broken attention for what is on screen, nothing twice', { timeout: 90_000 }, async () => {
   const { page, context, consoleLog } = await app.newPage({ viewport: { width: 1280, height: 800 } });
   try {
     await app.open(page, 'heads=8&broken=triu');
+    // At the top: the selected head, broken (the map) and correct (the readout's words).
+    const top = await sliderStep(page);
+    assert.equal(top.attention, 1, JSON.stringify(top));
+    assert.equal(top['attention:broken'], 1, JSON.stringify(top));
+    assert.equal(top['canvas:heatmap'], 1, JSON.stringify(top));
+    assert.equal(top['canvas:thumbnail'], undefined, JSON.stringify(top));
+    // With the thumbnails on screen: every head once, broken and correct, eight thumbnails.
+    await showThumbnails(page, 8);
     const step = await sliderStep(page);
     assert.equal(step.attention, 8, JSON.stringify(step));
     assert.equal(step['attention:broken'], 8, JSON.stringify(step));

@@ -106,7 +106,9 @@ pub fn PracticeApp() -> impl IntoView {
                 {main_view_heading(view, model)}
                 {main_heatmap(view, model)}
                 <HeadThumbnails
+                    heads=Signal::derive(move || model.prepared.with(|p| p.heads.len()))
                     weights=model.shown_head_weights
+                    on_screen=model.every_head_on_screen
                     selected=view.head
                     on_select=Callback::new(move |head: usize| view.head.set(head))
                 />
@@ -306,7 +308,9 @@ fn full_layout(view: ViewSignals, model: ExplorerModel) -> impl IntoView {
                 {main_heatmap(view, model)}
                 <PhoneDock />
                 <HeadThumbnails
+                    heads=Signal::derive(move || model.prepared.with(|p| p.heads.len()))
                     weights=model.shown_head_weights
+                    on_screen=model.every_head_on_screen
                     selected=view.head
                     on_select=Callback::new(move |head: usize| view.head.set(head))
                 />

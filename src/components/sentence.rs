@@ -10,6 +10,10 @@ use leptos::prelude::*;
 /// 10,000 characters and expects that count in the message). The cap only stops a runaway paste.
 const SENTENCE_BOX_MAX_CHARS: usize = 20 * MAX_SENTENCE_CHARS;
 
+/// Above this many tokens the chips scroll in a box of their own (`.chips.long`); up to it they
+/// take at most a few lines, so the box never needs to scroll.
+const LONG_SENTENCE_TOKENS: usize = 24;
+
 #[component]
 pub fn SentenceBox() -> impl IntoView {
     let view = ViewSignals::from_context();
@@ -26,6 +30,7 @@ pub fn SentenceBox() -> impl IntoView {
             Err(e) => error.set(Some(e.message())),
         }
     };
+    let long_sentence = move || model.tokens.with(|t| t.len() > LONG_SENTENCE_TOKENS);
     view! {
         <form
             class="field sentence"
@@ -55,7 +60,15 @@ pub fn SentenceBox() -> impl IntoView {
             <p id="sentence-error" class="error" role="alert">
                 {move || error.get()}
             </p>
-            <ol class="chips" aria-label="Tokens">
+            // A long sentence's chips scroll in a box of about six lines, so the temperature
+            // slider stays near the top, in sight of the heatmap (it is a tab stop then, so the
+            // keyboard can scroll it).
+            <ol
+                class="chips"
+                class:long=long_sentence
+                tabindex=move || long_sentence().then_some("0")
+                aria-label="Tokens"
+            >
                 // The selection is read here, not in a closure per chip: a per-chip effect would
                 // stay subscribed to `row` after its chip is gone (leptos 0.8 never unsubscribes a
                 // dropped effect), leaking 48 bytes per chip per sentence (see docs/reliability.md, "Memory").

@@ -3,7 +3,7 @@
 use crate::charts::canvas::Redraw;
 use crate::charts::heatmap::{draw_heatmap, CellText, HeatmapSpec};
 use crate::charts::layout::HeatmapLayout;
-use crate::hooks::use_canvas;
+use crate::hooks::{use_canvas, use_visibility, use_while_seen};
 use crate::state::{Shared, ViewSignals};
 use leptos::html;
 use leptos::prelude::*;
@@ -67,23 +67,35 @@ pub fn Thumbnail(
     }
 }
 
-/// A thumbnail per head, shown when there is more than one.
+/// A thumbnail per head, shown when there is more than one. They are drawn once at the start
+/// wherever they are; then, off screen, they keep their drawing and read no weights, so a slider
+/// step computes only the selected head, and they catch up as they come near the viewport
+/// (`use_visibility`'s margin).
 #[component]
 pub fn HeadThumbnails(
-    /// Every head's weights.
+    /// How many heads the model has.
+    #[prop(into)]
+    heads: Signal<usize>,
+    /// Every head's weights, read at the start and then only while the thumbnails are on screen.
     #[prop(into)]
     weights: Signal<HeadWeights>,
+    /// Set to whether the thumbnails are on screen (the model then computes every head).
+    on_screen: RwSignal<bool>,
     /// The selected head (0-based).
     #[prop(into)]
     selected: Signal<usize>,
     /// Called with the head chosen.
     on_select: Callback<usize>,
 ) -> impl IntoView {
-    let heads = Memo::new(move |_| weights.with(|w| w.len()));
+    let list_ref = NodeRef::<html::Ul>::new();
+    let seen = use_visibility(list_ref);
+    // Sync the observer's report into the model's signal (the model is built before this view).
+    Effect::new(move |_| on_screen.set(seen.get()));
+    let shown = use_while_seen(Some(seen), "thumbnails", move || weights.get());
     view! {
         <Show when=move || { heads.get() > 1 }>
             <h3 class="sub">"All heads — choose one to inspect"</h3>
-            <ul class="thumbs" aria-label="Heads">
+            <ul class="thumbs" aria-label="Heads" node_ref=list_ref>
                 <For
                     each=move || 0..heads.get()
                     key=|h| *h
@@ -91,7 +103,7 @@ pub fn HeadThumbnails(
                         view! {
                             <Thumbnail
                                 head=h
-                                weights=Signal::derive(move || weights.with(|w| w.get(h).cloned()))
+                                weights=Signal::derive(move || shown.with(|w| w.get(h).cloned()))
                                 selected=Signal::derive(move || selected.get() == h)
                                 on_select=Callback::new(move |()| on_select.run(h))
                             />

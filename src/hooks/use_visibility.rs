@@ -4,7 +4,7 @@
 //! they come near the viewport.
 
 use super::keep_until_cleanup;
-use leptos::html::Div;
+use leptos::html::ElementType;
 use leptos::prelude::*;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
@@ -13,10 +13,15 @@ use web_sys::{IntersectionObserver, IntersectionObserverEntry, IntersectionObser
 /// Whether any part of the element behind `target` is within 200 px of the viewport. False until
 /// the observer's first report (which it sends as soon as it starts), so a view below the fold is
 /// not built during page load; always true where `IntersectionObserver` is unavailable.
-pub fn use_visibility(target: NodeRef<Div>) -> ReadSignal<bool> {
+pub fn use_visibility<E>(target: NodeRef<E>) -> ReadSignal<bool>
+where
+    E: ElementType,
+    E::Output: JsCast + Clone + 'static,
+{
     let (visible, set_visible) = signal(false);
     Effect::new(move |_| {
         let Some(element) = target.get() else { return };
+        let element: &web_sys::Element = element.unchecked_ref();
         let callback = Closure::<dyn FnMut(js_sys::Array)>::new(move |entries: js_sys::Array| {
             if let Ok(entry) = entries
                 .get(entries.length().saturating_sub(1))
@@ -33,7 +38,7 @@ pub fn use_visibility(target: NodeRef<Div>) -> ReadSignal<bool> {
         options.set_root_margin("200px");
         match IntersectionObserver::new_with_options(callback.as_ref().unchecked_ref(), &options) {
             Ok(observer) => {
-                observer.observe(&element);
+                observer.observe(element);
                 keep_until_cleanup((observer, callback), |(observer, _)| observer.disconnect());
             }
             Err(_) => set_visible.set(true),

@@ -8,6 +8,10 @@ use leptos::prelude::*;
 /// is computed once at the start wherever the part is, so the page holds its words (find in page,
 /// printing) before the learner scrolls there. `what` names the work for the work-per-input hook
 /// (`web::work`), which counts every computation.
+///
+/// Off screen it computes untracked: a memo stays subscribed to what it last read, and at the next
+/// change it would make those sources recompute (to learn whether it must rerun) even though it
+/// then keeps its last value — every head's softmax, once more, for thumbnails nobody sees.
 pub fn use_while_seen<T: Clone + PartialEq + Send + Sync + 'static>(
     on_screen: Option<ReadSignal<bool>>,
     what: &'static str,
@@ -19,7 +23,11 @@ pub fn use_while_seen<T: Clone + PartialEq + Send + Sync + 'static>(
             return last.clone();
         }
         crate::web::work::count(what);
-        compute()
+        if seen {
+            compute()
+        } else {
+            untrack(&compute)
+        }
     })
 }
 

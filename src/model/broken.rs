@@ -232,13 +232,28 @@ pub fn broken_weights(
     weights
 }
 
-/// Every head of `p` with `mistakes` made, at temperature `tau`: what the main view shows.
-pub fn broken_weights_all(p: &Prepared, mistakes: Mistakes, tau: f64) -> Vec<DMatrix<f64>> {
+/// Head `head` (from 0) of `p` with `mistakes` made, at temperature `tau`: what the main view
+/// shows of the selected head.
+pub fn broken_head_weights(
+    p: &Prepared,
+    mistakes: Mistakes,
+    tau: f64,
+    head: usize,
+) -> DMatrix<f64> {
     let sizes = (p.head_size(), p.d_model);
-    p.heads
-        .iter()
-        .enumerate()
-        .map(|(h, head)| broken_weights(&head.scores, mistakes, sizes, tau, (p.config.seed, h)))
+    broken_weights(
+        &p.heads[head].scores,
+        mistakes,
+        sizes,
+        tau,
+        (p.config.seed, head),
+    )
+}
+
+/// Every head of `p` with `mistakes` made, at temperature `tau`: what the thumbnails show.
+pub fn broken_weights_all(p: &Prepared, mistakes: Mistakes, tau: f64) -> Vec<DMatrix<f64>> {
+    (0..p.heads.len())
+        .map(|h| broken_head_weights(p, mistakes, tau, h))
         .collect()
 }
 

@@ -15,7 +15,7 @@
 //! are not asked; the two that bring their own setting (which mistake made a heatmap, dropout on
 //! average) are asked as always.
 
-use super::broken::{broken_weights, Mistake, Mistakes, DROPOUT_P};
+use super::broken::{broken_head_weights, Mistake, Mistakes, DROPOUT_P};
 use super::claims::{first_repeated_word, top_keys};
 use super::explorer::{ExplorerConfig, Prepared};
 use super::rng::SeededRng;
@@ -210,16 +210,7 @@ impl View<'_> {
 
     /// This head's weights with the single mistake `m` made.
     fn made(&self, m: Mistake) -> DMatrix<f64> {
-        let p = self.p;
-        let set = Mistakes::NONE.with(m, true);
-        let sizes = (p.head_size(), p.d_model);
-        broken_weights(
-            &p.heads[self.head].scores,
-            set,
-            sizes,
-            self.tau,
-            (p.config.seed, self.head),
-        )
+        broken_head_weights(self.p, Mistakes::NONE.with(m, true), self.tau, self.head)
     }
 
     /// A row from `from` to t − 1, other than the view's selected row when there is another:
@@ -495,14 +486,7 @@ pub fn questions(p: &Prepared, on: QuizOn, seed: u64) -> Vec<Question> {
     let w = if mistakes.is_empty() {
         correct.clone()
     } else {
-        let sizes = (p.head_size(), p.d_model);
-        broken_weights(
-            &p.heads[head].scores,
-            mistakes,
-            sizes,
-            tau,
-            (p.config.seed, head),
-        )
+        broken_head_weights(p, mistakes, tau, head)
     };
     let mut view = View {
         p,

@@ -3,13 +3,13 @@
 //! provide it; the training page, which trains a model of its own, has only the view's signals.
 
 use super::{Shared, ViewSignals};
-use crate::model::broken::broken_weights_all;
+use crate::model::broken::{broken_head_weights, broken_weights_all};
 use crate::model::explorer::WeightSource;
 use crate::model::explorer::{ExplorerConfig, Prepared};
 use crate::model::tokenizer::{checked_tokens, tokenize};
 use crate::model::trained::{checkpoint_ids, WeightsChoice};
 use crate::model::url_state::DEFAULT_SENTENCE;
-use crate::web::work::count_n;
+use crate::web::work::{count, count_n};
 use leptos::prelude::*;
 use nalgebra::DMatrix;
 use std::sync::Arc;
@@ -32,15 +32,21 @@ pub struct ExplorerModel {
     pub tokens: Memo<Vec<String>>,
     pub prepared: Memo<Shared<Prepared>>,
     /// Every head's correct attention weights at the current τ (outputs are computed where
-    /// shown). The lesson and the temperature readout describe these, whatever "Break it" says.
+    /// shown). Computed only when read: by the views of every head (the thumbnails, the lesson's
+    /// heads step) while they are on screen.
     pub head_weights: Memo<Shared<Vec<Shared<DMatrix<f64>>>>>,
-    /// The selected head's correct weights.
+    /// The selected head's correct weights. The lesson and the temperature readout describe
+    /// these, whatever "Break it" says.
     pub main_weights: Memo<Shared<DMatrix<f64>>>,
-    /// Every head's weights as the main view shows them: with the "Break it" mistakes made, or
+    /// Every head's weights as the thumbnails show them: with the "Break it" mistakes made, or
     /// the very matrices of `head_weights` when none is on.
     pub shown_head_weights: Memo<Shared<Vec<Shared<DMatrix<f64>>>>>,
     /// The selected head's shown weights: what the main heatmap, the inspector and the CSV show.
     pub shown_weights: Memo<Shared<DMatrix<f64>>>,
+    /// Whether the thumbnails of every head are on screen (`components::thumbnails` sets it).
+    /// While they are, the selected head's weights are picked from every head's; while they are
+    /// not, a slider step computes the selected head's softmax alone (one of eight at 8 heads).
+    pub every_head_on_screen: RwSignal<bool>,
 }
 
 impl ExplorerModel {
@@ -130,10 +136,15 @@ impl ExplorerModel {
                     .collect::<Vec<_>>(),
             ))
         });
-        let pick = move |all: Memo<Shared<Vec<Shared<DMatrix<f64>>>>>| {
-            Memo::new(move |_| all.with(|w| w[head.get().min(w.len().saturating_sub(1))].clone()))
-        };
-        let main_weights = pick(head_weights);
+        let every_head_on_screen = RwSignal::new(false);
+        let signals = (prepared, head, tau);
+        let main_weights = one_head(
+            every_head_on_screen,
+            head_weights,
+            signals,
+            "attention",
+            |p, tau, h| p.heads[h].weights(tau),
+        );
         let shown_head_weights = Memo::new(move |_| {
             let mistakes = broken.get();
             if mistakes.is_empty() {
@@ -146,7 +157,20 @@ impl ExplorerModel {
                 weights.into_iter().map(|w| Shared(Arc::new(w))).collect(),
             ))
         });
-        let shown_weights = pick(shown_head_weights);
+        let broken_one = one_head(
+            every_head_on_screen,
+            shown_head_weights,
+            signals,
+            "attention:broken",
+            move |p, tau, h| broken_head_weights(p, broken.get(), tau, h),
+        );
+        let shown_weights = Memo::new(move |_| {
+            if broken.get().is_empty() {
+                main_weights.get()
+            } else {
+                broken_one.get()
+            }
+        });
         Self {
             sentence,
             row,
@@ -160,6 +184,7 @@ impl ExplorerModel {
             main_weights,
             shown_head_weights,
             shown_weights,
+            every_head_on_screen,
         }
     }
 
@@ -181,4 +206,43 @@ impl ExplorerModel {
         self.row
             .update(|r| *r = (*r).min(token_count.saturating_sub(1)));
     }
+}
+
+/// The selected head's weights: picked from `all` (every head's) while the thumbnails are on
+/// screen, so that a head click computes nothing; else `alone` computes that head only (one
+/// softmax), counted as `what` by the work-per-input hook. When the thumbnails come or go, the
+/// other source gives the same bits: the memo then keeps its matrix, and nothing redraws.
+fn one_head(
+    every_head_on_screen: RwSignal<bool>,
+    all: Memo<Shared<Vec<Shared<DMatrix<f64>>>>>,
+    (prepared, head, tau): (Memo<Shared<Prepared>>, RwSignal<usize>, RwSignal<f64>),
+    what: &'static str,
+    alone: impl Fn(&Prepared, f64, usize) -> DMatrix<f64> + Send + Sync + 'static,
+) -> Memo<Shared<DMatrix<f64>>> {
+    Memo::new_owning(move |previous: Option<Shared<DMatrix<f64>>>| {
+        let next = if every_head_on_screen.get() {
+            all.with(|w| w[head.get().min(w.len().saturating_sub(1))].clone())
+        } else {
+            let tau = tau.get();
+            count(what);
+            prepared.with(|p| {
+                let h = head.get().min(p.heads.len().saturating_sub(1));
+                Shared(Arc::new(alone(p, tau, h)))
+            })
+        };
+        match previous {
+            Some(kept) if same_bits(&kept, &next) => (kept, false),
+            _ => (next, true),
+        }
+    })
+}
+
+/// Whether two matrices are the same bit for bit (a τ step differs in the first column's
+/// second entry, so this stops almost at once unless nothing changed).
+fn same_bits(a: &DMatrix<f64>, b: &DMatrix<f64>) -> bool {
+    a.shape() == b.shape()
+        && a.as_slice()
+            .iter()
+            .zip(b.as_slice())
+            .all(|(x, y)| x.to_bits() == y.to_bits())
 }

@@ -50,12 +50,12 @@ pub(super) fn AttentionTrace() -> impl IntoView {
         let head = view.head.get();
         let prepared = model.prepared.get();
         let p = &*prepared.0;
-        model.head_weights.with(|a| {
+        model.main_weights.with(|a| {
             let h = head.min(p.heads.len() - 1);
             let t = t.min(p.len() - 1);
             Some(TraceData {
                 head: h,
-                row: RowTrace::new(&p.heads[h], &a[h], t, tau),
+                row: RowTrace::new(&p.heads[h], a, t, tau),
                 prepared: prepared.clone(),
             })
         })
