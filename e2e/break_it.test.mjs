@@ -66,7 +66,7 @@ async function pageReport(page) {
     banner: document.querySelector('[data-testid=broken-banner]')?.textContent ?? null,
     bannerRole: document.querySelector('[data-testid=broken-banner]')?.getAttribute('role') ?? null,
     label: document.querySelector('canvas.heatmap').getAttribute('aria-label'),
-    inspector: [...document.querySelectorAll('[data-testid=inspector-table] tbody td.num')].map((td) => td.textContent),
+    inspector: [...document.querySelectorAll('[data-testid=inspector-table] tbody td:last-child')].map((td) => td.textContent),
   }));
 }
 

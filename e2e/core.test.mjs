@@ -67,7 +67,7 @@ async function inspector(page) {
         index: Number(cells[0].textContent.trim()),
         token: cells[1].textContent.trim(),
         weight: cells[2].textContent.trim(),
-        maskedClass: tr.classList.contains('masked'),
+        maskedClass: tr.parentElement.classList.contains('masked'),
       };
     });
     return { caption: table.querySelector('caption').textContent.trim(), rows };

@@ -256,7 +256,7 @@ test('seed: 42 changes the weights, New seed moves on, going back reproduces the
     assert.notDeepEqual(s42.heads[0].w_q, orig.heads[0].w_q);
     assert.notDeepEqual(s42.heads[0].weights, orig.heads[0].weights);
 
-    const captionBefore = await page.locator('[data-testid=inspector-table] tbody').textContent();
+    const captionBefore = await page.locator('[data-testid=inspector-table] tbody').first().textContent();
     await page.getByRole('button', { name: 'New seed' }).click();
     await page.waitForFunction(() => document.querySelector('#seed').value !== '42');
     const shown = await page.inputValue('#seed');
@@ -264,7 +264,7 @@ test('seed: 42 changes the weights, New seed moves on, going back reproduces the
     const next = JSON.parse(await jsonText(page));
     assert.equal(String(next.seed), shown, 'the displayed seed is the one used');
     assert.notDeepEqual(next.heads[0].weights, s42.heads[0].weights);
-    assert.notEqual(await page.locator('[data-testid=inspector-table] tbody').textContent(), captionBefore);
+    assert.notEqual(await page.locator('[data-testid=inspector-table] tbody').first().textContent(), captionBefore);
 
     // Invalid seeds are refused with a message.
     await page.fill('#seed', '-5');
@@ -590,7 +590,7 @@ test('keyboard only: heatmap rows and cells, slider, checkbox, focus ring', { ti
     await eventually(async () => assert.match(await live.textContent(), /^Row 7 “\.” attends most to “.+” \(\d+\.\d%( each)?\)\.$/));
 
     // Cell mode: ArrowRight enters at the first key, the live region reads the cell.
-    const weights = await page.locator('[data-testid=inspector-table] tbody td.num').allTextContents();
+    const weights = await page.locator('[data-testid=inspector-table] tbody td:last-child').allTextContents();
     await page.keyboard.press('ArrowRight');
     await eventually(async () => assert.equal(await live.textContent(), `. → The: ${weights[0]}`));
     await page.keyboard.press('ArrowRight');
@@ -599,7 +599,7 @@ test('keyboard only: heatmap rows and cells, slider, checkbox, focus ring', { ti
     await page.keyboard.press('End'); // rows still move in cell mode; stays on "."
     await page.keyboard.press('ArrowUp');
     await eventually(async () => assert.deepEqual(await inspectorRow(page), { token: 'mat', row: 6 }));
-    const matWeights = await page.locator('[data-testid=inspector-table] tbody td.num').allTextContents();
+    const matWeights = await page.locator('[data-testid=inspector-table] tbody td:last-child').allTextContents();
     await eventually(async () => assert.equal(await live.textContent(), `mat → cat: ${matWeights[1]}`));
     for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowRight');
     await eventually(async () => assert.equal(await live.textContent(), 'mat → .: masked (future)'));

@@ -142,7 +142,7 @@ async fn the_default_view_renders_seven_tokens_and_a_labelled_heatmap() {
     );
     // Percentages of the visible keys add up to 100 (one-decimal rounding).
     let cells = root
-        .query_selector_all("[data-testid=inspector-table] tbody td.num")
+        .query_selector_all("[data-testid=inspector-table] tbody td:last-child")
         .unwrap();
     let mut total = 0.0_f64;
     let mut masked = 0;

@@ -10,12 +10,12 @@ use crate::text::{bar_chart_label, effective_tokens_text, entropy_text, quote};
 use leptos::html;
 use leptos::prelude::*;
 
-/// One table line: key token and its weight, `None` for the masked future.
+/// One table line: a key the row sees, and its weight.
 #[derive(Clone)]
 struct KeyWeight {
     index: usize,
     token: String,
-    weight: Option<f64>,
+    weight: f64,
 }
 
 #[component]
@@ -44,18 +44,32 @@ pub fn RowInspector() -> impl IntoView {
         let i = row.get();
         row_weights.with(|w| row_stats(&w[..seen(i, w.len()).min(w.len())]))
     };
-    let lines = move || {
+    // The keys the row sees, with their weights (τ-dependent), and the masked ones (not).
+    let seen_lines = move || {
         let i = row.get();
         let w = row_weights.get();
         let seen = seen(i, w.len());
         model.tokens.with(|t| {
             t.iter()
+                .zip(&w)
+                .take(seen)
                 .enumerate()
-                .map(|(j, tok)| KeyWeight {
+                .map(|(j, (tok, &weight))| KeyWeight {
                     index: j,
                     token: tok.clone(),
-                    weight: (j < seen).then(|| w[j]),
+                    weight,
                 })
+                .collect::<Vec<_>>()
+        })
+    };
+    let masked_lines = move || {
+        let i = row.get();
+        model.tokens.with(|t| {
+            let seen = seen(i, t.len());
+            t.iter()
+                .enumerate()
+                .skip(seen)
+                .map(|(j, tok)| (j, tok.clone()))
                 .collect::<Vec<_>>()
         })
     };
@@ -135,24 +149,44 @@ pub fn RowInspector() -> impl IntoView {
         </p>
         <DataTable
             test_id="inspector-table"
-            class="weights"
+            class="weights key-weights"
             caption=move || format!("Attention weights of {} (row {})", quote(&token()), row.get() + 1)
             columns=["#", "Key token", "Weight"]
         >
+            // Plain re-rendered lists, not <For>: every line changes with τ or the row anyway,
+            // and <For> leaks a reactive-owner allocation (72 bytes) in its parent for every keyed
+            // child it ever creates (leptos 0.8; see docs/reliability.md, "Memory"). The rows have
+            // no attributes: with `erase_components` (.cargo/config.toml) a re-rendered element
+            // removes and re-adds every attribute it has, which at 256 keys was 1,500 attribute
+            // writes per slider step. So the masked keys sit in a tbody of their own (its class
+            // styles them), the number column is styled by position, and a slider step only sets
+            // the text of the weights that changed.
             <tbody>
-                // A plain re-rendered list, not <For>: every line changes with τ or the row
-                // anyway, and <For> leaks a reactive-owner allocation (72 bytes) in its parent
-                // for every keyed child it ever creates (leptos 0.8; see docs/reliability.md, "Memory").
                 {move || {
-                    lines()
+                    seen_lines()
                         .into_iter()
                         .map(|l| {
-                            let masked = l.weight.is_none();
                             view! {
-                                <tr class:masked=masked>
+                                <tr>
                                     <td>{l.index + 1}</td>
-                                    <th scope="row">{l.token}</th>
-                                    <td class="num">{l.weight.map_or_else(|| "masked".to_string(), percent)}</td>
+                                    <th>{l.token}</th>
+                                    <td>{percent(l.weight)}</td>
+                                </tr>
+                            }
+                        })
+                        .collect_view()
+                }}
+            </tbody>
+            <tbody class="masked">
+                {move || {
+                    masked_lines()
+                        .into_iter()
+                        .map(|(j, token)| {
+                            view! {
+                                <tr>
+                                    <td>{j + 1}</td>
+                                    <th>{token}</th>
+                                    <td>"masked"</td>
                                 </tr>
                             }
                         })
