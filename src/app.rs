@@ -105,13 +105,7 @@ pub fn PracticeApp() -> impl IntoView {
             <section class="panel main-view" aria-labelledby="heatmap-title">
                 {main_view_heading(view, model)}
                 {main_heatmap(view, model)}
-                <HeadThumbnails
-                    heads=Signal::derive(move || model.prepared.with(|p| p.heads.len()))
-                    weights=model.shown_head_weights
-                    on_screen=model.every_head_on_screen
-                    selected=view.head
-                    on_select=Callback::new(move |head: usize| view.head.set(head))
-                />
+                <HeadThumbnails />
                 <Downloads />
             </section>
             <section class="panel inspector" aria-labelledby="inspector-title">
@@ -307,13 +301,7 @@ fn full_layout(view: ViewSignals, model: ExplorerModel) -> impl IntoView {
                 </p>
                 {main_heatmap(view, model)}
                 <PhoneDock />
-                <HeadThumbnails
-                    heads=Signal::derive(move || model.prepared.with(|p| p.heads.len()))
-                    weights=model.shown_head_weights
-                    on_screen=model.every_head_on_screen
-                    selected=view.head
-                    on_select=Callback::new(move |head: usize| view.head.set(head))
-                />
+                <HeadThumbnails />
                 <Downloads />
                 <CopyEmbedCode />
             </section>

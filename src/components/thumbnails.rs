@@ -4,16 +4,13 @@ use crate::charts::canvas::Redraw;
 use crate::charts::heatmap::{draw_heatmap, CellText, HeatmapSpec};
 use crate::charts::layout::HeatmapLayout;
 use crate::hooks::{use_canvas, use_visibility, use_while_seen};
-use crate::state::{Shared, ViewSignals};
+use crate::state::{ExplorerModel, Shared, ViewSignals};
 use leptos::html;
 use leptos::prelude::*;
 use nalgebra::DMatrix;
 
 /// Side of a thumbnail in CSS pixels.
 const THUMB: f64 = 96.0;
-
-/// Every head's attention weights, one matrix per head.
-pub type HeadWeights = Shared<Vec<Shared<DMatrix<f64>>>>;
 
 /// One head's weights as a bare grid on a button.
 #[component]
@@ -67,45 +64,37 @@ pub fn Thumbnail(
     }
 }
 
-/// A thumbnail per head, shown when there is more than one. They are drawn once at the start
-/// wherever they are; then, off screen, they keep their drawing and read no weights, so a slider
-/// step computes only the selected head, and they catch up as they come near the viewport
-/// (`use_visibility`'s margin).
+/// A thumbnail per head of the page's model (`ExplorerModel`), shown when there is more than one;
+/// choosing one selects that head in the view. They are drawn once at the start wherever they are;
+/// then, off screen, they keep their drawing and read no weights, so a slider step computes only
+/// the selected head (they tell the model through `every_head_on_screen`), and they catch up as
+/// they come near the viewport (`use_visibility`'s margin).
 #[component]
-pub fn HeadThumbnails(
-    /// How many heads the model has.
-    #[prop(into)]
-    heads: Signal<usize>,
-    /// Every head's weights, read at the start and then only while the thumbnails are on screen.
-    #[prop(into)]
-    weights: Signal<HeadWeights>,
-    /// Set to whether the thumbnails are on screen (the model then computes every head).
-    on_screen: RwSignal<bool>,
-    /// The selected head (0-based).
-    #[prop(into)]
-    selected: Signal<usize>,
-    /// Called with the head chosen.
-    on_select: Callback<usize>,
-) -> impl IntoView {
+pub fn HeadThumbnails() -> impl IntoView {
+    let view = ViewSignals::from_context();
+    let model = ExplorerModel::from_context();
+    let heads = move || model.prepared.with(|p| p.heads.len());
     let list_ref = NodeRef::<html::Ul>::new();
     let seen = use_visibility(list_ref);
     // Sync the observer's report into the model's signal (the model is built before this view).
-    Effect::new(move |_| on_screen.set(seen.get()));
-    let shown = use_while_seen(Some(seen), "thumbnails", move || weights.get());
+    Effect::new(move |_| model.every_head_on_screen.set(seen.get()));
+    let shown = use_while_seen(Some(seen), "thumbnails", move || {
+        model.shown_head_weights.get()
+    });
     view! {
-        <Show when=move || { heads.get() > 1 }>
+        <Show when=move || { heads() > 1 }>
             <h3 class="sub">"All heads — choose one to inspect"</h3>
             <ul class="thumbs" aria-label="Heads" node_ref=list_ref>
                 <For
-                    each=move || 0..heads.get()
+                    each=move || 0..heads()
                     key=|h| *h
                     children=move |h| {
                         view! {
                             <Thumbnail
                                 head=h
                                 weights=Signal::derive(move || shown.with(|w| w.get(h).cloned()))
-                                selected=Signal::derive(move || selected.get() == h)
-                                on_select=Callback::new(move |()| on_select.run(h))
+                                selected=Signal::derive(move || view.head.get() == h)
+                                on_select=Callback::new(move |()| view.head.set(h))
                             />
                         }
                     }

@@ -6,6 +6,7 @@ use super::{Shared, ViewSignals};
 use crate::model::broken::{broken_head_weights, broken_weights_all};
 use crate::model::explorer::WeightSource;
 use crate::model::explorer::{ExplorerConfig, Prepared};
+use crate::model::masked_average::bit_identical;
 use crate::model::tokenizer::{checked_tokens, tokenize};
 use crate::model::trained::{checkpoint_ids, WeightsChoice};
 use crate::model::url_state::DEFAULT_SENTENCE;
@@ -231,18 +232,8 @@ fn one_head(
             })
         };
         match previous {
-            Some(kept) if same_bits(&kept, &next) => (kept, false),
+            Some(kept) if kept == next || bit_identical(&kept, &next) => (kept, false),
             _ => (next, true),
         }
     })
-}
-
-/// Whether two matrices are the same bit for bit (a τ step differs in the first column's
-/// second entry, so this stops almost at once unless nothing changed).
-fn same_bits(a: &DMatrix<f64>, b: &DMatrix<f64>) -> bool {
-    a.shape() == b.shape()
-        && a.as_slice()
-            .iter()
-            .zip(b.as_slice())
-            .all(|(x, y)| x.to_bits() == y.to_bits())
 }
