@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { DIST_DIR, startServer, launchBrowser, newPage, openApp, waitForReady } from './harness.mjs';
+import { DIST_DIR, startServer, launchBrowser, newPage, openApp, waitForReady, eventually, trainedSteps } from './harness.mjs';
 import { coreWalk } from './core_walk.mjs';
 import { writeServiceWorker } from '../scripts/service-worker.mjs';
 
@@ -85,6 +85,14 @@ test('after one visit the app works offline: heatmap, slider, inspector, lesson'
     assert.ok(train.fromServiceWorker(), 'the training page came from the service worker');
     await waitForReady(page);
     assert.equal(await page.locator('#train-seed').inputValue(), '2');
+    // It trains offline in its Web Worker, not on the main thread: the cached worker script
+    // still reads the glue and wasm its URL names (a cached response's own URL would drop that
+    // query, the worker would fail to load, and the page would train the run itself).
+    await page.getByTestId('train-toggle').click();
+    await eventually(async () => assert.ok((await trainedSteps(page)) >= 50), 60_000);
+    assert.equal(await page.getByTestId('training').getAttribute('data-engine'), 'worker');
+    assert.equal(page.workers().length, 1, "the run's worker");
+    await page.getByTestId('train-toggle').click();
     consoleLog.assertClean();
   } finally {
     await context.close();

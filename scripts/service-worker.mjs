@@ -99,8 +99,15 @@ self.addEventListener('fetch', (event) => {
     return;
   }
   if (!PRECACHED.has(url.href)) return;
+  // A worker's location is its script's response URL: the cached response's would drop the query
+  // that names the page's glue and wasm (train-worker.js?glue=…&wasm=…). A response made here has
+  // no URL of its own, so the worker keeps the one it was started with.
+  const worker = request.destination === 'worker';
   event.respondWith(
-    caches.open(CACHE).then((cache) => cache.match(url.href)).then((hit) => hit || fetch(request)),
+    caches
+      .open(CACHE)
+      .then((cache) => cache.match(url.href))
+      .then((hit) => (hit && worker ? new Response(hit.body, hit) : hit) || fetch(request)),
   );
 });
 `;
