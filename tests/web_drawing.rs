@@ -283,3 +283,59 @@ fn cell_numbers_on_the_2d_context_match_plotters_text() {
         );
     }
 }
+
+/// Run B without the causal mask: its three loss curves fall to 0 together. Drawn on top of
+/// each other, each still shows on the line (their dashes take turns), in light and dark, at
+/// every pixel ratio; run A's solid curves, drawn alone, cover the line with the last one.
+#[wasm_bindgen_test]
+fn run_bs_overlapping_curves_each_show() {
+    use attention_explorer::charts::loss_chart::{draw_loss_chart, FIRST_COPY, HELD_OUT, REPEATED};
+    use attention_explorer::model::train::evaluation::EvalPoint;
+    let run: Vec<EvalPoint> = (0..=24)
+        .map(|i| {
+            let loss = if i < 3 { 4.0 - f64::from(i) } else { 0.0 };
+            EvalPoint {
+                step: 25 * i as usize,
+                loss,
+                first_copy_loss: Some(loss),
+                repeated_loss: Some(loss),
+                heads: Vec::new(),
+                used: None,
+            }
+        })
+        .collect();
+    let pixels_of = |pixels: &[u8], c: attention_explorer::charts::colors::Rgb| {
+        pixels
+            .chunks(4)
+            .filter(|p| p[0] == c.0 && p[1] == c.1 && p[2] == c.2)
+            .count()
+    };
+    for theme in [Theme::LIGHT, Theme::DARK] {
+        for dpr in [1.0, 2.0] {
+            let canvas = detached_canvas((400.0, 200.0), dpr);
+            draw_loss_chart(&canvas, &[], &run, None, None, theme, dpr).unwrap();
+            let pixels = all_pixels(&canvas);
+            for (name, c) in [
+                ("all", HELD_OUT),
+                ("first copy", FIRST_COPY),
+                ("repeat", REPEATED),
+            ] {
+                let n = pixels_of(&pixels, c);
+                assert!(
+                    n as f64 >= 40.0 * dpr,
+                    "run B's {name} curve: {n} pixels at dpr {dpr}"
+                );
+            }
+            // Run A's solid curves on the same line: only the one drawn last shows.
+            let canvas = detached_canvas((400.0, 200.0), dpr);
+            draw_loss_chart(&canvas, &run, &[], None, None, theme, dpr).unwrap();
+            let pixels = all_pixels(&canvas);
+            assert_eq!(
+                pixels_of(&pixels, FIRST_COPY),
+                0,
+                "run A covers its first copy"
+            );
+            assert!(pixels_of(&pixels, REPEATED) as f64 >= 100.0 * dpr);
+        }
+    }
+}

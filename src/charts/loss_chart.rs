@@ -3,11 +3,13 @@
 //! can once the model copies); for the tiny grammar, the exact floor of its held-out loss as a dashed
 //! line; and a dashed vertical line at a milestone step (the repeat task: where the copying circuit
 //! first formed, the phase change; the grammar: where the loss first came near its floor). Run B,
-//! when there is one, is drawn over it in the same colours, dashed; a run B trained with a mistake
+//! when there is one, is drawn over it in the same colours, dashed (its curves' dashes staggered,
+//! so where they lie on top of each other every colour still shows); a run B trained with a mistake
 //! also has its held-out loss with correct attention (as a model is used), dotted.
 
 use super::canvas::{color, drawing_area};
 use super::colors::{Rgb, Theme};
+use super::dashes::dashes;
 use super::Result;
 use crate::format::fixed;
 use crate::model::train::evaluation::EvalPoint;
@@ -22,6 +24,10 @@ pub const FIRST_COPY: Rgb = Rgb(0xd5, 0x5e, 0x00);
 pub const REPEATED: Rgb = Rgb(0x00, 0x72, 0xb2);
 /// Okabe–Ito reddish purple: run B's held-out loss with correct attention.
 pub const AS_USED: Rgb = Rgb(0xcc, 0x79, 0xa7);
+
+/// Run B's dash length in CSS pixels. The gaps are two dashes long, so where the three curves
+/// overlap, their dashes (each curve's started one dash later) fill the line in turn.
+const B_DASH: f64 = 6.0;
 
 /// Which loss of an evaluation a line shows.
 type Pick = fn(&EvalPoint) -> Option<f64>;
@@ -104,15 +110,28 @@ pub fn draw_loss_chart(
             .filter_map(|e| Some((e.step as f64, pick(e)?)))
             .collect()
     };
-    for (pick, c, width) in series {
+    for (i, (pick, c, width)) in series.into_iter().enumerate() {
         let style = color(c).stroke_width(px(width));
         let a = points(evals, pick);
         if !a.is_empty() {
             chart.draw_series(LineSeries::new(a, style))?;
         }
-        let b = points(b, pick);
-        if !b.is_empty() {
-            chart.draw_series(DashedLineSeries::new(b, px(8.0), px(5.0), style))?;
+        // Run B's three curves share one dash pattern, each starting a dash later (module
+        // `dashes`): where they lie on top of each other, the line shows all three colours.
+        let b: Vec<(f64, f64)> = points(b, pick)
+            .iter()
+            .map(|p| {
+                let (x, y) = chart.backend_coord(p);
+                (f64::from(x), f64::from(y))
+            })
+            .collect();
+        let (on, off) = (B_DASH * dpr, 2.0 * B_DASH * dpr);
+        for dash in dashes(&b, on, off, i as f64 * on) {
+            let path: Vec<(i32, i32)> = dash
+                .iter()
+                .map(|&(x, y)| (x.round() as i32, y.round() as i32))
+                .collect();
+            root.draw(&PathElement::new(path, style))?;
         }
     }
     let used = points(b, |e| e.used.as_ref().map(|u| u.loss));
