@@ -9,6 +9,7 @@
 //! `wei`.
 
 use super::attention::causal_softmax;
+use super::stats::same_bits;
 use nalgebra::DMatrix;
 
 /// The softmax of a T × T score matrix of zeros with the future masked: the notebook's
@@ -29,10 +30,7 @@ pub fn largest_gap(weights: &DMatrix<f64>, wei: &DMatrix<f64>) -> f64 {
 
 /// Whether two matrices hold the same doubles, bit for bit (so "identical" on the page is exact).
 pub fn bit_identical(a: &DMatrix<f64>, b: &DMatrix<f64>) -> bool {
-    a.shape() == b.shape()
-        && a.iter()
-            .zip(b.iter())
-            .all(|(x, y)| x.to_bits() == y.to_bits())
+    a.shape() == b.shape() && same_bits(a.as_slice(), b.as_slice())
 }
 
 /// The "large negative number" many implementations mask with instead of −∞.
@@ -66,22 +64,18 @@ pub struct MaskFillDemo {
 impl MaskFillDemo {
     /// Whether the two fills give the same weights, bit for bit.
     pub fn fills_agree(&self) -> bool {
-        bit_identical_rows(&self.with_infinity, &self.with_large)
+        same_bits(&self.with_infinity, &self.with_large)
     }
 
     /// Whether the −∞ fill gives the page's weights, bit for bit.
     pub fn page_agrees(&self) -> bool {
-        bit_identical_rows(&self.with_infinity, &self.page)
+        same_bits(&self.with_infinity, &self.page)
     }
 
     /// Whether every future entry of the large fill is exactly 0.
     pub fn large_masks_exactly(&self, row: usize) -> bool {
         self.with_large[row + 1..].iter().all(|&w| w == 0.0)
     }
-}
-
-fn bit_identical_rows(a: &[f64], b: &[f64]) -> bool {
-    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits())
 }
 
 /// [`MaskFillDemo`] for row `row` (0-based) of the raw `scores`, multiplied by `scale`.

@@ -14,7 +14,7 @@
 
 use super::explorer::{ExplorerConfig, Prepared};
 use super::rng::SeededRng;
-use super::stats::ROUNDING_TOLERANCE;
+use super::stats::{same_bits, ROUNDING_TOLERANCE};
 
 /// The new order of the tokens when the `row` tokens before row `row` (0-based) are shuffled with
 /// `seed`: `order[p]` is the original index of the token now at position `p`. The row's own token
@@ -68,10 +68,6 @@ impl ShuffleComparison {
             .map(|(a, b)| (a - b).abs())
             .fold(0.0, f64::max)
     }
-}
-
-fn same_bits(a: &[f64], b: &[f64]) -> bool {
-    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits())
 }
 
 /// Row `row` (0-based) of head `head` at temperature `tau` of the model `prepared`, and of the

@@ -1,9 +1,15 @@
-//! Summary numbers for one row of attention weights, and the tolerance below which two numbers
-//! the page compares count as equal.
+//! Summary numbers for one row of attention weights, the tolerance below which two numbers the
+//! page compares count as equal, and the comparison for when only the same bits will do.
 
 /// Differences smaller than this are rounding error: two computations of the same quantity that
 /// differ by less agree (the lesson's ✓ checks), and a row whose weights differ by less is even.
 pub const ROUNDING_TOLERANCE: f64 = 1e-12;
+
+/// Whether two lists hold the same numbers bit for bit (what the page calls "exactly" the same;
+/// unlike `==`, −0 and +0 differ and a NaN equals itself).
+pub fn same_bits(a: &[f64], b: &[f64]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits())
+}
 
 /// What the inspector reports for a row.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -87,6 +93,15 @@ pub fn softmax_jacobian_norm(p: &[f64]) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn same_bits_is_bit_equality() {
+        assert!(same_bits(&[1.0, f64::NAN, -0.0], &[1.0, f64::NAN, -0.0]));
+        assert!(!same_bits(&[0.0], &[-0.0]));
+        assert!(!same_bits(&[0.1 + 0.2], &[0.3]));
+        assert!(!same_bits(&[1.0], &[1.0, 1.0]));
+        assert!(same_bits(&[], &[]));
+    }
 
     #[test]
     fn uniform_and_one_hot_rows() {
