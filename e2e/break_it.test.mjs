@@ -3,52 +3,15 @@
 // here from its own X, W_q and W_k with each mistake written out independently in JavaScript.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useApp, downloadText, eventually } from './harness.mjs';
+import { useApp, downloadJson, eventually } from './harness.mjs';
 import { heatmapLayout } from './heatmap_geometry.mjs';
-import { softmax, stream, sum } from './model_port.mjs';
+import { headWeights, maxDiff, sum, transpose } from './model_port.mjs';
 
 const app = useApp();
 const KEYS = ['d-model', 'multiply', 'triu', 'mask-zero', 'columns', 'mask-after', 'dropout'];
-const DROPOUT_P = 0.1;
 
-async function downloadJson(page) {
-  const [download] = await Promise.all([
-    page.waitForEvent('download'),
-    page.getByRole('button', { name: 'Download JSON' }).click(),
-  ]);
-  return JSON.parse(await downloadText(download));
-}
-
-const matmul = (a, b) => a.map((row) => b[0].map((_, c) => row.reduce((s, x, k) => s + x * b[k][c], 0)));
-const transpose = (m) => m[0].map((_, j) => m.map((row) => row[j]));
-
-/** Head h's weights with the mistakes in `on` (a Set of keys), from the JSON's inputs. */
-function expectedWeights(json, h, on) {
-  const { embeddings: X, head_size: d, d_model: dModel, temperature: tau, seed } = json;
-  const head = json.heads[h];
-  const Q = matmul(X, head.w_q);
-  const K = matmul(X, head.w_k);
-  const S = Q.map((q) => K.map((k) => sum(q.map((x, c) => x * k[c]))));
-  const n = on.has('d-model') ? dModel : d;
-  const scale = on.has('multiply') ? Math.sqrt(n) / tau : 1 / (Math.sqrt(n) * tau);
-  const hidden = (i, j) => (on.has('triu') ? j < i : j > i);
-  const after = on.has('mask-after');
-  const fill = on.has('mask-zero') ? 0 : -Infinity;
-  const L = S.map((row, i) => row.map((s, j) => (!after && hidden(i, j) ? fill : s * scale)));
-  let W = on.has('columns') ? transpose(transpose(L).map(softmax)) : L.map(softmax);
-  if (after) W = W.map((row, i) => row.map((w, j) => (hidden(i, j) ? 0 : w)));
-  if (on.has('dropout')) {
-    const draw = stream(seed, `dropout:${h + 1}`);
-    W = W.map((row) => row.map((w) => (draw() < DROPOUT_P ? 0 : w / (1 - DROPOUT_P))));
-  }
-  return W;
-}
-
-function maxDiff(a, b) {
-  let m = 0;
-  a.forEach((row, i) => row.forEach((x, j) => (m = Math.max(m, Math.abs(x - b[i][j])))));
-  return m;
-}
+/** Head h's weights at the download's temperature with the mistakes in `on` (a Set of keys). */
+const expectedWeights = (json, h, on) => headWeights(json, h, json.temperature, on);
 
 const entropy = (row) => {
   const s = sum(row);

@@ -373,6 +373,15 @@ export async function downloadText(download) {
   return readFile(p, 'utf8');
 }
 
+/** The explorer's JSON download (its "Download JSON" button), parsed. */
+export async function downloadJson(page) {
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Download JSON' }).click(),
+  ]);
+  return JSON.parse(await downloadText(download));
+}
+
 /** Save a full-page screenshot to e2e/artifacts/<name>.png and return its path. */
 export async function screenshot(page, name, opts = {}) {
   await mkdir(ARTIFACTS_DIR, { recursive: true });

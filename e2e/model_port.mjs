@@ -1,5 +1,6 @@
 // The app's maths redone in JavaScript for the e2e tests that recompute the page's numbers
-// (break_it, quiz): a softmax and the documented seeded random stream (docs/guide.md, The maths).
+// (break_it, quiz): a softmax, the documented seeded random stream (docs/guide.md, The maths), and
+// a head's attention weights from a JSON download, with any of Break it's mistakes.
 
 /** Sum of a list. */
 export const sum = (xs) => xs.reduce((s, x) => s + x, 0);
@@ -12,7 +13,6 @@ export function softmax(xs) {
   return e.map((v) => v / s);
 }
 
-/** The documented seeded stream: state = seed XOR FNV-1a-64(label), SplitMix64, uniform in (0, 1). */
 /** The documented seeded stream: state = seed XOR FNV-1a-64(label), SplitMix64, uniform in (0, 1). */
 export function stream(seed, label) {
   const MASK = (1n << 64n) - 1n;
@@ -27,4 +27,34 @@ export function stream(seed, label) {
     z ^= z >> 31n;
     return (Number(z >> 11n) + 0.5) / 2 ** 53;
   };
+}
+
+/** Break it's dropout probability. */
+export const DROPOUT_P = 0.1;
+
+export const matmul = (a, b) => a.map((row) => b[0].map((_, c) => row.reduce((s, x, k) => s + x * b[k][c], 0)));
+export const transpose = (m) => m[0].map((_, j) => m.map((row) => row[j]));
+/** The largest difference between two matrices' entries. */
+export const maxDiff = (a, b) => Math.max(...a.flatMap((row, i) => row.map((x, j) => Math.abs(x - b[i][j]))));
+
+/** Head h's weights at temperature tau with the mistakes in `on` (a Set of Break it's keys), from
+ * the JSON download's embeddings, W_q and W_k. */
+export function headWeights(json, h, tau, on = new Set()) {
+  const { embeddings: X, head_size: d, d_model: dModel, seed } = json;
+  const Q = matmul(X, json.heads[h].w_q);
+  const K = matmul(X, json.heads[h].w_k);
+  const S = Q.map((q) => K.map((k) => sum(q.map((x, c) => x * k[c]))));
+  const n = on.has('d-model') ? dModel : d;
+  const scale = on.has('multiply') ? Math.sqrt(n) / tau : 1 / (Math.sqrt(n) * tau);
+  const hidden = (i, j) => (on.has('triu') ? j < i : j > i);
+  const after = on.has('mask-after');
+  const fill = on.has('mask-zero') ? 0 : -Infinity;
+  const L = S.map((row, i) => row.map((s, j) => (!after && hidden(i, j) ? fill : s * scale)));
+  let W = on.has('columns') ? transpose(transpose(L).map(softmax)) : L.map(softmax);
+  if (after) W = W.map((row, i) => row.map((w, j) => (hidden(i, j) ? 0 : w)));
+  if (on.has('dropout')) {
+    const draw = stream(seed, `dropout:${h + 1}`);
+    W = W.map((row) => row.map((w) => (draw() < DROPOUT_P ? 0 : w / (1 - DROPOUT_P))));
+  }
+  return W;
 }

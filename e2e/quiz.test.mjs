@@ -4,9 +4,9 @@
 // with quiz=<seed> asks the same questions in a fresh browser context.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useApp, downloadText, eventually } from './harness.mjs';
+import { useApp, downloadJson, eventually } from './harness.mjs';
 import { heatmapLayout } from './heatmap_geometry.mjs';
-import { softmax, stream, sum } from './model_port.mjs';
+import { headWeights as weights, maxDiff, sum } from './model_port.mjs';
 
 const app = useApp();
 const QUERY = 'quiz=5';
@@ -23,41 +23,8 @@ const MISTAKES = {
   'Mask after the softmax, without renormalising': 'mask-after',
   'Dropout on the weights (p = 0.1) at inference': 'dropout',
 };
-const DROPOUT_P = 0.1;
 
-const matmul = (a, b) => a.map((row) => b[0].map((_, c) => row.reduce((s, x, k) => s + x * b[k][c], 0)));
-const transpose = (m) => m[0].map((_, j) => m.map((row) => row[j]));
 const entropy = (row) => -sum(row.filter((w) => w > 0).map((w) => w * Math.log2(w)));
-const maxDiff = (a, b) => Math.max(...a.flatMap((row, i) => row.map((x, j) => Math.abs(x - b[i][j]))));
-
-/** Head h's weights at temperature tau with the mistakes in `on`, from the JSON's X, W_q, W_k. */
-function weights(json, h, tau, on = new Set()) {
-  const { embeddings: X, head_size: d, d_model: dModel, seed } = json;
-  const Q = matmul(X, json.heads[h].w_q);
-  const K = matmul(X, json.heads[h].w_k);
-  const S = Q.map((q) => K.map((k) => sum(q.map((x, c) => x * k[c]))));
-  const n = on.has('d-model') ? dModel : d;
-  const scale = on.has('multiply') ? Math.sqrt(n) / tau : 1 / (Math.sqrt(n) * tau);
-  const hidden = (i, j) => (on.has('triu') ? j < i : j > i);
-  const after = on.has('mask-after');
-  const fill = on.has('mask-zero') ? 0 : -Infinity;
-  const L = S.map((row, i) => row.map((s, j) => (!after && hidden(i, j) ? fill : s * scale)));
-  let W = on.has('columns') ? transpose(transpose(L).map(softmax)) : L.map(softmax);
-  if (after) W = W.map((row, i) => row.map((w, j) => (hidden(i, j) ? 0 : w)));
-  if (on.has('dropout')) {
-    const draw = stream(seed, `dropout:${h + 1}`);
-    W = W.map((row) => row.map((w) => (draw() < DROPOUT_P ? 0 : w / (1 - DROPOUT_P))));
-  }
-  return W;
-}
-
-async function downloadJson(page) {
-  const [download] = await Promise.all([
-    page.waitForEvent('download'),
-    page.getByRole('button', { name: 'Download JSON' }).click(),
-  ]);
-  return JSON.parse(await downloadText(download));
-}
 
 /** The question on screen: its kind, legend, choice labels and the numbers it names. */
 async function current(page) {
