@@ -256,6 +256,15 @@ export async function openApp(page, query = '', { baseUrl = lastServerUrl, timeo
 /** Wait for the heatmap canvas to be (re)drawn and marked ready. */
 export async function waitForReady(page, { timeout = 30_000 } = {}) {
   await page.waitForSelector(READY_SELECTOR, { state: 'attached', timeout });
+  // The pages paint their first drawing (the heatmap, the loss chart) alone and build the rest
+  // of the first view in the next task: ready means both.
+  await page.waitForFunction(
+    () =>
+      (!document.querySelector('main.layout') || document.querySelector('main.layout #temperature')) &&
+      (!document.querySelector('.watch-heads') || document.querySelector('.watch-heads > *')),
+    null,
+    { timeout },
+  );
 }
 
 // ---------------------------------------------------------------------------

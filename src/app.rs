@@ -2,7 +2,7 @@
 //! numbers in [`crate::model`]; data flows one way, state → model → charts → components.
 
 use crate::components::{
-    after_first_paint::AfterFirstPaint,
+    after_first_paint::{painted_flag, AfterFirstPaint},
     break_it::{BreakIt, BrokenBanner},
     compare::Compare,
     downloads::Downloads,
@@ -93,6 +93,8 @@ pub fn PracticeApp() -> impl IntoView {
     // numbers must not show and then vanish (nor the inspector change size under the reader).
     let hidden = NumbersHidden(RwSignal::new(true));
     provide_context(hidden);
+    // As on the explorer: the heatmap first, then the rest of the first view in one task.
+    let rest = painted_flag();
     view! {
         // The header is static HTML in practice.html; the way back carries the view.
         <nav class="page-nav" aria-label="Pages">
@@ -101,12 +103,14 @@ pub fn PracticeApp() -> impl IntoView {
         <Notices />
         <UpdateNotice />
         <main class="layout">
-            {inputs_panel()}
+            {inputs_panel(rest)}
             <section class="panel main-view" aria-labelledby="heatmap-title">
                 {main_view_heading(view, model)}
                 {main_heatmap(view, model)}
-                <HeadThumbnails />
-                <Downloads />
+                <AfterFirstPaint with=rest>
+                    <HeadThumbnails />
+                    <Downloads />
+                </AfterFirstPaint>
             </section>
             <section class="panel inspector" aria-labelledby="inspector-title">
                 <Show
@@ -206,12 +210,17 @@ fn main_heatmap(view: ViewSignals, model: ExplorerModel) -> impl IntoView {
 }
 
 /// The inputs of both pages that show the explorer's heatmap: sentence, temperature, model.
-fn inputs_panel() -> impl IntoView {
+// The section is there from the start, so the grid's columns and the heatmap's place are final
+// before its contents arrive; they are built with the rest of the first view (`rest`), just
+// after the heatmap's first frame.
+fn inputs_panel(rest: Signal<bool>) -> impl IntoView {
     view! {
         <section class="panel controls" aria-label="Inputs">
-            <SentenceBox />
-            <TemperatureSlider />
-            <ModelControls />
+            <AfterFirstPaint with=rest>
+                <SentenceBox />
+                <TemperatureSlider />
+                <ModelControls />
+            </AfterFirstPaint>
         </section>
     }
 }
@@ -280,13 +289,17 @@ fn embed_layout(view: ViewSignals, model: ExplorerModel) -> impl IntoView {
     }
 }
 
+/// The explorer's page. Its first task builds the header's neighbours and the heatmap, and draws
+/// it; the inputs, the inspector and what sits under the heatmap follow in the next task, all
+/// together (`rest`); each part below the first view in a task of its own after that.
 fn full_layout(view: ViewSignals, model: ExplorerModel) -> impl IntoView {
+    let rest = painted_flag();
     view! {
         // The header (title, formula, what the page teaches) is static HTML in index.html.
         <Notices />
         <UpdateNotice />
         <main class="layout">
-            {inputs_panel()}
+            {inputs_panel(rest)}
             <section class="panel main-view" aria-labelledby="heatmap-title">
                 {main_view_heading(view, model)}
                 <p class="hint" id="heatmap-keys">
@@ -300,13 +313,17 @@ fn full_layout(view: ViewSignals, model: ExplorerModel) -> impl IntoView {
                     </span>
                 </p>
                 {main_heatmap(view, model)}
-                <PhoneDock />
-                <HeadThumbnails />
-                <Downloads />
-                <CopyEmbedCode />
+                <AfterFirstPaint with=rest>
+                    <PhoneDock />
+                    <HeadThumbnails />
+                    <Downloads />
+                    <CopyEmbedCode />
+                </AfterFirstPaint>
             </section>
             <section class="panel inspector" aria-labelledby="inspector-title">
-                <RowInspector />
+                <AfterFirstPaint with=rest>
+                    <RowInspector />
+                </AfterFirstPaint>
             </section>
         </main>
         // One task per part, so no single task builds the whole rest of the page.

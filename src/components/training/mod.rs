@@ -14,7 +14,7 @@ mod replay;
 mod run_b;
 mod saved;
 
-use crate::components::after_first_paint::AfterFirstPaint;
+use crate::components::after_first_paint::{painted_flag, AfterFirstPaint};
 use crate::model::train::mistakes::TrainingMistake;
 use crate::model::train::settings::TrainSettings;
 use crate::state::{Knockout, RunPair, Training, ViewSignals};
@@ -48,6 +48,7 @@ pub fn TrainingPanel() -> impl IntoView {
             runs.running(),
         )
     };
+    let rest = painted_flag();
     view! {
         <section
             class="panel training"
@@ -72,19 +73,27 @@ pub fn TrainingPanel() -> impl IntoView {
             <p class="note" data-testid="training-status" aria-live="polite">{status}</p>
             // What to watch while it trains, side by side on a wide screen: the loss, Replay and
             // the knock-out switches; every head and its detector scores.
+            // The loss chart paints first; the rest of the first view (`rest`) follows in the
+            // next task, all of it together, in places whose size does not depend on it.
             <div class="watch">
                 <div class="watch-loss">
                     <LossCurve />
-                    <Replay />
-                    <KnockoutSwitches />
+                    <AfterFirstPaint with=rest>
+                        <Replay />
+                        <KnockoutSwitches />
+                    </AfterFirstPaint>
                 </div>
                 <div class="watch-heads">
-                    <HeadGrid />
-                    <DetectorTable />
+                    <AfterFirstPaint with=rest>
+                        <HeadGrid />
+                        <DetectorTable />
+                    </AfterFirstPaint>
                 </div>
             </div>
             // Below the first screen: built after the first paint, one task per part.
-            <RunB />
+            <AfterFirstPaint with=rest>
+                <RunB />
+            </AfterFirstPaint>
             <AfterFirstPaint>
                 <KnockoutResults />
                 <ModelFiles />

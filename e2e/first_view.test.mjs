@@ -1,0 +1,71 @@
+// First view first: each page's first frame with its first drawing (the explorer's and the
+// practice page's heatmap, drawn; the training page's loss chart, empty until its first
+// evaluation arrives from the worker) comes before the rest of the first view is built: the
+// inputs, the inspector, the head grid and the rest arrive in the next task, and nothing already
+// on screen moves when they do (no layout shift, the drawing keeps its box). Checked on a desktop
+// and a phone, with the CPU slowed four times, so the order is not a matter of speed.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { useApp } from './harness.mjs';
+
+const app = useApp();
+
+const PAGES = [
+  // `rest`: an element of the first view built after the first drawing.
+  { name: 'explorer', file: '', drawing: 'canvas.heatmap[data-ready]', rest: 'main.layout #temperature' },
+  { name: 'practice page', file: 'practice.html', drawing: 'canvas.heatmap[data-ready]', rest: 'main.layout #temperature' },
+  { name: 'training page', file: 'train.html', drawing: 'canvas[data-testid=loss-chart]', rest: '.watch-heads > *' },
+];
+const VIEWS = [
+  { width: 1280, height: 800 },
+  { width: 360, height: 740 },
+];
+
+for (const { name, file, drawing, rest } of PAGES) {
+  test(`${name}: the first drawing paints before the rest of the first view, which moves nothing`, { timeout: 120_000 }, async () => {
+    for (const viewport of VIEWS) {
+      const where = `${name}, ${viewport.width} px`;
+      const { page, context, consoleLog } = await app.newPage({ viewport });
+      try {
+        const cdp = await context.newCDPSession(page);
+        await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+        await page.addInitScript(([drawingSel, restSel]) => {
+          window.__shifts = [];
+          new PerformanceObserver((list) => {
+            for (const e of list.getEntries()) window.__shifts.push({ value: e.value, nodes: e.sources.map((s) => `${s.node?.nodeName}.${s.node?.className || ''}`) });
+          }).observe({ type: 'layout-shift', buffered: true });
+          // The first frame after the drawing is there: its animation-frame callbacks run before
+          // it paints, in the order they were asked for (the page's own first, which only set a
+          // timeout for the rest).
+          new MutationObserver((_, observer) => {
+            const canvas = document.querySelector(drawingSel);
+            if (!canvas) return;
+            observer.disconnect();
+            requestAnimationFrame(() => {
+              window.__atFirstDrawing = {
+                restBuilt: document.querySelector(restSel) !== null,
+                box: canvas.getBoundingClientRect().toJSON(),
+              };
+            });
+          }).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-ready'] });
+        }, [drawing, rest]);
+        await page.goto(`${app.url}/${file}`, { waitUntil: 'load' });
+        await page.locator('.site-footer').waitFor({ state: 'attached', timeout: 60_000 });
+        await page.locator(rest).first().waitFor({ state: 'attached' });
+        const first = await page.evaluate(() => window.__atFirstDrawing);
+        assert.ok(first, `${where}: the first drawing was seen`);
+        assert.equal(first.restBuilt, false, `${where}: the frame with the first drawing came before the rest of the first view was built`);
+        // Two frames on, the drawing is where it was first painted, and nothing has shifted.
+        await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+        const now = await page.locator(drawing).first().evaluate((c) => c.getBoundingClientRect().toJSON());
+        assert.deepEqual(now, first.box, `${where}: the first drawing kept its box`);
+        const shifts = await page.evaluate(() => window.__shifts);
+        const total = shifts.reduce((s, e) => s + e.value, 0);
+        assert.equal(total, 0, `${where}: layout shift ${total}: ${JSON.stringify(shifts)}`);
+        consoleLog.assertClean();
+      } finally {
+        await context.close();
+      }
+    }
+  });
+}
