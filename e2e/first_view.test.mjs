@@ -6,15 +6,15 @@
 // and a phone, with the CPU slowed four times, so the order is not a matter of speed.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useApp } from './harness.mjs';
+import { useApp, REST_OF_FIRST_VIEW } from './harness.mjs';
 
 const app = useApp();
 
 const PAGES = [
   // `rest`: an element of the first view built after the first drawing.
-  { name: 'explorer', file: '', drawing: 'canvas.heatmap[data-ready]', rest: 'main.layout #temperature' },
-  { name: 'practice page', file: 'practice.html', drawing: 'canvas.heatmap[data-ready]', rest: 'main.layout #temperature' },
-  { name: 'training page', file: 'train.html', drawing: 'canvas[data-testid=loss-chart]', rest: '.watch-heads > *' },
+  { name: 'explorer', file: '', drawing: 'canvas.heatmap[data-ready]', rest: REST_OF_FIRST_VIEW.heatmap.rest },
+  { name: 'practice page', file: 'practice.html', drawing: 'canvas.heatmap[data-ready]', rest: REST_OF_FIRST_VIEW.heatmap.rest },
+  { name: 'training page', file: 'train.html', drawing: 'canvas[data-testid=loss-chart]', rest: REST_OF_FIRST_VIEW.training.rest },
 ];
 const VIEWS = [
   { width: 1280, height: 800 },

@@ -228,6 +228,16 @@ export async function newPage(browser, { viewport = { width: 1280, height: 800 }
 export const READY_SELECTOR = 'canvas[data-ready="true"]';
 
 /**
+ * The pages paint their first drawing (the heatmap, the loss chart) alone and build the rest of
+ * the first view in the next task. Per kind of page: `page`, an element only that page has, and
+ * `rest`, an element of its first view built in that next task.
+ */
+export const REST_OF_FIRST_VIEW = {
+  heatmap: { page: 'main.layout', rest: 'main.layout #temperature' },
+  training: { page: '.watch-heads', rest: '.watch-heads > *' },
+};
+
+/**
  * Build the app URL.  `query` may be 'a=1&b=2', '?a=1', or an object/URLSearchParams; `file` is
  * the page ('' for the explorer, 'practice.html' for the practice page).
  */
@@ -256,13 +266,10 @@ export async function openApp(page, query = '', { baseUrl = lastServerUrl, timeo
 /** Wait for the heatmap canvas to be (re)drawn and marked ready. */
 export async function waitForReady(page, { timeout = 30_000 } = {}) {
   await page.waitForSelector(READY_SELECTOR, { state: 'attached', timeout });
-  // The pages paint their first drawing (the heatmap, the loss chart) alone and build the rest
-  // of the first view in the next task: ready means both.
+  // Ready means the rest of the first view too (REST_OF_FIRST_VIEW).
   await page.waitForFunction(
-    () =>
-      (!document.querySelector('main.layout') || document.querySelector('main.layout #temperature')) &&
-      (!document.querySelector('.watch-heads') || document.querySelector('.watch-heads > *')),
-    null,
+    (kinds) => kinds.every(({ page, rest }) => !document.querySelector(page) || document.querySelector(rest)),
+    Object.values(REST_OF_FIRST_VIEW),
     { timeout },
   );
 }

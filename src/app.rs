@@ -289,8 +289,8 @@ fn embed_layout(view: ViewSignals, model: ExplorerModel) -> impl IntoView {
     }
 }
 
-/// The explorer's page. Its first task builds the header's neighbours and the heatmap, and draws
-/// it; the inputs, the inspector and what sits under the heatmap follow in the next task, all
+/// The explorer's page. Its first task builds the notices, the main view's heading and the
+/// heatmap, and draws it; the inputs, the inspector and what sits under the heatmap follow in the next task, all
 /// together (`rest`); each part below the first view in a task of its own after that.
 fn full_layout(view: ViewSignals, model: ExplorerModel) -> impl IntoView {
     let rest = painted_flag();

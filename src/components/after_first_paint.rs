@@ -19,9 +19,9 @@ pub fn painted_flag() -> Signal<bool> {
 /// order, each in its own task (one timeout each), so the browser can handle input between them.
 ///
 /// `with`: a [`painted_flag`] shared with other parts of the page, so that they are all built in
-/// the same task. The explorer's first view uses it: the heatmap paints alone first, then the
-/// inputs beside it, the inspector and what sits under the heatmap arrive together, so nothing
-/// already on screen moves when one of them arrives before another.
+/// the same task. Each page's first view uses one: its first drawing (the heatmap, the loss chart)
+/// paints alone, then what sits beside and under it arrives together, so nothing already on
+/// screen moves when one part arrives before another.
 #[component]
 pub fn AfterFirstPaint(
     children: ChildrenFn,

@@ -72,9 +72,9 @@ pub fn TrainingPanel() -> impl IntoView {
             </Show>
             <p class="note" data-testid="training-status" aria-live="polite">{status}</p>
             // What to watch while it trains, side by side on a wide screen: the loss, Replay and
-            // the knock-out switches; every head and its detector scores.
-            // The loss chart paints first; the rest of the first view (`rest`) follows in the
-            // next task, all of it together, in places whose size does not depend on it.
+            // the knock-out switches; every head and its detector scores. The loss chart paints
+            // first; the rest of the first view (`rest`, with run B below) follows in the next
+            // task, all of it together, in places whose size does not depend on it.
             <div class="watch">
                 <div class="watch-loss">
                     <LossCurve />
@@ -90,10 +90,10 @@ pub fn TrainingPanel() -> impl IntoView {
                     </AfterFirstPaint>
                 </div>
             </div>
-            // Below the first screen: built after the first paint, one task per part.
             <AfterFirstPaint with=rest>
                 <RunB />
             </AfterFirstPaint>
+            // Below the first screen: built after that, one task per part.
             <AfterFirstPaint>
                 <KnockoutResults />
                 <ModelFiles />
