@@ -229,12 +229,14 @@ export const READY_SELECTOR = 'canvas[data-ready="true"]';
 
 /**
  * The pages paint their first drawing (the heatmap, the loss chart) alone and build the rest of
- * the first view in the next task. Per kind of page: `page`, an element only that page has, and
- * `rest`, an element of its first view built in that next task.
+ * the first view in the tasks after it. Per kind of page: `page`, an element only that page has,
+ * and `rest`, an element of each part of its first view built after the first drawing, in the
+ * order they arrive (on the heatmap pages: under the heatmap, the inputs, the inspector; on the
+ * training page: under the loss chart, the heads).
  */
 export const REST_OF_FIRST_VIEW = {
-  heatmap: { page: 'main.layout', rest: 'main.layout #temperature' },
-  training: { page: '.watch-heads', rest: '.watch-heads > *' },
+  heatmap: { page: 'main.layout', rest: ['main.layout .downloads', 'main.layout #temperature', 'main.layout #inspector-title'] },
+  training: { page: '.watch-heads', rest: ['[data-testid=knockout]', '.watch-heads > *'] },
 };
 
 /**
@@ -268,7 +270,7 @@ export async function waitForReady(page, { timeout = 30_000 } = {}) {
   await page.waitForSelector(READY_SELECTOR, { state: 'attached', timeout });
   // Ready means the rest of the first view too (REST_OF_FIRST_VIEW).
   await page.waitForFunction(
-    (kinds) => kinds.every(({ page, rest }) => !document.querySelector(page) || document.querySelector(rest)),
+    (kinds) => kinds.every(({ page, rest }) => !document.querySelector(page) || rest.every((r) => document.querySelector(r))),
     Object.values(REST_OF_FIRST_VIEW),
     { timeout },
   );

@@ -93,8 +93,8 @@ pub fn PracticeApp() -> impl IntoView {
     // numbers must not show and then vanish (nor the inspector change size under the reader).
     let hidden = NumbersHidden(RwSignal::new(true));
     provide_context(hidden);
-    // As on the explorer: the heatmap first, then the rest of the first view in one task.
-    let rest = painted_flag();
+    // As on the explorer: the heatmap first, then the rest of the first view in three tasks.
+    let tasks = FirstViewTasks::new();
     view! {
         // The header is static HTML in practice.html; the way back carries the view.
         <nav class="page-nav" aria-label="Pages">
@@ -103,25 +103,27 @@ pub fn PracticeApp() -> impl IntoView {
         <Notices />
         <UpdateNotice />
         <main class="layout">
-            {inputs_panel(rest)}
+            {inputs_panel(tasks)}
             <section class="panel main-view" aria-labelledby="heatmap-title">
                 {main_view_heading(view, model)}
                 {main_heatmap(view, model)}
-                <AfterFirstPaint with=rest>
+                <AfterFirstPaint with=tasks.under_heatmap>
                     <HeadThumbnails />
                     <Downloads />
                 </AfterFirstPaint>
             </section>
             <section class="panel inspector" aria-labelledby="inspector-title">
-                <Show
-                    when=move || !hidden.0.get()
-                    fallback=|| view! {
-                        <h2 id="inspector-title">"Row inspector"</h2>
-                        <p class="note" data-testid="inspector-hidden">{NUMBERS_HIDDEN}</p>
-                    }
-                >
-                    <RowInspector />
-                </Show>
+                <AfterFirstPaint with=tasks.inspector>
+                    <Show
+                        when=move || !hidden.0.get()
+                        fallback=|| view! {
+                            <h2 id="inspector-title">"Row inspector"</h2>
+                            <p class="note" data-testid="inspector-hidden">{NUMBERS_HIDDEN}</p>
+                        }
+                    >
+                        <RowInspector />
+                    </Show>
+                </AfterFirstPaint>
             </section>
         </main>
         // One task per part, so no single task builds the whole rest of the page.
@@ -209,14 +211,38 @@ fn main_heatmap(view: ViewSignals, model: ExplorerModel) -> impl IntoView {
     }
 }
 
+/// The tasks that build the first view after the heatmap's first frame, on both pages that show
+/// the explorer's heatmap, in this order (each one task, so none of them is long on a slow phone):
+/// what sits under the heatmap, then the inputs, then the row inspector. In this order nothing on
+/// screen moves when a part arrives: beside the heatmap (wider than 1100 px) each part grows its
+/// own column downwards; under it (narrower), the inputs and the inspector come after what lies
+/// between them and the heatmap, and their panels take no room until they do
+/// (`style/main.css`, `.layout > .panel:empty`).
+#[derive(Clone, Copy)]
+struct FirstViewTasks {
+    under_heatmap: Signal<bool>,
+    inputs: Signal<bool>,
+    inspector: Signal<bool>,
+}
+
+impl FirstViewTasks {
+    /// The flags, in the order their tasks run (the order of their timeouts).
+    fn new() -> Self {
+        Self {
+            under_heatmap: painted_flag(),
+            inputs: painted_flag(),
+            inspector: painted_flag(),
+        }
+    }
+}
+
 /// The inputs of both pages that show the explorer's heatmap: sentence, temperature, model.
 // The section is there from the start, so the grid's columns and the heatmap's place are final
-// before its contents arrive; they are built with the rest of the first view (`rest`), just
-// after the heatmap's first frame.
-fn inputs_panel(rest: Signal<bool>) -> impl IntoView {
+// before its contents arrive (`FirstViewTasks::inputs`).
+fn inputs_panel(tasks: FirstViewTasks) -> impl IntoView {
     view! {
         <section class="panel controls" aria-label="Inputs">
-            <AfterFirstPaint with=rest>
+            <AfterFirstPaint with=tasks.inputs>
                 <SentenceBox />
                 <TemperatureSlider />
                 <ModelControls />
@@ -290,16 +316,16 @@ fn embed_layout(view: ViewSignals, model: ExplorerModel) -> impl IntoView {
 }
 
 /// The explorer's page. Its first task builds the notices, the main view's heading and the
-/// heatmap, and draws it; the inputs, the inspector and what sits under the heatmap follow in the next task, all
-/// together (`rest`); each part below the first view in a task of its own after that.
+/// heatmap, and draws it; what sits under the heatmap, the inputs and the inspector follow, a task
+/// each ([`FirstViewTasks`]); then each part below the first view in a task of its own.
 fn full_layout(view: ViewSignals, model: ExplorerModel) -> impl IntoView {
-    let rest = painted_flag();
+    let tasks = FirstViewTasks::new();
     view! {
         // The header (title, formula, what the page teaches) is static HTML in index.html.
         <Notices />
         <UpdateNotice />
         <main class="layout">
-            {inputs_panel(rest)}
+            {inputs_panel(tasks)}
             <section class="panel main-view" aria-labelledby="heatmap-title">
                 {main_view_heading(view, model)}
                 <p class="hint" id="heatmap-keys">
@@ -313,7 +339,7 @@ fn full_layout(view: ViewSignals, model: ExplorerModel) -> impl IntoView {
                     </span>
                 </p>
                 {main_heatmap(view, model)}
-                <AfterFirstPaint with=rest>
+                <AfterFirstPaint with=tasks.under_heatmap>
                     <PhoneDock />
                     <HeadThumbnails />
                     <Downloads />
@@ -321,7 +347,7 @@ fn full_layout(view: ViewSignals, model: ExplorerModel) -> impl IntoView {
                 </AfterFirstPaint>
             </section>
             <section class="panel inspector" aria-labelledby="inspector-title">
-                <AfterFirstPaint with=rest>
+                <AfterFirstPaint with=tasks.inspector>
                     <RowInspector />
                 </AfterFirstPaint>
             </section>

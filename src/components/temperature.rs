@@ -32,7 +32,9 @@ pub fn TemperatureSlider(
                 .set(10f64.powf(v).clamp(SLIDER_MIN_TAU, SLIDER_MAX_TAU));
         }
     };
-    let range = move |id: &'static str, described_by: &'static str| {
+    // Each form has its own marks, so that neither depends on the other being built (on a narrow
+    // screen the compact one arrives first, and its track must not change when the other does).
+    let range = move |id: &'static str, described_by: &'static str, marks: &'static str| {
         view! {
             <input
                 id=id
@@ -40,12 +42,20 @@ pub fn TemperatureSlider(
                 min=fixed(slider_value(SLIDER_MIN_TAU), 2)
                 max=fixed(slider_value(SLIDER_MAX_TAU), 2)
                 step="0.01"
-                list="temperature-marks"
+                list=marks
                 prop:value=move || slider_value(view.tau.get())
                 aria-valuetext=move || format!("τ = {}", format_tau(view.tau.get()))
                 aria-describedby=described_by
                 on:input:target=on_input
             />
+        }
+    };
+    let datalist = move |id: &'static str| {
+        view! {
+            <datalist id=id>
+                <option value=move || fixed(slider_value(unscaled()), 6) label="unscaled"></option>
+                <option value="0" label="τ = 1"></option>
+            </datalist>
         }
     };
     if compact {
@@ -54,18 +64,16 @@ pub fn TemperatureSlider(
                 <label for="temperature-dock">
                     "Temperature: τ = " <output data-testid="tau-dock">{move || format_tau(view.tau.get())}</output>
                 </label>
-                {range("temperature-dock", "temperature-regime")}
+                {range("temperature-dock", "temperature-regime", "temperature-marks-dock")}
+                {datalist("temperature-marks-dock")}
             </div>
         });
     }
     Either::Right(view! {
         <div class="field temperature">
             <label for="temperature">"Temperature"</label>
-            {range("temperature", "temperature-readout temperature-regime")}
-            <datalist id="temperature-marks">
-                <option value=move || fixed(slider_value(unscaled()), 6) label="unscaled"></option>
-                <option value="0" label="τ = 1"></option>
-            </datalist>
+            {range("temperature", "temperature-readout temperature-regime", "temperature-marks")}
+            {datalist("temperature-marks")}
             <div class="marks" aria-label="Temperature marks">
                 <button
                     type="button"

@@ -48,7 +48,12 @@ pub fn TrainingPanel() -> impl IntoView {
             runs.running(),
         )
     };
-    let rest = painted_flag();
+    // The rest of the first view, after the loss chart's first frame, in three tasks (none of them
+    // long on a slow phone), in an order in which nothing on screen moves: what sits under the
+    // loss chart, then the heads (beside it on a wide screen, under it on a narrow one), then run B.
+    let under_loss = painted_flag();
+    let heads = painted_flag();
+    let run_b = painted_flag();
     view! {
         <section
             class="panel training"
@@ -73,24 +78,23 @@ pub fn TrainingPanel() -> impl IntoView {
             <p class="note" data-testid="training-status" aria-live="polite">{status}</p>
             // What to watch while it trains, side by side on a wide screen: the loss, Replay and
             // the knock-out switches; every head and its detector scores. The loss chart paints
-            // first; the rest of the first view (`rest`, with run B below) follows in the next
-            // task, all of it together, in places whose size does not depend on it.
+            // first; the rest follows (above), in places whose size does not depend on it.
             <div class="watch">
                 <div class="watch-loss">
                     <LossCurve />
-                    <AfterFirstPaint with=rest>
+                    <AfterFirstPaint with=under_loss>
                         <Replay />
                         <KnockoutSwitches />
                     </AfterFirstPaint>
                 </div>
                 <div class="watch-heads">
-                    <AfterFirstPaint with=rest>
+                    <AfterFirstPaint with=heads>
                         <HeadGrid />
                         <DetectorTable />
                     </AfterFirstPaint>
                 </div>
             </div>
-            <AfterFirstPaint with=rest>
+            <AfterFirstPaint with=run_b>
                 <RunB />
             </AfterFirstPaint>
             // Below the first screen: built after that, one task per part.
