@@ -1,7 +1,8 @@
 // Training in Web Workers (docs/training.md, "Training in Web Workers"): a run trained in a worker
 // gives the same JSON download, bit for bit, as the same link trained on the page's main thread
 // (`workers=0`, the fallback where workers are unavailable); while it trains, the page has a worker
-// and its main thread's longest task (Long Tasks API) is at most 50 ms.
+// and its main thread's longest task (Long Tasks API) is at most 50 ms; the workers are given the
+// page's compiled wasm module, so it is downloaded once.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useApp, eventually, saveDownload, openRetrained, trainedSteps as steps } from './harness.mjs';
@@ -77,6 +78,9 @@ test('a run trained in a Web Worker downloads the same JSON, bit for bit, as one
 
 test('run A and run B train at once, each in its own worker, and the main thread\'s longest task stays within 50 ms', { timeout: 300_000 }, async () => {
   const { page, context, consoleLog } = await app.newPage();
+  // The page and its workers' requests (Playwright reports a dedicated worker's on its page).
+  const wasmRequests = [];
+  page.on('request', (r) => new URL(r.url()).pathname.endsWith('.wasm') && wasmRequests.push(r.url()));
   try {
     await observeLongTasks(page);
     const done = openRetrained(page, `${app.url}/train.html?tseed=2&tsteps=${STEPS}&b=mistake%3Ano-mask`, STEPS);
@@ -93,6 +97,8 @@ test('run A and run B train at once, each in its own worker, and the main thread
       trainingFrom,
     );
     console.log(`A and B: longest main-thread task while both trained ${whileTraining.toFixed(0)} ms`);
+    // The workers run the page's compiled module: the wasm is downloaded (and compiled) once.
+    assert.equal(wasmRequests.length, 1, `wasm requests: ${wasmRequests}`);
     assert.ok(whileTraining <= LONGEST_TASK_MS, `the longest main-thread task while training: ${whileTraining} ms`);
     consoleLog.assertClean();
   } finally {

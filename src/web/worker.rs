@@ -1,6 +1,7 @@
 //! [`TrainWorker`]: a training run's Web Worker, seen from the page: started as a module worker
 //! running `train-worker.js` (beside the page, so the URL stays relative) on the page's own
-//! wasm-bindgen glue (named by its `modulepreload` link) and wasm (beside it); commands go out and
+//! wasm-bindgen glue (named by its `modulepreload` link) and compiled wasm module (posted to it
+//! first; the wasm beside the glue where it cannot be); commands go out and
 //! reports come back as transferred `Float64Array`s (`model::train::messages`). Dropping it
 //! ends the worker.
 
@@ -58,6 +59,11 @@ impl TrainWorker {
         let on_error = Closure::<dyn Fn(web_sys::Event)>::new(move |_| on_error());
         worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
         worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+        // The page's compiled module, so the worker neither downloads nor compiles the wasm
+        // again; null (the worker then loads `wasm`) where a module cannot be posted.
+        if worker.post_message(&wasm_bindgen::module()).is_err() {
+            worker.post_message(&JsValue::NULL).ok()?;
+        }
         Some(Self {
             worker,
             _on_message: on_message,
