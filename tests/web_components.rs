@@ -5,6 +5,7 @@
 
 use attention_explorer::app::App;
 use attention_explorer::charts::layout::HeatmapLayout;
+use attention_explorer::components::after_first_paint::all_parts_built;
 use attention_explorer::text::{cell_description, row_summary};
 use nalgebra::DMatrix;
 use wasm_bindgen::JsCast;
@@ -16,16 +17,28 @@ use common::{all_pixels, context_2d, document};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-/// Lets Leptos run its effects (they are scheduled as microtasks / timeouts).
+/// Waits 30 ms (a few frames).
+async fn pause() {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        web_sys::window()
+            .unwrap()
+            .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 30)
+            .unwrap();
+    });
+    wasm_bindgen_futures::JsFuture::from(promise).await.unwrap();
+}
+
+/// Lets Leptos run its effects (they are scheduled as microtasks / timeouts), and the page build
+/// the parts it builds after its first frame, one per frame (at most 3 s for all of them).
 async fn settle() {
     for _ in 0..3 {
-        let promise = js_sys::Promise::new(&mut |resolve, _| {
-            web_sys::window()
-                .unwrap()
-                .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 30)
-                .unwrap();
-        });
-        wasm_bindgen_futures::JsFuture::from(promise).await.unwrap();
+        pause().await;
+    }
+    for _ in 0..100 {
+        if all_parts_built() {
+            break;
+        }
+        pause().await;
     }
 }
 

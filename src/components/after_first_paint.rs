@@ -31,6 +31,12 @@ pub fn painted_flag() -> Signal<bool> {
     flag.into()
 }
 
+/// Whether every part asked for so far has been built: no flag is waiting for its frame. For
+/// tests that mount a page and then look at its later parts.
+pub fn all_parts_built() -> bool {
+    !WAITING_FOR_FRAME.get()
+}
+
 /// After the next frame, turns the first waiting flag true (its part is built in that task, by
 /// the effects the flag sets off), then waits for another frame for the next one.
 fn after_next_frame() {
