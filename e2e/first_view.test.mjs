@@ -7,7 +7,7 @@
 // slowed four times, so the order is not a matter of speed.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useApp, REST_OF_FIRST_VIEW } from './harness.mjs';
+import { useApp, twoFrames, REST_OF_FIRST_VIEW } from './harness.mjs';
 
 const app = useApp();
 
@@ -36,9 +36,6 @@ for (const { name, file, drawing, rest } of PAGES) {
           new PerformanceObserver((list) => {
             for (const e of list.getEntries()) window.__shifts.push({ value: e.value, nodes: e.sources.map((s) => `${s.node?.nodeName}.${s.node?.className || ''}`) });
           }).observe({ type: 'layout-shift', buffered: true });
-          // The first frame after the drawing is there: its animation-frame callbacks run before
-          // it paints, in the order they were asked for (the page's own first, which only set a
-          // timeout for the rest).
           // Which frame each part of the rest arrived in: one part per frame, in page order.
           window.__frame = 0;
           const tick = () => { window.__frame += 1; requestAnimationFrame(tick); };
@@ -47,6 +44,9 @@ for (const { name, file, drawing, rest } of PAGES) {
           new MutationObserver(() => {
             for (const s of restSel) if (!(s in window.__restFrames) && document.querySelector(s)) window.__restFrames[s] = window.__frame;
           }).observe(document, { subtree: true, childList: true });
+          // The first frame after the drawing is there: its animation-frame callbacks run before
+          // it paints, in the order they were asked for (the page's own first, which only set a
+          // timeout for the rest).
           new MutationObserver((_, observer) => {
             const canvas = document.querySelector(drawingSel);
             if (!canvas) return;
@@ -70,7 +70,7 @@ for (const { name, file, drawing, rest } of PAGES) {
           assert.ok(frames[i] > frames[i - 1], `${where}: ${rest[i]} arrived in a frame after ${rest[i - 1]}'s (frames ${frames})`);
         }
         // Two frames on, the drawing is where it was first painted, and nothing has shifted.
-        await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+        await twoFrames(page);
         const now = await page.locator(drawing).first().evaluate((c) => c.getBoundingClientRect().toJSON());
         assert.deepEqual(now, first.box, `${where}: the first drawing kept its box`);
         const shifts = await page.evaluate(() => window.__shifts);

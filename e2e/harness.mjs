@@ -265,6 +265,9 @@ export async function openApp(page, query = '', { baseUrl = lastServerUrl, timeo
   return response;
 }
 
+/** Resolves two frames on: whatever the page did in the current task has been laid out and painted. */
+export const twoFrames = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+
 /** Wait for the heatmap canvas to be (re)drawn and marked ready. */
 export async function waitForReady(page, { timeout = 30_000 } = {}) {
   await page.waitForSelector(READY_SELECTOR, { state: 'attached', timeout });

@@ -5,7 +5,7 @@
 // page's compiled wasm module, so it is downloaded once.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useApp, eventually, saveDownload, openRetrained, trainedSteps as steps } from './harness.mjs';
+import { useApp, twoFrames, eventually, saveDownload, openRetrained, trainedSteps as steps } from './harness.mjs';
 
 const app = useApp();
 const STEPS = 600;
@@ -30,7 +30,7 @@ async function observeLongTasks(page) {
  */
 async function trainingWindowStart(page, stepsNow) {
   await page.locator('.site-footer').waitFor({ state: 'attached', timeout: 60_000 });
-  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  await twoFrames(page);
   const from = await page.evaluate(() => performance.now());
   const now = await stepsNow();
   assert.ok(now > 0 && now < STEPS, `the run trains when the window starts (${now} of ${STEPS} steps)`);

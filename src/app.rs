@@ -93,7 +93,7 @@ pub fn PracticeApp() -> impl IntoView {
     // numbers must not show and then vanish (nor the inspector change size under the reader).
     let hidden = NumbersHidden(RwSignal::new(true));
     provide_context(hidden);
-    // As on the explorer: the heatmap first, then the rest of the first view in three tasks.
+    // As on the explorer: the heatmap first, then the rest of the first view, one part per frame.
     let tasks = FirstViewTasks::new();
     view! {
         // The header is static HTML in practice.html; the way back carries the view.
@@ -211,8 +211,8 @@ fn main_heatmap(view: ViewSignals, model: ExplorerModel) -> impl IntoView {
     }
 }
 
-/// The tasks that build the first view after the heatmap's first frame, on both pages that show
-/// the explorer's heatmap, in this order (each one task, so none of them is long on a slow phone):
+/// The parts of the first view built after the heatmap's first frame, on both pages that show the
+/// explorer's heatmap, in this order, one per frame (so no task is long on a slow phone):
 /// what sits under the heatmap, then the inputs, then the row inspector. In this order nothing on
 /// screen moves when a part arrives: beside the heatmap (wider than 1100 px) each part grows its
 /// own column downwards; under it (narrower), the inputs and the inspector come after what lies
@@ -226,7 +226,7 @@ struct FirstViewTasks {
 }
 
 impl FirstViewTasks {
-    /// The flags, in the order their tasks run (the order of their timeouts).
+    /// The flags, in the order their parts are built (the order they are asked for).
     fn new() -> Self {
         Self {
             under_heatmap: painted_flag(),

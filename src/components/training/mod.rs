@@ -48,7 +48,7 @@ pub fn TrainingPanel() -> impl IntoView {
             runs.running(),
         )
     };
-    // The rest of the first view, after the loss chart's first frame, in three tasks (none of them
+    // The rest of the first view, after the loss chart's first frame, one part per frame (no task
     // long on a slow phone), in an order in which nothing on screen moves: what sits under the
     // loss chart, then the heads (beside it on a wide screen, under it on a narrow one), then run B.
     let under_loss = painted_flag();
