@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { useApp, startServer, downloadText, eventually, READY_SELECTOR } from './harness.mjs';
+import { useApp, startServer, downloadText, eventually, waitForReady } from './harness.mjs';
 import { heatmapLayout } from './heatmap_geometry.mjs';
 
 const app = useApp();
@@ -97,7 +97,7 @@ for (const viewport of [{ width: 640, height: 400 }, { width: 360, height: 640 }
 
       // It opens the full app with that view.
       const [full] = await Promise.all([context.waitForEvent('page'), link.click()]);
-      await full.waitForSelector(READY_SELECTOR, { state: 'attached' });
+      await waitForReady(full);
       assert.equal(await full.locator('.lesson').count(), 1);
       assert.equal(await full.getByTestId('tau').textContent(), tauNow);
       assert.match(await caption(full), /“sat” \(row 3\)/);
@@ -147,7 +147,7 @@ test('Copy embed code: the snippet in another page shows the same weights as the
     const frameElement = page.locator('iframe');
     assert.equal(await frameElement.getAttribute('title'), 'Attention Explorer: causal attention heatmap');
     const frame = await (await frameElement.elementHandle()).contentFrame();
-    await frame.waitForSelector(READY_SELECTOR, { state: 'attached' });
+    await waitForReady(frame);
     assert.equal(new URL(frame.url()).searchParams.get('embed'), '1');
     await noSidewaysScroll(frame, 'in the iframe');
     assert.equal(await frame.locator('.lesson').count(), 0);

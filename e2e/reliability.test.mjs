@@ -3,7 +3,7 @@
 // message where something was refused, the previous valid view kept, nothing read as markup.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useApp, downloadText, collectDialogs } from './harness.mjs';
+import { useApp, downloadText, collectDialogs, waitForReady } from './harness.mjs';
 
 const app = useApp();
 
@@ -208,7 +208,7 @@ test('links: mangled parameters give a valid view, with a notice for each refusa
       assert.ok(fixed.length < 13_000, `${what}: rewritten link of ${fixed.length} chars`);
       const shown = await view(page);
       await page.goto(fixed);
-      await page.waitForSelector('canvas.heatmap[data-ready="true"]');
+      await waitForReady(page);
       assert.equal(await page.locator('[data-testid=notices]').count(), 0, `${what}: the rewritten link is clean`);
       const again = await view(page);
       assert.deepEqual({ ...again, url: null }, { ...shown, url: null }, `${what}: the rewritten link shows the same view`);
@@ -348,7 +348,7 @@ test('panic: ?debug_panic=1 shows the banner with the message and working Reload
     // "Reset view" leads to a fresh default page: no banner, clean console.
     consoleLog.clear();
     await Promise.all([page.waitForURL(`${app.url}/`), reset.click()]);
-    await page.waitForSelector('canvas.heatmap[data-ready="true"]');
+    await waitForReady(page);
     assert.equal(await page.locator('#panic-banner').count(), 0);
     await assertHealthy(page, 'after Reset view');
     assert.equal(await page.locator('[data-testid=tau]').textContent(), '1.00');

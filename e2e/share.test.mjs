@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { useApp, downloadText, eventually, collectDialogs } from './harness.mjs';
+import { useApp, downloadText, eventually, collectDialogs, waitForReady } from './harness.mjs';
 import { clickHeatmapRow } from './heatmap_geometry.mjs';
 
 const app = useApp();
@@ -344,7 +344,7 @@ test('URL: the whole state round-trips into a fresh page', { timeout: 60_000 }, 
     fresh = await app.newPage();
     const res = await fresh.page.goto(url.href);
     assert.ok(res.ok());
-    await fresh.page.waitForSelector('canvas.heatmap[data-ready="true"]');
+    await waitForReady(fresh.page);
     await fresh.page.locator('[data-testid=lab-readout]').waitFor();
     assert.equal(await fresh.page.locator('[data-testid=notices]').count(), 0, 'a valid link has no notices');
     assert.equal(await jsonText(fresh.page), json, 'same JSON, byte for byte');

@@ -6,7 +6,7 @@
 // main-thread task seen while training (Long Tasks API); it does not assert a time.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useApp, eventually, trainedSteps as steps } from './harness.mjs';
+import { useApp, eventually, trainedSteps as steps, waitForReady } from './harness.mjs';
 
 const app = useApp();
 const STEPS = 100;
@@ -520,7 +520,7 @@ test('the explorer links to the training page with the view, and back', { timeou
     assert.equal(href.searchParams.get('seed'), '7');
     await link.click();
     await page.waitForURL(/train\.html/);
-    await page.locator('[data-testid=loss-chart][data-ready=true]').waitFor();
+    await waitForReady(page);
     const back = new URL(await page.locator('[data-testid=to-explorer]').getAttribute('href'), page.url());
     assert.equal(back.searchParams.get('seed'), '7');
     assert.equal(back.searchParams.get('tau'), '2');

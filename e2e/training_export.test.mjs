@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { useApp, eventually, saveDownload, E2E_DIR, openRetrained, checkTrainJson } from './harness.mjs';
+import { useApp, eventually, saveDownload, E2E_DIR, openRetrained, checkTrainJson, waitForReady } from './harness.mjs';
 import { heatmapLayout, cellCentrePixel, viridis, thumbnailPixels } from './heatmap_geometry.mjs';
 
 const app = useApp();
@@ -184,6 +184,7 @@ test('a tiny-grammar model trained on the training page opens in the explorer, w
   try {
     // The repeat task's default (2 rotary layers) cannot be shown there, and the page says why.
     await page.goto(`${app.url}/train.html?tseed=3`, { waitUntil: 'load' });
+    await waitForReady(page);
     assert.match(await page.getByTestId('explorer-unavailable').textContent(), /a tiny-grammar model of 1 layer with 2 or 4 heads and sinusoidal positions \(any seed and learning rate\)/);
     assert.equal(await page.getByTestId('open-in-explorer').count(), 0);
 
@@ -195,7 +196,7 @@ test('a tiny-grammar model trained on the training page opens in the explorer, w
     const link = page.getByTestId('open-in-explorer');
     assert.match(await link.getAttribute('href'), /w=yours/);
     await Promise.all([page.waitForURL(/w=yours/), link.click()]);
-    await page.locator('canvas[data-ready="true"]').first().waitFor();
+    await waitForReady(page);
     assert.equal(await page.locator('#weights').inputValue(), 'yours');
     assert.match(await page.getByTestId('weights-note').textContent(), /^Trained weights: .* 1-layer, 4-head attention model that this app's own code trained for 50 steps \(seed 2\)/);
     assert.match(await page.getByTestId('yours-note').textContent(), /You trained this model on the training page/);
@@ -221,7 +222,7 @@ test('a tiny-grammar model trained on the training page opens in the explorer, w
   const fresh = await app.newPage();
   try {
     await fresh.page.goto(`${app.url}/index.html?w=yours`, { waitUntil: 'load' });
-    await fresh.page.locator('canvas[data-ready="true"]').first().waitFor();
+    await waitForReady(fresh.page);
     await eventually(async () =>
       assert.match(await fresh.page.getByTestId('weights-status').textContent(), /^No model of yours is saved in this browser: .* Showing the random weights\.$/));
     assert.match(await fresh.page.getByTestId('weights-note').textContent(), /^Not trained:/);
