@@ -6,7 +6,7 @@
 // timings could not (the timings themselves are in BENCHMARKS.md, from scripts/bench.sh).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useApp } from './harness.mjs';
+import { useApp, eventually, twoFrames } from './harness.mjs';
 
 const app = useApp();
 
@@ -133,6 +133,62 @@ test('deferred work, not deferred words: the open step and Break it are in the p
     assert.match(await page.getByTestId('qkv-intro').textContent(), /d_model = 32/);
     assert.ok(text.includes('Break it: the classic attention mistakes'), 'Break it heading');
     assert.equal(await page.evaluate(() => window.scrollY), 0);
+    consoleLog.assertClean();
+  } finally {
+    await context.close();
+  }
+});
+
+test('below the first screen nothing is rendered until it comes near, every word stays, tooltips are whole', { timeout: 90_000 }, async () => {
+  // A phone: the explanation, the lesson and Break it all start below the first screen.
+  const { page, context, consoleLog } = await app.newPage({ viewport: { width: 390, height: 844 } });
+  try {
+    await app.open(page, 'step=average');
+    await page.locator('footer.site-footer').waitFor({ state: 'attached' });
+    await twoFrames(page);
+    // `content-visibility: auto` skips their style, layout and paint: a heading inside is not
+    // rendered, yet the words are in the document.
+    const rendered = (selector) =>
+      page.locator(`${selector} h2`).first().evaluate((h) => h.checkVisibility({ contentVisibilityAuto: true }));
+    const text = await page.evaluate(() => document.body.textContent);
+    for (const [selector, heading] of [
+      ['.explanation', await page.locator('.explanation h2').first().textContent()],
+      ['.lesson', await page.locator('.lesson h2').first().textContent()],
+      ['.break-it', 'Break it: the classic attention mistakes'],
+    ]) {
+      assert.equal(await rendered(selector), false, `${selector} is skipped while far below the screen`);
+      assert.ok(text.includes(heading), `${selector}: "${heading}" is in the document`);
+    }
+    assert.equal(await page.evaluate(() => window.scrollY), 0);
+
+    // Scrolled to, a section is rendered; its heatmap's tooltip is a popover in the top layer, placed
+    // in the viewport's coordinates (were the contained section its frame, the section's offset
+    // would be added) and open, so the section's paint containment cannot clip it.
+    const averaging = page.locator('.lesson canvas.heatmap').first();
+    await averaging.scrollIntoViewIfNeeded();
+    await eventually(async () => assert.equal(await rendered('.lesson'), true));
+    // The last row's last cell (the default sentence has 7 tokens), from the grid's geometry that
+    // the heatmap gives its box in percent.
+    const cell = await averaging.evaluate((canvas) => {
+      const v = (name) => parseFloat(canvas.parentElement.style.getPropertyValue(name)) / 100;
+      const r = canvas.getBoundingClientRect();
+      return {
+        x: r.left + r.width * (v('--grid-left') + v('--cell-w') * 6.5),
+        y: r.top + r.height * (v('--grid-top') + v('--cell-h') * 6.5),
+      };
+    });
+    await page.mouse.move(cell.x, cell.y);
+    const tip = page.locator('.lesson [role=tooltip]');
+    await tip.waitFor();
+    const placed = await tip.evaluate((el) => {
+      const r = el.getBoundingClientRect();
+      const section = el.closest('.lesson').getBoundingClientRect();
+      return { open: el.matches(':popover-open'), left: r.left, top: r.top, styleLeft: parseFloat(el.style.left), styleTop: parseFloat(el.style.top), sectionTop: section.top };
+    });
+    assert.equal(placed.open, true, 'the tooltip is an open popover');
+    assert.ok(Math.abs(placed.sectionTop) > 20, `the section is away from the viewport's top (${placed.sectionTop}), so a wrong frame would show`);
+    assert.ok(Math.abs(placed.left - placed.styleLeft) < 0.5 && Math.abs(placed.top - placed.styleTop) < 0.5, JSON.stringify(placed));
+    assert.ok(placed.left >= 0 && placed.left < 390, JSON.stringify(placed));
     consoleLog.assertClean();
   } finally {
     await context.close();

@@ -227,6 +227,10 @@ pub fn Heatmap(
     // The view only adds or removes the tooltip; it is filled and placed here, because its size
     // must be measured with its new text before it is placed, flipped and clamped inside the
     // viewport (it is `position: fixed`, so the pointer's viewport coordinates place it directly).
+    // It is a manual popover, shown in the top layer: the sections below the first screen
+    // contain their layout and paint (`content-visibility: auto` in `style/main.css`), which
+    // would otherwise make a heatmap's section the tooltip's frame and clip it at its edges.
+    // Where the Popover API is missing, the tooltip is an ordinary fixed box, as before.
     // Reading the node ref reruns this once a new tooltip is mounted.
     Effect::new(move |_| {
         let Some(tip) = tip_ref.get() else { return };
@@ -246,6 +250,10 @@ pub fn Heatmap(
         });
         let Some((text, x, y)) = shown else { return };
         tip.set_text_content(Some(&text));
+        // Shown before it is measured: a closed popover has no size.
+        if tip.matches(":popover-open") == Ok(false) {
+            let _ = tip.show_popover();
+        }
         let Some(root) = document().document_element() else {
             return;
         };
@@ -302,7 +310,7 @@ pub fn Heatmap(
             <div class="selection cell" aria-hidden="true" style=cell_outline></div>
             {move || {
                 hover.with(Option::is_some).then(|| {
-                    view! { <div class="tooltip" role="tooltip" node_ref=tip_ref></div> }
+                    view! { <div class="tooltip" role="tooltip" popover="manual" node_ref=tip_ref></div> }
                 })
             }}
             </div>
