@@ -268,12 +268,17 @@ export async function openApp(page, query = '', { baseUrl = lastServerUrl, timeo
 /** Resolves two frames on: whatever the page did in the current task has been laid out and painted. */
 export const twoFrames = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 
-/** Wait for the heatmap canvas to be (re)drawn and marked ready. */
+/**
+ * Wait for the heatmap canvas to be (re)drawn and marked ready, and the whole page built: the rest
+ * of the first view (REST_OF_FIRST_VIEW) and every part below it, which arrive one per frame after
+ * the first paint (`<html data-building>` until the last has).
+ */
 export async function waitForReady(page, { timeout = 30_000 } = {}) {
   await page.waitForSelector(READY_SELECTOR, { state: 'attached', timeout });
-  // Ready means the rest of the first view too (REST_OF_FIRST_VIEW).
   await page.waitForFunction(
-    (kinds) => kinds.every(({ page, rest }) => !document.querySelector(page) || rest.every((r) => document.querySelector(r))),
+    (kinds) =>
+      !document.documentElement.hasAttribute('data-building') &&
+      kinds.every(({ page, rest }) => !document.querySelector(page) || rest.every((r) => document.querySelector(r))),
     Object.values(REST_OF_FIRST_VIEW),
     { timeout },
   );

@@ -138,7 +138,20 @@ fn pixel(canvas: &HtmlCanvasElement, css_x: f64, css_y: f64) -> [u8; 3] {
 #[wasm_bindgen_test]
 async fn the_default_view_renders_seven_tokens_and_a_labelled_heatmap() {
     let (root, _handle) = mount();
+    // The document says when the parts built after the first paint are all there (the browser
+    // tests wait for it before they count what the page holds).
+    let building = || {
+        document()
+            .document_element()
+            .unwrap()
+            .has_attribute("data-building")
+    };
+    assert!(building(), "parts wait for their frame after the mount");
     settle().await;
+    assert!(
+        all_parts_built() && !building(),
+        "every part built, and the mark gone"
+    );
     let chips = root.query_selector_all(".chips .chip").unwrap();
     assert_eq!(chips.length(), 7);
     let canvas: HtmlCanvasElement = element(&root, "canvas.heatmap");

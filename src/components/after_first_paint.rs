@@ -26,6 +26,7 @@ pub fn painted_flag() -> Signal<bool> {
     let flag = RwSignal::new(false);
     WAITING.with_borrow_mut(|waiting| waiting.push_back(flag));
     if !WAITING_FOR_FRAME.replace(true) {
+        mark_building(true);
         after_next_frame();
     }
     flag.into()
@@ -37,18 +38,33 @@ pub fn all_parts_built() -> bool {
     !WAITING_FOR_FRAME.get()
 }
 
+/// Shows [`all_parts_built`] in the document: `<html data-building>` while a part waits for its
+/// frame, so a script driving the page (the browser tests) can wait for the whole page before it
+/// counts what the page holds.
+fn mark_building(building: bool) {
+    if let Some(root) = document().document_element() {
+        let _ = if building {
+            root.set_attribute("data-building", "")
+        } else {
+            root.remove_attribute("data-building")
+        };
+    }
+}
+
 /// After the next frame, turns the first waiting flag true (its part is built in that task, by
 /// the effects the flag sets off), then waits for another frame for the next one.
 fn after_next_frame() {
     request_animation_frame(move || {
         set_timeout(
-            move || match WAITING.with_borrow_mut(VecDeque::pop_front) {
-                Some(flag) => {
+            move || {
+                if let Some(flag) = WAITING.with_borrow_mut(VecDeque::pop_front) {
                     // A part removed before its turn (its owner disposed) is skipped.
                     flag.try_set(true);
                     after_next_frame();
+                } else {
+                    WAITING_FOR_FRAME.set(false);
+                    mark_building(false);
                 }
-                None => WAITING_FOR_FRAME.set(false),
             },
             Duration::ZERO,
         );
