@@ -1,6 +1,7 @@
 //! [`AfterFirstPaint`]: children built only once the page has painted its first frame, one part
 //! per frame.
 
+use crate::hooks::after_mount;
 use leptos::prelude::*;
 use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
@@ -14,8 +15,8 @@ thread_local! {
 }
 
 /// A flag that turns true in a task of its own, after a frame has painted since the page's first
-/// task and since the flag asked for before it turned true: flags turn true in the order they were
-/// asked for, one per frame.
+/// charts were painted (the task after the mount's, `hooks::after_mount`) and since the flag asked
+/// for before it turned true: flags turn true in the order they were asked for, one per frame.
 ///
 /// One per frame because each part's build ends in a layout of what it added (the first canvas
 /// size read, or the next frame, lays out every element added since the last layout). In one
@@ -27,7 +28,9 @@ pub fn painted_flag() -> Signal<bool> {
     WAITING.with_borrow_mut(|waiting| waiting.push_back(flag));
     if !WAITING_FOR_FRAME.replace(true) {
         mark_building(true);
-        after_next_frame();
+        // Counted from the task after the mount's, whose first painting of the charts is then
+        // in the first frame, before any part is built.
+        after_mount(after_next_frame);
     }
     flag.into()
 }

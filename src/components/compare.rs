@@ -273,7 +273,7 @@ fn compare_body(
             pass.paint_whole((l.width, l.height), |canvas| {
                 draw_diff(canvas, &l, &spec, pass.dpr)
             });
-            let _ = pass.canvas().set_attribute("data-ready", "true");
+            pass.mark_ready();
         });
     });
     let status = RwSignal::new(None::<String>);

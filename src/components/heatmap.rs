@@ -130,7 +130,7 @@ pub fn Heatmap(
                 hover.set(None);
             }
             if ready_flag {
-                let _ = pass.canvas().set_attribute("data-ready", "true");
+                pass.mark_ready();
             }
         });
     });

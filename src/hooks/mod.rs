@@ -2,12 +2,14 @@
 //! observer, a media query) or a shared chore into signals and effects a component calls once.
 //! They live as long as the component that calls them and clean up after it.
 
+pub mod use_after_mount;
 pub mod use_canvas;
 pub mod use_device_pixel_ratio;
 pub mod use_element_size;
 pub mod use_visibility;
 pub mod use_while_seen;
 
+pub use use_after_mount::{after_mount, use_after_mount};
 pub use use_canvas::{use_canvas, DrawPass};
 pub use use_device_pixel_ratio::use_device_pixel_ratio;
 pub use use_element_size::use_element_width;

@@ -9,7 +9,7 @@
 //! tell the benchmark hook that a canvas was drawn (`web::timing::mark_drawn`). This hook does
 //! all of that; a chart's component says only what to draw, through a [`DrawPass`].
 
-use super::{use_device_pixel_ratio, use_element_width};
+use super::{use_after_mount, use_device_pixel_ratio, use_element_width};
 use crate::charts::canvas::{size_canvas, Frame, Redraw};
 use crate::charts::colors::Theme;
 use crate::state::use_theme;
@@ -30,12 +30,24 @@ pub struct DrawPass<'a, L> {
     pub theme: Theme,
     drawn: StoredValue<Option<Frame<L>>, LocalStorage>,
     what: &'static str,
+    /// The task that mounts the page is still running: the canvas takes its size now, so its box
+    /// is final from the first frame, and its pixels are painted in the next task
+    /// ([`use_after_mount`]).
+    size_only: bool,
 }
 
 impl<L> DrawPass<'_, L> {
     /// The canvas element.
     pub fn canvas(&self) -> &HtmlCanvasElement {
         self.canvas
+    }
+
+    /// Marks the canvas `data-ready` once this pass has painted it (tests wait for it; the
+    /// offline service worker registers after the main heatmap's, `web::service_worker`).
+    pub fn mark_ready(&self) {
+        if !self.size_only {
+            let _ = self.canvas.set_attribute("data-ready", "true");
+        }
     }
 
     fn finish(&self, result: crate::charts::Result<()>) {
@@ -60,6 +72,10 @@ impl<L: PartialEq + 'static> DrawPass<'_, L> {
     ) {
         let canvas = self.canvas;
         let mut frame = Frame::of(canvas, layout, tokens.to_vec(), self.theme, self.dpr);
+        if self.size_only {
+            frame.prepare(canvas, None, css_size);
+            return;
+        }
         let redraw = self
             .drawn
             .with_value(|drawn| frame.prepare(canvas, drawn.as_ref(), css_size));
@@ -78,13 +94,17 @@ impl DrawPass<'_, ()> {
         draw: impl FnOnce(&HtmlCanvasElement) -> crate::charts::Result<()>,
     ) {
         size_canvas(self.canvas, css_w, css_h, self.dpr);
-        self.finish(draw(self.canvas));
+        if !self.size_only {
+            self.finish(draw(self.canvas));
+        }
     }
 }
 
 /// Draws the chart `what` (named in error messages) on the canvas behind `canvas` as soon as it
-/// is mounted, and again whenever anything `draw` reads changes, or the width of `fill` (the
-/// wrapper the chart fills; `None` for a chart of fixed size), the theme or the pixel ratio.
+/// is mounted (on the page's first view: sized in the task that mounts the page, painted in the
+/// next, [`use_after_mount`]), and again whenever anything `draw` reads changes, or the width of
+/// `fill` (the wrapper the chart fills; `None` for a chart of fixed size), the theme or the pixel
+/// ratio.
 /// `draw` paints through [`DrawPass::paint`] or [`DrawPass::paint_whole`]; a run that calls
 /// neither leaves the canvas as it is.
 pub fn use_canvas<L: PartialEq + 'static>(
@@ -98,6 +118,7 @@ pub fn use_canvas<L: PartialEq + 'static>(
     let width = fill.map(use_element_width);
     // What the canvas shows outside the data area, as last drawn.
     let drawn = StoredValue::new_local(None);
+    let after_mount = use_after_mount();
     Effect::new(move |_| {
         let Some(canvas) = canvas.get() else { return };
         draw(&DrawPass {
@@ -107,6 +128,7 @@ pub fn use_canvas<L: PartialEq + 'static>(
             theme: theme.get(),
             drawn,
             what,
+            size_only: !after_mount.get(),
         });
     });
 }

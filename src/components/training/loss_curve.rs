@@ -64,7 +64,7 @@ pub(super) fn LossCurve() -> impl IntoView {
         // a moment to send): tests wait for it, and the offline service worker registers after
         // it (`web::service_worker`).
         if evaluated {
-            let _ = pass.canvas().set_attribute("data-ready", "true");
+            pass.mark_ready();
         }
     });
     let repeat = move || training.settings.with(TrainSettings::is_repeat);
