@@ -29,12 +29,14 @@
 // Scenarios: the default view (no query: the default sentence, 7 tokens, 2 heads: the "default
 // sentence" target); the same with 1 head; the practice page's compare view; 64 short words with
 // 8 heads; 256 short words with 8 heads (`max_tokens=256`, the developer URL flag; 256 words of 2–3
-// letters fit MAX_SENTENCE_CHARS).
+// letters fit MAX_SENTENCE_CHARS); and the frame floor, not the app (benches/frame_floor.html, opened
+// from disk; its slider only).
 // The server sends gzip (level 9, as a static host would; --no-gzip to turn it off); the compressed
 // files are made once per file before the first timed load, so no load pays for compressing.
 // Console errors and warnings are recorded per scenario and per load (`console` in the JSON) and
 // printed, not fatal: a benchmark of two builds should still finish when one of them logs.
 import { writeFile } from 'node:fs/promises';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { startServer, launchBrowser, newPage, appUrl, sliderGeometry, READY_SELECTOR } from '../e2e/harness.mjs';
 import { heatmapLayout, shortWordSentence } from '../e2e/heatmap_geometry.mjs';
 import { pageFiles } from '../scripts/budget.mjs';
@@ -92,6 +94,16 @@ const SCENARIOS = [
     query: `max_tokens=256&heads=8&s=${encodeURIComponent(shortWordSentence(256))}`,
     tokens: 256,
     heads: 8,
+  },
+  // Not the app: benches/frame_floor.html does the default view's visible work per step (the same
+  // canvases redrawn, about as many text and attribute changes) in plain JavaScript, measured the
+  // same way. The app's figure minus this one is what the app itself adds; this one is the floor.
+  {
+    id: 'floor',
+    label: 'frame floor: static page, plain JS',
+    url: pathToFileURL(fileURLToPath(new URL('frame_floor.html', import.meta.url))).href,
+    tokens: 7,
+    heads: 2,
   },
 ];
 const SCENARIO_256 = SCENARIOS.find((s) => s.id === '256t-8h');
@@ -491,12 +503,12 @@ async function main() {
     navigation: [],
   };
   try {
-    if (GZIP) await warmServer(server.url, server.dir, [...new Set([...RUN_SCENARIOS, ...RUN_NAV].map((t) => t.file ?? ''))]);
+    if (GZIP) await warmServer(server.url, server.dir, [...new Set([...RUN_SCENARIOS.filter((s) => !s.url), ...RUN_NAV].map((t) => t.file ?? ''))]);
     for (const sc of RUN_SCENARIOS) {
       const { context, page, consoleLog } = await newPage(browser, { colorScheme: 'light' });
       try {
         await installFrameProbe(page);
-        await page.goto(appUrl(sc.query, server.url, sc.file ?? ''), { waitUntil: 'load' });
+        await page.goto(sc.url ?? appUrl(sc.query, server.url, sc.file ?? ''), { waitUntil: 'load' });
         await page.waitForSelector(READY_SELECTOR, { state: 'attached', timeout: 60_000 });
         await checkScenario(page, sc);
         // --profile: a V8 CPU profile and a trace of the slider drag, then of the row clicks.
@@ -509,7 +521,8 @@ async function main() {
           profiles.slider = { ...(await stopProfile(cdp, n)), trace: await stopTrace(cdp, trace, n) };
         }
         let rows = { samples: [], frames: [], latencies: [], misses: 0 };
-        if (!SLIDER_ONLY) {
+        // The floor page has no rows to click: its slider only.
+        if (!SLIDER_ONLY && !sc.url) {
           if (cdp) {
             await cdp.send('Profiler.start');
             trace = await startTrace(cdp);
@@ -520,7 +533,7 @@ async function main() {
             profiles.rows = { ...(await stopProfile(cdp, n)), trace: await stopTrace(cdp, trace, n) };
           }
         }
-        const churn = PROFILE || SLIDER_ONLY ? null : await domChurn(page, sc);
+        const churn = PROFILE || SLIDER_ONLY || sc.url ? null : await domChurn(page, sc);
         const entry = {
           id: sc.id,
           label: sc.label,

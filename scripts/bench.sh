@@ -15,7 +15,9 @@
 #   2. browser: headless Chromium on every page as scripts/build.sh builds them ($BENCH_DIR/dist-pages),
 #      real mouse input (benches/browser.mjs): per slider step and row click, input → end of the
 #      frame's layout and paint, and the app's compute+draw time (window.__aeTiming); navigation →
-#      first heatmap pixel (explorer, practice) and first view (training page); then a V8 CPU profile
+#      first heatmap pixel (explorer, practice) and first view (training page); the same slider
+#      measurement on benches/frame_floor.html (the default view's canvases and text changes in
+#      plain JavaScript: the frame floor of this machine, not the app); then a V8 CPU profile
 #      and a trace of the same interactions on a copy of the "z" build whose wasm keeps function names;
 #   3. bundle: trunk release builds of the explorer with opt-level "z" and "s": raw and gzip bytes of
 #      .wasm/.js/.css, plus where the wasm bytes go (benches/wasm_size_profile.py on a copy that keeps
@@ -41,7 +43,7 @@
 # --compare OLD_DIST NEW_DIST: no builds and no cargo; two built dists (each every page, as
 # scripts/build.sh makes them) measured alternately, OLD, NEW, OLD, NEW (a shared machine drifts;
 # taking turns spreads that over both): each round the explorer's slider (default view, 64 × 8,
-# 256 × 8), navigation to the first view of every page, and Lighthouse on every page
+# 256 × 8, and the frame floor page, the same in both builds: the drift between rounds), navigation to the first view of every page, and Lighthouse on every page
 # (BENCH_LH_RUNS runs per page and round, default 2). Then one CPU profile and trace of 50 slider
 # steps on NEW's default view, and code per page of both. BENCHMARKS.md: the targets, sections 2
 # and 3 (NEW's figures, both rounds pooled), the before/after table and the CPU profile are
@@ -132,7 +134,7 @@ if [ -n "$COMPARE_OLD" ]; then
     for build in old new; do
       dist="$COMPARE_OLD"; [ "$build" = new ] && dist="$COMPARE_NEW"
       ae_log "compare, round $round of 2, $build ($dist): slider and navigation (load $(cut -d' ' -f1 /proc/loadavg))"
-      node benches/browser.mjs --dist "$dist" --only default,64t-8h,256t-8h --slider-only \
+      node benches/browser.mjs --dist "$dist" --only default,64t-8h,256t-8h,floor --slider-only \
         --nav explorer,practice,training --updates "$UPDATES" --loads "$LOADS" --port "$(port 1)" \
         --out "$CMP/browser-$build-$round.json"
       if [ -n "$LIGHTHOUSE" ]; then
