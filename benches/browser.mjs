@@ -103,7 +103,7 @@ const SCENARIOS = [
     label: 'frame floor: static page, plain JS',
     url: pathToFileURL(fileURLToPath(new URL('frame_floor.html', import.meta.url))).href,
     tokens: 7,
-    heads: 2,
+    heads: 1, // no thumbnails: the app's are below the screen and not redrawn by a slider step
   },
 ];
 const SCENARIO_256 = SCENARIOS.find((s) => s.id === '256t-8h');

@@ -119,8 +119,8 @@ def target_rows(scen, nav, sizes, lh):
     if floor and floor["frame"]:
         # Not a target: the same measurement on a static page doing the default view's visible work.
         v = p95(floor["frame"])
-        rows.append(("Slider, the frame floor (`benches/frame_floor.html`: the default view's canvases and text changes in "
-                     "plain JavaScript, no wasm): input → end of frame, p95", "— (reference)",
+        rows.append(("Slider, the frame floor (`benches/frame_floor.html`: what a step redraws and changes on the default "
+                     "view, in plain JavaScript, no wasm): input → end of frame, p95", "— (reference)",
                      f"{v:.2f} ms (median {median(floor['frame']):.2f} ms, n = {len(floor['frame'])})", None, v, None, "ms"))
     for n in nav_order(nav):
         if n["id"] == "explorer-256t-8h" or not n["samples"]:
@@ -198,11 +198,11 @@ def browser_section(scen, nav, chromium, where):
           f"{ms(median(s['latency']))} ms | {ms(median(s['compute']))} ms | {ms(p95(s['compute']))} ms |")
     w("")
     if scen.get("floor", {}).get("frame"):
-        w("*Frame floor* is not the app: `benches/frame_floor.html` redraws the same four canvases as the default view "
-          "(heatmap 506 × 529 CSS px with its labels, the row's bars, two thumbnails) and makes about as many text and "
-          "attribute changes per step, in a few lines of plain JavaScript, measured the same way. The app's default "
-          "view minus the floor is what the app adds; the floor is what this machine's Chromium needs for such a "
-          "frame, whatever the page.")
+        w("*Frame floor* is not the app: `benches/frame_floor.html` redraws what a slider step redraws on the default "
+          "view (the heatmap, 506 × 529 CSS px with its labels, and the row's bars; the thumbnails are below the screen "
+          "and are not redrawn) and makes about as many text and attribute changes per step, in a few lines of plain "
+          "JavaScript, measured the same way. The app's default view minus the floor is what the app adds; the floor "
+          "is what this machine's Chromium needs for such a frame, whatever the page.")
         w("")
     if any(s["rows_frame"] for s in scen.values()):
         w("Row clicks on the main heatmap (a different row each time), same two times:")
