@@ -1,7 +1,7 @@
 // Work per input, counted (window.__aeWork, src/web/work.rs): one slider step computes the
 // attention the screen shows (the selected head's softmax; every head's only while the thumbnails
 // are on screen), redraws only the canvases on screen that show it, and rebuilds no lesson readout
-// while the lesson is scrolled away; what was off screen catches up, once, when it comes into
+// while the lesson is scrolled away (nor the phone dock's summary where the dock is hidden); what was off screen catches up, once, when it comes into
 // view. A count is the same on every machine, so this guards the speed of an update in CI, where
 // timings could not (the timings themselves are in BENCHMARKS.md, from scripts/bench.sh).
 import { test } from 'node:test';
@@ -91,6 +91,25 @@ test('one slider step: the attention on screen once, the visible canvases, no hi
     const away = await sliderStep(page);
     assert.equal(away['lesson:softmax'], undefined, JSON.stringify(away));
     assert.equal(away.attention, 1);
+    consoleLog.assertClean();
+  } finally {
+    await context.close();
+  }
+});
+
+test('the phone dock follows a step only where it is shown', { timeout: 90_000 }, async () => {
+  // Wider than 1100 px the dock is hidden (the inputs and the inspector sit beside the heatmap):
+  // the first test's exact list of work per step has no "text:phone dock". On a phone it is pinned
+  // to the bottom of the screen, and its summary follows every step.
+  const { page, context, consoleLog } = await app.newPage({ viewport: { width: 390, height: 844 } });
+  try {
+    await app.open(page, '');
+    const glance = page.getByTestId('row-glance');
+    await glance.waitFor();
+    const before = await glance.textContent();
+    const step = await sliderStep(page);
+    assert.equal(step['text:phone dock'], 1, JSON.stringify(step));
+    await eventually(async () => assert.notEqual(await glance.textContent(), before));
     consoleLog.assertClean();
   } finally {
     await context.close();
