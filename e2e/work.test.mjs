@@ -1,8 +1,8 @@
 // Work per input, counted (window.__aeWork, src/web/work.rs): one slider step computes the
 // attention the screen shows (the selected head's softmax; every head's only while the thumbnails
 // are on screen), redraws only the canvases on screen that show it, and rebuilds no lesson readout
-// while the lesson is scrolled away (nor the phone dock's summary where the dock is hidden); what was off screen catches up, once, when it comes into
-// view. A count is the same on every machine, so this guards the speed of an update in CI, where
+// while the lesson is scrolled away (nor the phone dock's summary where the dock is hidden); what
+// was off screen catches up, once, when it comes into view. A count is the same on every machine, so this guards the speed of an update in CI, where
 // timings could not (the timings themselves are in BENCHMARKS.md, from scripts/bench.sh).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

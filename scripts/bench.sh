@@ -43,7 +43,8 @@
 # --compare OLD_DIST NEW_DIST: no builds and no cargo; two built dists (each every page, as
 # scripts/build.sh makes them) measured alternately, OLD, NEW, OLD, NEW (a shared machine drifts;
 # taking turns spreads that over both): each round the explorer's slider (default view, 64 × 8,
-# 256 × 8, and the frame floor page, the same in both builds: the drift between rounds), navigation to the first view of every page, and Lighthouse on every page
+# 256 × 8, and the frame floor page, the same in both builds: the drift between rounds),
+# navigation to the first view of every page, and Lighthouse on every page
 # (BENCH_LH_RUNS runs per page and round, default 2). Then one CPU profile and trace of 50 slider
 # steps on NEW's default view, and code per page of both. BENCHMARKS.md: the targets, sections 2
 # and 3 (NEW's figures, both rounds pooled), the before/after table and the CPU profile are
