@@ -5,7 +5,7 @@
 // labelled and reachable by keyboard.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useApp, downloadText, eventually } from './harness.mjs';
+import { useApp, downloadText, eventually, revealAnswer } from './harness.mjs';
 import { heatmapLayout } from './heatmap_geometry.mjs';
 
 const app = useApp();
@@ -45,7 +45,13 @@ for (const cmp of ['tau:2', 'seed:7', 'pos', 's:the mat sat on the cat .', 'brok
       const head = cmp.startsWith('s:') ? 1 : 2;
       await app.open(page, query, { file: 'practice.html' });
       const section = page.getByTestId('compare');
+      // While a question is open, setting A's numbers (its heatmap, A − B) wait for the answer.
+      await section.getByTestId('compare-hidden').waitFor();
+      assert.equal(await section.locator('canvas').count(), 0, 'no heatmap while a question is open');
+      assert.doesNotMatch(await section.textContent(), /\d%/);
+      await revealAnswer(page);
       await section.locator('canvas.diff-heatmap[data-ready="true"]').waitFor();
+      assert.equal(await section.getByTestId('compare-hidden').count(), 0);
       const a = await shownWeights(page, head);
       const n = a.length;
       const shown = await section.locator('[data-testid="diff-table"] td').evaluateAll((tds) =>
@@ -128,6 +134,7 @@ test('compare: identical settings give exactly 0, and the controls work by label
   const { context, page, consoleLog } = await app.newPage();
   try {
     await app.open(page, '', { file: 'practice.html' });
+    await revealAnswer(page);
     const section = page.getByTestId('compare');
     assert.equal(await section.locator('canvas').count(), 0, 'off until a change is chosen');
     const kind = section.getByLabel('Choose what B changes');

@@ -408,6 +408,19 @@ export async function downloadJson(page) {
   return JSON.parse(await downloadText(download));
 }
 
+/**
+ * On the practice page, answer the open question (any answer) and press Check, so that the
+ * numbers it hides (the heatmap's, the row table's, Compare A and B) are shown.
+ */
+export async function revealAnswer(page) {
+  await page.locator('#quiz fieldset').waitFor();
+  const radio = page.locator('#quiz input[type=radio]').first();
+  if (await radio.count()) await radio.check();
+  else await page.getByLabel('Your answer', { exact: true }).fill('0.5');
+  await page.getByRole('button', { name: 'Check' }).click();
+  await page.locator('[data-testid=quiz-number]:not(:empty)').waitFor();
+}
+
 /** Save a full-page screenshot to e2e/artifacts/<name>.png and return its path. */
 export async function screenshot(page, name, opts = {}) {
   await mkdir(ARTIFACTS_DIR, { recursive: true });

@@ -373,7 +373,9 @@ fn draw_legend(
     let top = layout.legend_top + 4.0;
     let bar_w = (layout.width - 150.0).clamp(60.0, 220.0);
     let label = text_style(font, theme.text, HPos::Left, VPos::Center);
-    root.draw_text("less", &label, (s(left), s(top + 7.0)))?;
+    // The bar's ends are the colour scale's: weight 0 and weight 1 (100 %), linear between
+    // (`colors::viridis`), so a weight can be read off a cell's colour.
+    root.draw_text("0%", &label, (s(left), s(top + 7.0)))?;
     let bar_left = left + 34.0;
     let steps = 64;
     for k in 0..steps {
@@ -387,9 +389,9 @@ fn draw_legend(
     }
     root.draw_text(
         if broken {
-            "more · BROKEN"
+            "100%+ · BROKEN"
         } else {
-            "more attention"
+            "100% attention"
         },
         &label,
         (s(bar_left + bar_w + 6.0), s(top + 7.0)),

@@ -170,7 +170,7 @@ pub fn BreakIt() -> impl IntoView {
                     // A named, focusable region: wider than a phone, it scrolls by keyboard too.
                     <div class="table-scroll" role="region" tabindex="0" aria-label="What the mistakes did, row by row">
                         <table class="weights" data-testid="damage-table">
-                            <caption>"Per row: the broken row's sum (correct: 1), its largest weight and its entropy in bits (each row divided by its sum first), correct → broken"</caption>
+                            <caption>"Per row: the broken row's sum (correct: 1), then its largest weight and its entropy in bits, both of the row divided by its sum (correct → broken)"</caption>
                             <thead>
                                 <tr>
                                     <th scope="col">"Row"</th>

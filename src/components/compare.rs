@@ -18,8 +18,8 @@ use crate::model::compare::{
 };
 use crate::model::tokenizer::tokenize;
 use crate::model::url_state::{CompareChange, ViewState};
-use crate::state::{ExplorerModel, Shared, ViewSignals};
-use crate::text::{compare_text, diff_label, mistake_label, CompareText};
+use crate::state::{ExplorerModel, NumbersHidden, Shared, ViewSignals};
+use crate::text::{compare_text, diff_label, mistake_label, CompareText, COMPARE_HIDDEN};
 use crate::web::download::{download_text, download_url};
 use leptos::either::Either;
 use leptos::html;
@@ -136,6 +136,7 @@ pub fn Compare() -> impl IntoView {
     let view = ViewSignals::from_context();
     let model = ExplorerModel::from_context();
     let status = RwSignal::new(None::<String>);
+    let hidden = NumbersHidden::from_context();
     // Below the first screen: B and the difference follow the view only while the panel is on
     // screen.
     let panel_ref = NodeRef::<html::Div>::new();
@@ -235,7 +236,17 @@ pub fn Compare() -> impl IntoView {
                 </label>
             </div>
             <p class="error" role="alert">{message}</p>
-            {move || shown.get().then(|| compare_body(view, model, current))}
+            // Setting A is the heatmap the open question asks about: its numbers, and A − B's,
+            // wait for the answer like the heatmap's own.
+            {move || {
+                shown.get().then(|| {
+                    if NumbersHidden::now(hidden) {
+                        Either::Left(view! { <p class="note" data-testid="compare-hidden">{COMPARE_HIDDEN}</p> })
+                    } else {
+                        Either::Right(compare_body(view, model, current))
+                    }
+                })
+            }}
             </div>
         </section>
     }

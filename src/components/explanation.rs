@@ -10,8 +10,8 @@ pub fn Explanation() -> impl IntoView {
             <dl>
                 <dt>"A row"</dt>
                 <dd>
-                    "Each row belongs to one token asking “which earlier words help me?”. Its query is compared with "
-                    "every key by a dot product, and softmax turns those scores into shares that add up to 100 %. "
+                    "Each row belongs to one token asking “which of the words so far, myself included, help me?”. "
+                    "Its query is compared with every key it may see by a dot product, and softmax turns those scores into shares that add up to 100 %. "
                     "The token's output is the same blend of the value vectors, and in a language model row t's "
                     "output is what predicts token t + 1."
                 </dd>

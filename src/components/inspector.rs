@@ -4,9 +4,9 @@ use crate::charts::bars::{draw_row_bars, BarsSpec};
 use crate::components::data_table::DataTable;
 use crate::format::percent;
 use crate::hooks::use_canvas;
-use crate::model::stats::row_stats;
+use crate::model::stats::{divided_by_sum, row_stats};
 use crate::state::{ExplorerModel, ViewSignals};
-use crate::text::{bar_chart_label, effective_tokens_text, entropy_text, quote};
+use crate::text::{bar_chart_label, broken_stats_note, effective_tokens_text, entropy_text, quote};
 use leptos::html;
 use leptos::prelude::*;
 
@@ -43,6 +43,27 @@ pub fn RowInspector() -> impl IntoView {
     let stats = move || {
         let i = row.get();
         row_weights.with(|w| row_stats(&w[..seen(i, w.len()).min(w.len())]))
+    };
+    // A broken row may not sum to 1: its entropy is of the row divided by its sum (as in Break
+    // it's table), and it is spread over the keys with weight, out of every key it lists.
+    let spread = move || {
+        if !broken() {
+            let i = row.get();
+            let s = stats();
+            return (s.entropy_bits, s.effective_tokens, i + 1);
+        }
+        row_weights.with(|w| {
+            let s = row_stats(&divided_by_sum(w));
+            let weighted = w.iter().filter(|&&x| x > 0.0).count();
+            (s.entropy_bits, s.effective_tokens, weighted)
+        })
+    };
+    let row_sum_note = move || {
+        if broken() {
+            row_weights.with(|w| broken_stats_note(w.iter().sum()))
+        } else {
+            None
+        }
     };
     // The keys the row sees, with their weights (τ-dependent), and the masked ones (not).
     let seen_lines = move || {
@@ -130,14 +151,14 @@ pub fn RowInspector() -> impl IntoView {
             </div>
             <div>
                 <dt>"Entropy"</dt>
-                <dd data-testid="entropy">{move || entropy_text(stats().entropy_bits)}</dd>
+                <dd data-testid="entropy">{move || entropy_text(spread().0)}</dd>
             </div>
             <div>
                 <dt>"Effective tokens"</dt>
                 <dd data-testid="effective">
                     {move || {
-                        let n = model.tokens.with(Vec::len);
-                        effective_tokens_text(stats().effective_tokens, seen(row.get(), n))
+                        let (_, effective, keys) = spread();
+                        effective_tokens_text(effective, keys)
                     }}
                 </dd>
             </div>
@@ -145,7 +166,9 @@ pub fn RowInspector() -> impl IntoView {
         <p class="hint" data-testid="stats-definitions">
             <dfn>"Entropy"</dfn> ": −Σ w·log₂ w over the row's weights w, in bits (0 when one key takes "
             "everything). " <dfn>"Effective tokens"</dfn> ": 2^entropy, how many keys the row is spread "
-            "over, as if evenly."
+            "over, as if evenly, out of "
+            {move || if broken() { "the keys with weight above 0." } else { "the keys it sees." }}
+            {move || row_sum_note().map(|note| view! { " " <strong>{note}</strong> })}
         </p>
         <DataTable
             test_id="inspector-table"

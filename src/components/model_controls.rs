@@ -2,13 +2,13 @@
 //! K and V. While the trained weights are shown, the checkpoint fixes the heads and positions
 //! (`state::load_trained_weights` keeps them equal to it), so those controls are disabled.
 
-use crate::model::claims::first_repeated_word;
+use crate::model::claims::{first_repeated_word, PairWeights};
 use crate::model::rng::SeededRng;
 use crate::model::trained::WeightsChoice;
 use crate::model::url_state::MAX_SEED;
 use crate::model::weights::{D_MODEL, HEAD_CHOICES};
 use crate::state::{ExplorerModel, NumbersHidden, ViewSignals};
-use crate::text::{positions_help, seed_help};
+use crate::text::{broken_pair_note, positions_help, seed_help};
 use leptos::prelude::*;
 
 /// The seed "New seed" moves to: derived from the current one, so the sequence of seeds a
@@ -135,7 +135,19 @@ pub fn ModelControls() -> impl IntoView {
                 {move || {
                     model.tokens.with(|tokens| {
                         let repeated = first_repeated_word(tokens);
-                        positions_help(view.positions.get(), tokens, repeated)
+                        let help = positions_help(view.positions.get(), tokens, repeated);
+                        let mistakes = view.broken.get();
+                        // While broken, the heatmap is not correct attention: say whether its
+                        // weights still keep the claim.
+                        match repeated {
+                            Some(pair) if !mistakes.is_empty() && !view.positions.get() => {
+                                let counted = model
+                                    .shown_weights
+                                    .with(|w| PairWeights::of(w, mistakes, pair));
+                                format!("{help} {}", broken_pair_note(&counted))
+                            }
+                            _ => help,
+                        }
                     })
                 }}
             </p>

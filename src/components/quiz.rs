@@ -5,10 +5,11 @@
 
 use crate::components::heatmap::Heatmap;
 use crate::model::host::parse_decimal;
-use crate::model::quiz::{grade, questions, Question, QuizOn, Response};
+use crate::model::quiz::{grade, next_round_seed, questions, Question, QuizOn, Response};
 use crate::state::{ExplorerModel, NumbersHidden, Shared, ViewSignals};
 use crate::text::quiz::{
-    quiz_choice, quiz_number, quiz_progress, quiz_prompt, quiz_scope, quiz_verdict, quiz_why,
+    quiz_choice, quiz_legend, quiz_number, quiz_progress, quiz_prompt, quiz_scope, quiz_verdict,
+    quiz_why, ASKED_AGAIN,
 };
 use crate::web::session::{session_get, session_set};
 use leptos::html;
@@ -16,6 +17,8 @@ use leptos::prelude::*;
 use std::sync::Arc;
 
 const STORED: &str = "quiz-progress";
+/// How many checked questions the page remembers so as not to count one twice.
+const COUNTED_KEPT: usize = 64;
 
 /// Questions answered right, and answered, this tab.
 #[derive(Clone, Copy, Default)]
@@ -61,11 +64,18 @@ pub fn Quiz() -> impl IntoView {
     // Some(right) once checked.
     let checked = RwSignal::new(None::<bool>);
     let hint = RwSignal::new(None::<&'static str>);
+    // Whether the question just checked had been checked before (and so was not counted).
+    let repeated = RwSignal::new(false);
     let progress = RwSignal::new(Progress::load());
+    // The questions checked on this page so far: one asked again (the view changed and came
+    // back, so its answer has been shown) is graded but not counted twice. Bounded: the oldest
+    // give way.
+    let counted = RwSignal::new(Vec::<Question>::new());
+    // (questions asked so far in this set, from 0 over every round; the set's size; the question)
     let question: Memo<Option<(usize, usize, Question)>> = Memo::new(move |_| {
         set.with(|s| {
-            let k = index.get() % s.len().max(1);
-            s.get(k).map(|q| (k, s.len(), q.clone()))
+            let k = index.get();
+            s.get(k % s.len().max(1)).map(|q| (k, s.len(), q.clone()))
         })
     });
     // Predict, then reveal: while a question is open and unchecked, the heatmap and the row
@@ -112,13 +122,23 @@ pub fn Quiz() -> impl IntoView {
         };
         let right = grade(&q, response);
         hint.set(None);
+        let again = counted.with_untracked(|c| c.contains(&q));
+        repeated.set(again);
         checked.set(Some(right));
         hide(false);
-        progress.update(|p| {
-            p.answered += 1;
-            p.correct += u32::from(right);
-            p.save();
-        });
+        if !again {
+            counted.update(|c| {
+                if c.len() == COUNTED_KEPT {
+                    c.remove(0);
+                }
+                c.push(q);
+            });
+            progress.update(|p| {
+                p.answered += 1;
+                p.correct += u32::from(right);
+                p.save();
+            });
+        }
         request_animation_frame(move || {
             if let Some(el) = verdict_ref.get_untracked() {
                 let _ = el.focus();
@@ -128,6 +148,11 @@ pub fn Quiz() -> impl IntoView {
     let next = move |_| {
         clear();
         index.update(|k| *k += 1);
+        // Round over: the next one asks new questions (the link keeps the new seed).
+        let n = set.with_untracked(|s| s.len());
+        if n > 0 && index.get_untracked() % n == 0 {
+            view.quiz.update(|seed| *seed = next_round_seed(*seed));
+        }
         request_animation_frame(move || {
             if let Some(input) = form_ref
                 .get_untracked()
@@ -163,7 +188,7 @@ pub fn Quiz() -> impl IntoView {
                 let prompt = model
                     .tokens
                     .with_untracked(|t| quiz_prompt(q, t, view.tau.get_untracked()));
-                format!("Question {} of {n}: {prompt}", k + 1)
+                quiz_legend(*k, *n, &prompt)
             })
         })
     };
@@ -218,7 +243,12 @@ pub fn Quiz() -> impl IntoView {
     let verdict = move || match (hint.get(), checked.get(), question.get()) {
         (Some(h), _, _) => h.to_string(),
         (_, Some(right), Some((_, _, q))) => {
-            model.tokens.with_untracked(|t| quiz_verdict(&q, t, right))
+            let verdict = model.tokens.with_untracked(|t| quiz_verdict(&q, t, right));
+            if repeated.get() {
+                format!("{verdict} {ASKED_AGAIN}")
+            } else {
+                verdict
+            }
         }
         _ => String::new(),
     };

@@ -94,6 +94,10 @@ pub fn TemperatureSlider(
                     "τ = 1"
                 </button>
             </div>
+            <p class="hint" data-testid="marks-help">
+                "“unscaled” sets τ = 1/√d, which cancels the division by √d: attention without the "
+                "scaling. “τ = 1” is standard scaled attention."
+            </p>
             <p id="temperature-readout" class="readout">
                 "τ = " <output data-testid="tau">{move || format_tau(view.tau.get())}</output>
                 " · scores (q·k) divided by √d·τ = √" {move || head_size.get()} " × " {move || format_tau(view.tau.get())}

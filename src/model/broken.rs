@@ -31,7 +31,7 @@
 use super::attention::{causal_softmax, HeadAttention};
 use super::explorer::Prepared;
 use super::rng::SeededRng;
-use super::stats::{row_entropy_bits, ROUNDING_TOLERANCE};
+use super::stats::{divided_by_sum, row_entropy_bits, ROUNDING_TOLERANCE};
 use super::temperature::{effective_temperature, logit_scale};
 use nalgebra::DMatrix;
 
@@ -284,10 +284,14 @@ fn apply_dropout(weights: &mut DMatrix<f64>, seed: u64, head: usize) {
 }
 
 /// One row's damage: its sum, and its largest weight and entropy against correct attention's.
+/// Both measures of spread are of the broken row divided by its sum, so that they compare the
+/// row's shape with correct attention's and agree with each other on what they measure (the sum
+/// says how far off the row is).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct RowDamage {
     pub sum: f64,
     pub correct_max: f64,
+    /// Of the row divided by its sum (0 for an all-zero row).
     pub broken_max: f64,
     /// Bits, `−Σ w log₂ w`.
     pub correct_entropy: f64,
@@ -334,15 +338,11 @@ impl Damage {
                 let good: Vec<f64> = correct.row(i).iter().copied().collect();
                 let bad: Vec<f64> = broken.row(i).iter().copied().collect();
                 let sum: f64 = bad.iter().sum();
-                let rescaled: Vec<f64> = if sum > 0.0 {
-                    bad.iter().map(|w| w / sum).collect()
-                } else {
-                    bad.clone()
-                };
+                let rescaled = divided_by_sum(&bad);
                 RowDamage {
                     sum,
                     correct_max: good.iter().copied().fold(0.0, f64::max),
-                    broken_max: bad.iter().copied().fold(0.0, f64::max),
+                    broken_max: rescaled.iter().copied().fold(0.0, f64::max),
                     correct_entropy: row_entropy_bits(&good),
                     broken_entropy: row_entropy_bits(&rescaled),
                 }
@@ -649,7 +649,11 @@ mod tests {
         let d = Damage::new(&good, &bad);
         let r = d.rows[2];
         assert!((r.deviation() - 0.5).abs() < 1e-15 && !r.sums_to_one());
-        assert_eq!((r.correct_max, r.broken_max), (0.5, 0.5));
+        assert_eq!(r.correct_max, 0.5);
+        assert!(
+            (r.broken_max - 1.0 / 3.0).abs() < 1e-15,
+            "of the row divided by its sum"
+        );
         assert!((r.broken_entropy - 3f64.log2()).abs() < 1e-15);
         let h = -(1.0 / 6.0 * (1.0f64 / 6.0).log2()
             + 0.5 * 0.5f64.log2()

@@ -5,6 +5,7 @@
 //! these numbers, so it stays true for every sentence, seed, head split and temperature (the
 //! tests below and in `src/text/` check the wording against them).
 
+use super::broken::{is_hidden, Mistake, Mistakes};
 use super::host::lowercase;
 use super::stats::ROUNDING_TOLERANCE;
 use nalgebra::DMatrix;
@@ -69,6 +70,50 @@ pub fn first_repeated_word(tokens: &[String]) -> Option<(usize, usize)> {
     (1..folded.len()).find_map(|j| (0..j).find(|&i| folded[i] == folded[j]).map(|i| (i, j)))
 }
 
+/// How the rows of a heatmap treat two keys `(a, b)`: the rows that see both (see [`sees`]), and
+/// how many of them give the two different weights. Without position
+/// codes a repeated word has identical keys, so correct attention gives both copies the same
+/// bits in every such row; some "Break it" mistakes do not.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PairWeights {
+    /// Rows that see both keys.
+    pub seeing: usize,
+    /// Of those, rows whose two weights are not the same bits.
+    pub differing: usize,
+    /// The first such row (from 0) with its weights on `a` and `b`.
+    pub first_differing: Option<(usize, f64, f64)>,
+}
+
+/// Whether row `i` sees key `j` under `mistakes`: the mask leaves the cell, or it masks with 0
+/// before the softmax, which leaves every masked cell a share of the weight (the heatmap hatches
+/// them as seeing the future).
+pub fn sees(mistakes: Mistakes, i: usize, j: usize) -> bool {
+    !is_hidden(mistakes, i, j)
+        || (mistakes.contains(Mistake::MaskWithZero)
+            && !mistakes.contains(Mistake::MaskAfterSoftmax))
+}
+
+impl PairWeights {
+    /// The pair `(a, b)` in `weights` (T × T), masked as `mistakes` mask.
+    pub fn of(weights: &DMatrix<f64>, mistakes: Mistakes, (a, b): (usize, usize)) -> Self {
+        let rows: Vec<usize> = (0..weights.nrows())
+            .filter(|&i| sees(mistakes, i, a) && sees(mistakes, i, b))
+            .collect();
+        let differing: Vec<usize> = rows
+            .iter()
+            .copied()
+            .filter(|&i| weights[(i, a)].to_bits() != weights[(i, b)].to_bits())
+            .collect();
+        Self {
+            seeing: rows.len(),
+            differing: differing.len(),
+            first_differing: differing
+                .first()
+                .map(|&i| (i, weights[(i, a)], weights[(i, b)])),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -88,6 +133,57 @@ mod tests {
             .collect();
         taus.extend([unscaled_tau(head_size), 1.0, SLIDER_MAX_TAU]);
         taus
+    }
+
+    /// "Every row that sees both gives them exactly the same weight" (positions off), for correct
+    /// attention and under each "Break it" mistake, across head splits, heads and the slider:
+    /// correct attention and the mistakes that keep each row one softmax of equal scores hold it;
+    /// masking with 0 (a row before the second copy sees it through the leak, with score 0), the
+    /// wrong axis and dropout break it in some view, and the count says so.
+    #[test]
+    fn a_repeated_word_gets_the_same_weight_unless_a_mistake_breaks_it() {
+        use crate::model::broken::broken_weights_all;
+        let mut broke: Vec<Mistake> = Vec::new();
+        for heads in HEAD_CHOICES {
+            let p = model(heads, false);
+            let pair = first_repeated_word(&p.config.tokens).expect("“The” … “the”");
+            let t = p.len();
+            for &tau in &temperatures(p.head_size()) {
+                for (h, head) in p.heads.iter().enumerate() {
+                    let correct = PairWeights::of(&head.weights(tau), Mistakes::NONE, pair);
+                    assert_eq!((correct.seeing, correct.differing), (t - pair.1, 0));
+                    for m in Mistake::ALL {
+                        let on: Mistakes = [m].into_iter().collect();
+                        let w = broken_weights_all(&p, on, tau).swap_remove(h);
+                        let got = PairWeights::of(&w, on, pair);
+                        // Masked with 0, every row sees both keys.
+                        let seen =
+                            |i: usize, j: usize| m == Mistake::MaskWithZero || !is_hidden(on, i, j);
+                        let by_hand = (0..t)
+                            .filter(|&i| seen(i, pair.0) && seen(i, pair.1))
+                            .filter(|&i| w[(i, pair.0)] != w[(i, pair.1)])
+                            .count();
+                        assert_eq!(got.differing, by_hand, "{m:?} τ={tau}");
+                        assert_eq!(got.first_differing.is_some(), by_hand > 0);
+                        if got.differing > 0 && !broke.contains(&m) {
+                            broke.push(m);
+                        }
+                    }
+                }
+            }
+        }
+        let broke: Vec<Mistake> = Mistake::ALL
+            .into_iter()
+            .filter(|m| broke.contains(m))
+            .collect();
+        assert_eq!(
+            broke,
+            vec![
+                Mistake::MaskWithZero,
+                Mistake::SoftmaxOverColumns,
+                Mistake::Dropout
+            ]
+        );
     }
 
     #[test]

@@ -135,15 +135,28 @@ pub struct OrderDemo {
     /// The largest difference between the output rows of "man", the last word, in
     /// "dog bites man" and in [`PAST_SWAPPED`]: the same past in another order.
     pub past_swap_gap: f64,
+    /// The largest change of "man"'s weight on the same word between those two sentences, over
+    /// every head: what a reader sees when comparing the row's weights.
+    pub past_swap_weight_gap: f64,
 }
 
-/// The output rows (A·V of every head, side by side) of `tokens` under `config`'s settings.
-fn outputs(tokens: &[String], config: &ExplorerConfig, tau: f64) -> Vec<nalgebra::DMatrix<f64>> {
+/// Every head's weights A and output rows A·V of `tokens` under `config`'s settings.
+fn attend(
+    tokens: &[String],
+    config: &ExplorerConfig,
+    tau: f64,
+) -> (Vec<nalgebra::DMatrix<f64>>, Vec<nalgebra::DMatrix<f64>>) {
     let p = Prepared::new(ExplorerConfig {
         tokens: tokens.to_vec(),
         ..config.clone()
     });
-    p.heads.iter().map(|h| h.weights(tau) * &h.v).collect()
+    let weights: Vec<_> = p.heads.iter().map(|h| h.weights(tau)).collect();
+    let outputs = weights
+        .iter()
+        .zip(&p.heads)
+        .map(|(w, h)| w * &h.v)
+        .collect();
+    (weights, outputs)
 }
 
 /// Step 6's presets at temperature `tau` with `config`'s seed, heads and position switch (its
@@ -152,7 +165,7 @@ fn outputs(tokens: &[String], config: &ExplorerConfig, tau: f64) -> Vec<nalgebra
 pub fn order_demo(config: &ExplorerConfig, tau: f64) -> OrderDemo {
     let tokens = |s: &str| super::tokenizer::tokenize(s);
     let [a, b] = PRESETS.map(tokens);
-    let (oa, ob) = (outputs(&a, config, tau), outputs(&b, config, tau));
+    let ((wa, oa), (_, ob)) = (attend(&a, config, tau), attend(&b, config, tau));
     let row_gap =
         |x: &[nalgebra::DMatrix<f64>], i: usize, y: &[nalgebra::DMatrix<f64>], j: usize| {
             x.iter()
@@ -169,12 +182,30 @@ pub fn order_demo(config: &ExplorerConfig, tau: f64) -> OrderDemo {
             row_gap(&oa, i, &ob, j) > ROUNDING_TOLERANCE
         })
         .count();
-    let swapped = outputs(&tokens(PAST_SWAPPED), config, tau);
+    let swapped_tokens = tokens(PAST_SWAPPED);
+    let (ws, swapped) = attend(&swapped_tokens, config, tau);
     let last = a.len() - 1;
+    // "man"'s weight on each word, matched by the word (the presets' words are distinct).
+    let swapped_words = &swapped_tokens;
+    let a_words = &a;
+    let weight_gap = wa
+        .iter()
+        .zip(&ws)
+        .flat_map(|(x, y)| {
+            a_words.iter().enumerate().map(move |(j, word)| {
+                let k = swapped_words
+                    .iter()
+                    .position(|w| w == word)
+                    .expect("the swap keeps the words");
+                (x[(last, j)] - y[(last, k)]).abs()
+            })
+        })
+        .fold(0.0, f64::max);
     OrderDemo {
         rows_that_differ,
         words: a.len(),
         past_swap_gap: row_gap(&oa, last, &swapped, last),
+        past_swap_weight_gap: weight_gap,
     }
 }
 
@@ -311,6 +342,7 @@ mod tests {
                     };
                     let demo = order_demo(&off, tau);
                     assert!(demo.past_swap_gap < ROUNDING_TOLERANCE, "{demo:?}");
+                    assert!(demo.past_swap_weight_gap < ROUNDING_TOLERANCE, "{demo:?}");
                     if tau >= 0.25 {
                         assert_eq!((demo.rows_that_differ, demo.words), (3, 3), "{demo:?}");
                     }
@@ -322,6 +354,7 @@ mod tests {
                     if tau >= 0.25 {
                         assert_eq!(demo.rows_that_differ, 3, "{demo:?}");
                         assert!(demo.past_swap_gap > 1e-6, "{demo:?}");
+                        assert!(demo.past_swap_weight_gap > 1e-6, "{demo:?}");
                     }
                 }
             }

@@ -25,6 +25,13 @@ use nalgebra::DMatrix;
 
 /// The quiz seed when the link names none.
 pub const DEFAULT_QUIZ_SEED: u64 = 1;
+/// The quiz seed of the next round: derived from this one, so going round again asks new
+/// questions (other rows, keys, heads and mistakes) that a class sharing a link still shares.
+/// Within the link's range for seeds, 0 to 2³² − 1.
+pub fn next_round_seed(seed: u64) -> u64 {
+    SeededRng::stream(seed, "quiz-round").next_u64() % (u64::from(u32::MAX) + 1)
+}
+
 /// How far a typed answer may be from an exact number and still count (three decimals).
 pub const EXACT_TOLERANCE: f64 = 5e-4;
 /// How far a typed guess of a weight may be from the model's and still count.
@@ -56,8 +63,11 @@ pub enum Kind {
 }
 
 impl Kind {
-    /// Every kind, in the order a set asks them.
+    /// Every kind, in the order a set asks them. Guessing a weight from the colours comes first:
+    /// every Check reveals the heatmap's numbers (and a later question's heatmap prints its own),
+    /// so asked later it could be read off what an earlier reveal showed.
     pub const ALL: [Kind; 10] = [
+        Kind::Weight,
         Kind::FirstRow,
         Kind::TopKey,
         Kind::MaskedCell,
@@ -67,7 +77,6 @@ impl Kind {
         Kind::EqualColumns,
         Kind::WhichMistake,
         Kind::DropoutMean,
-        Kind::Weight,
     ];
 
     /// Its name in the page's `data-kind` (tests find questions by it).

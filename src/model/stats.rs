@@ -65,6 +65,18 @@ pub fn row_stats(weights: &[f64]) -> RowStats {
     }
 }
 
+/// A row divided by its sum, so that it is a distribution again (an all-zero row is left as it
+/// is). A broken row ("Break it") may not sum to 1; its entropy, wherever the page shows one, is
+/// this row's, so that it measures the row's shape alone.
+pub fn divided_by_sum(weights: &[f64]) -> Vec<f64> {
+    let sum: f64 = weights.iter().sum();
+    if sum > 0.0 {
+        weights.iter().map(|w| w / sum).collect()
+    } else {
+        weights.to_vec()
+    }
+}
+
 /// The softmax's Jacobian at the weights `p`: `J = diag(p) − p pᵀ`, so `J[i][j] = ∂p_i/∂s_j`,
 /// how much weight i moves when score j is nudged. Its size says how much signal a change of the
 /// scores can pass through softmax: near one-hot rows it is close to zero.
@@ -117,6 +129,13 @@ mod tests {
             (s.entropy_bits, s.effective_tokens, s.argmax),
             (0.0, 1.0, 1)
         );
+    }
+
+    #[test]
+    fn a_row_divided_by_its_sum() {
+        assert_eq!(divided_by_sum(&[0.5, 0.25, 0.25]), vec![0.5, 0.25, 0.25]);
+        assert_eq!(divided_by_sum(&[1.0, 0.5, 0.5]), vec![0.5, 0.25, 0.25]);
+        assert_eq!(divided_by_sum(&[0.0, 0.0]), vec![0.0, 0.0]);
     }
 
     #[test]

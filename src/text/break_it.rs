@@ -4,6 +4,7 @@
 use super::{count, quote, top_keys_text};
 use crate::format::{fixed, percent, scientific};
 use crate::model::broken::{sees_future, Damage, Mistake, Mistakes};
+use crate::model::claims::PairWeights;
 use crate::model::stats::ROUNDING_TOLERANCE;
 use nalgebra::DMatrix;
 
@@ -29,7 +30,7 @@ pub fn mistake_why(m: Mistake) -> &'static str {
         Mistake::MaskAfterSoftmax => "The softmax has already handed weight to the future; zeroing it afterwards throws that share away, so every row that gave the future any weight sums to less than 1.",
         Mistake::SoftmaxOverColumns => "For scores of shape (batch, T queries, T keys), dim=-2 is the query axis: the softmax then normalises each key's column over the queries, so the columns sum to 1 and the rows, each query's share of attention, need not. (dim=0 would be the batch axis, a different mistake).",
         Mistake::WrongTriangle => "triu keeps the upper triangle, so each token attends to itself and the tokens after it while its past is hidden: it reads the very tokens it should predict.",
-        Mistake::Dropout => "Dropout zeroes each weight with probability 0.1 and divides the rest by 0.9, as in training, so rows sum to 1 only on average; at inference it must be off.",
+        Mistake::Dropout => "Dropout zeroes each weight with probability 0.1 and divides the rest by 0.9, as in training, so rows sum to 1 only on average; at inference (when the trained model is used) it must be off.",
     }
 }
 
@@ -134,6 +135,49 @@ pub fn damage_sentences(damage: &Damage, mistakes: Mistakes, heads: usize) -> Ve
             if future == 1 { "it" } else { "them" }
         )
     });
+    out.push(spread_sentence(damage, !off.is_empty()));
+    if mistakes.contains(Mistake::SoftmaxOverColumns) {
+        out.push(format!(
+            "{} of {t} columns sum to 1, each key's weights over the queries; the table lists the column sums.",
+            damage.columns_summing_to_one()
+        ));
+    }
+    out
+}
+
+/// How one measure of spread moved, broken against correct (beyond rounding).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Spread {
+    Peakier,
+    Flatter,
+    Same,
+}
+
+impl Spread {
+    /// From the two means of a measure that grows as rows get peakier.
+    fn of(broken: f64, correct: f64) -> Self {
+        if broken > correct + 1e-9 {
+            Spread::Peakier
+        } else if broken < correct - 1e-9 {
+            Spread::Flatter
+        } else {
+            Spread::Same
+        }
+    }
+
+    fn words(self) -> &'static str {
+        match self {
+            Spread::Peakier => "the rows are peakier",
+            Spread::Flatter => "the rows are flatter",
+            Spread::Same => "the rows are as peaked as correct ones",
+        }
+    }
+}
+
+/// The damage list's sentence on spread: both measures averaged over every row (row 1 included),
+/// of each row divided by its sum when some rows no longer sum to 1 (`rescaled`), and what each
+/// says; where the two measures disagree, the sentence says so and gives both.
+pub fn spread_sentence(damage: &Damage, rescaled: bool) -> String {
     let (bm, cm) = (
         damage.mean(|r| r.broken_max),
         damage.mean(|r| r.correct_max),
@@ -142,39 +186,67 @@ pub fn damage_sentences(damage: &Damage, mistakes: Mistakes, heads: usize) -> Ve
         damage.mean(|r| r.broken_entropy),
         damage.mean(|r| r.correct_entropy),
     );
-    let shape = if be < ce - 1e-9 {
-        "the rows are peakier"
-    } else if be > ce + 1e-9 {
-        "the rows are flatter"
+    // A larger largest weight is peakier; a larger entropy is flatter.
+    let (by_max, by_entropy) = (Spread::of(bm, cm), Spread::of(ce, be));
+    let verdict = if by_max == by_entropy {
+        by_max.words().to_string()
     } else {
-        "the rows are as peaked as correct ones"
+        format!(
+            "by entropy, {}; by the largest weight, {}: the two measures of spread do not agree here",
+            by_entropy.words(),
+            by_max.words()
+        )
     };
-    let rescaled = if off.is_empty() {
-        ""
+    let t = damage.rows.len();
+    let rows = if rescaled {
+        format!("Each row divided by its sum first (so that only its shape counts) and averaged over all {t} rows")
     } else {
-        " (each row divided by its sum first)"
+        format!("Averaged over all {t} rows")
     };
-    // The largest weight and the entropy are two measures of spread; they can disagree.
-    let disagree = (bm > cm + 1e-9 && be > ce + 1e-9) || (bm < cm - 1e-9 && be < ce - 1e-9);
-    let caveat = if disagree {
-        ", though by the largest weight they look the other way: the two measures of spread can disagree"
-    } else {
-        ""
-    };
-    out.push(format!(
-        "On average a row's largest weight is {} (correct: {}) and its entropy {} bits{rescaled} (correct: {} bits): by entropy, {shape}{caveat}.",
+    format!(
+        "{rows}, the largest weight is {} (correct: {}) and the entropy {} bits (correct: {} bits): {verdict}.",
         percent(bm),
         percent(cm),
         fixed(be, 3),
         fixed(ce, 3)
-    ));
-    if mistakes.contains(Mistake::SoftmaxOverColumns) {
-        out.push(format!(
-            "{} of {t} columns sum to 1, each key's weights over the queries; the table lists the column sums.",
-            damage.columns_summing_to_one()
-        ));
+    )
+}
+
+/// What the positions help adds while "Break it" mistakes are on and positions are off: whether
+/// the broken heatmap still gives the repeated word's two copies the same weight in every row
+/// that sees both (`model::claims::PairWeights`).
+pub fn broken_pair_note(pair: &PairWeights) -> String {
+    let seeing = match pair.seeing {
+        0 => "no row sees both".to_string(),
+        1 => "the 1 row that sees both".to_string(),
+        n => format!("the {n} rows that see both"),
+    };
+    match pair.first_differing {
+        None if pair.seeing == 0 => format!("With the Break it mistakes on, {seeing}."),
+        None => format!(
+            "With the Break it mistakes on, this still holds for the broken weights shown: {seeing} {} them the same weight.",
+            if pair.seeing == 1 { "gives" } else { "give" }
+        ),
+        Some((i, a, b)) => format!(
+            "That is correct attention; with the Break it mistakes on, the heatmap's broken weights differ: {} of {seeing} {} them different weights (row {}: {} and {}).",
+            pair.differing,
+            if pair.differing == 1 { "gives" } else { "give" },
+            i + 1,
+            percent(a),
+            percent(b)
+        ),
     }
-    out
+}
+
+/// The inspector's note on a broken row whose weights sum to `sum`: when that is not 1, which
+/// of its numbers are of the row as shown and which of the row divided by its sum.
+pub fn broken_stats_note(sum: f64) -> Option<String> {
+    ((sum - 1.0).abs() > ROUNDING_TOLERANCE).then(|| {
+        format!(
+            "This broken row sums to {}, not 1: its max weight is the largest bar as shown, its entropy and effective tokens are of the row divided by its sum (as in Break it's table).",
+            fixed(sum, 3)
+        )
+    })
 }
 
 /// The first thing to see when broken weights reach the future: the row that gives the most weight
@@ -324,6 +396,161 @@ mod tests {
         }
     }
 
+    /// The spread sentence's numbers and verdict, recomputed here from the weights over many
+    /// views: every mistake alone and in pairs, head splits, heads, positions and the τ range.
+    #[test]
+    fn the_spread_sentence_follows_both_measures() {
+        let mut seen = std::collections::HashSet::new();
+        for heads in [1, 2, 4] {
+            for positions in [false, true] {
+                let p = default_view(heads, positions);
+                let t = p.len();
+                for tau in [0.01, 0.2, 1.0, 3.0, 50.0] {
+                    let mut sets: Vec<Mistakes> = Mistake::ALL.iter().map(|&m| set(&[m])).collect();
+                    sets.push(set(&[Mistake::MaskAfterSoftmax, Mistake::Dropout]));
+                    sets.push(set(&[Mistake::WrongTriangle, Mistake::MaskWithZero]));
+                    sets.push(set(&[
+                        Mistake::SoftmaxOverColumns,
+                        Mistake::MultiplyBySqrtD,
+                    ]));
+                    for mistakes in sets {
+                        for h in 0..heads {
+                            let good = p.heads[h].weights(tau);
+                            let bad = broken_weights_all(&p, mistakes, tau).swap_remove(h);
+                            let damage = Damage::new(&good, &bad);
+                            let rescaled = damage.rows_off().next().is_some();
+                            let said = spread_sentence(&damage, rescaled);
+                            let what = format!("{mistakes:?} τ={tau} h={h}: {said}");
+                            let mean = |f: &dyn Fn(&[f64]) -> f64, w: &DMatrix<f64>| {
+                                (0..t)
+                                    .map(|i| {
+                                        let row: Vec<f64> = w.row(i).iter().copied().collect();
+                                        let sum: f64 = row.iter().sum();
+                                        let row: Vec<f64> = if sum > 0.0 {
+                                            row.iter().map(|x| x / sum).collect()
+                                        } else {
+                                            row
+                                        };
+                                        f(&row)
+                                    })
+                                    .sum::<f64>()
+                                    / t as f64
+                            };
+                            let max = |r: &[f64]| r.iter().copied().fold(0.0, f64::max);
+                            let entropy = |r: &[f64]| crate::model::stats::row_entropy_bits(r);
+                            let (bm, cm) = (mean(&max, &bad), mean(&max, &good));
+                            let (be, ce) = (mean(&entropy, &bad), mean(&entropy, &good));
+                            assert!(
+                                said.contains(&format!(
+                                    "all {t} rows, the largest weight is {} (correct: {}) and the entropy {} bits (correct: {} bits): ",
+                                    percent(bm), percent(cm), fixed(be, 3), fixed(ce, 3)
+                                )),
+                                "{what}"
+                            );
+                            assert_eq!(said.starts_with("Each row divided by its sum"), rescaled);
+                            // No largest weight above 100 %: each row is a distribution again.
+                            assert!(
+                                damage.rows.iter().all(|r| r.broken_max <= 1.0 + 1e-12),
+                                "{what}"
+                            );
+                            let max_says = if bm > cm + 1e-9 {
+                                1
+                            } else if bm < cm - 1e-9 {
+                                -1
+                            } else {
+                                0
+                            };
+                            let entropy_says = if be < ce - 1e-9 {
+                                1
+                            } else if be > ce + 1e-9 {
+                                -1
+                            } else {
+                                0
+                            };
+                            let words = |k: i32| match k {
+                                1 => "the rows are peakier",
+                                -1 => "the rows are flatter",
+                                _ => "the rows are as peaked as correct ones",
+                            };
+                            if max_says == entropy_says {
+                                assert!(
+                                    said.ends_with(&format!(": {}.", words(max_says))),
+                                    "{what}"
+                                );
+                            } else {
+                                assert!(said.contains("do not agree"), "{what}");
+                                assert!(
+                                    said.contains(&format!("by entropy, {};", words(entropy_says))),
+                                    "{what}"
+                                );
+                                assert!(
+                                    said.contains(&format!(
+                                        "by the largest weight, {}:",
+                                        words(max_says)
+                                    )),
+                                    "{what}"
+                                );
+                            }
+                            seen.insert((max_says, entropy_says));
+                        }
+                    }
+                }
+            }
+        }
+        // The views cover agreement each way and disagreement.
+        assert!(
+            seen.contains(&(1, 1)) && seen.contains(&(-1, -1)) && seen.contains(&(0, 0)),
+            "{seen:?}"
+        );
+        assert!(seen.iter().any(|(m, e)| m != e), "{seen:?}");
+    }
+
+    /// The note under the positions switch while broken, on the live numbers of every mistake.
+    #[test]
+    fn the_broken_pair_note_counts_the_rows() {
+        let p = default_view(2, false);
+        let pair = crate::model::claims::first_repeated_word(&p.config.tokens).unwrap();
+        for m in Mistake::ALL {
+            for tau in [0.1, 1.0, 10.0] {
+                let on = set(&[m]);
+                let w = broken_weights_all(&p, on, tau).swap_remove(0);
+                let counted = PairWeights::of(&w, on, pair);
+                let said = broken_pair_note(&counted);
+                let rows = |n: usize| {
+                    if n == 1 {
+                        "the 1 row that sees both".to_string()
+                    } else {
+                        format!("the {n} rows that see both")
+                    }
+                };
+                let verb = |n: usize| if n == 1 { "gives" } else { "give" };
+                if counted.differing == 0 {
+                    let end = format!(
+                        "{} {} them the same weight.",
+                        rows(counted.seeing),
+                        verb(counted.seeing)
+                    );
+                    assert!(said.ends_with(&end), "{said}");
+                } else {
+                    let (i, a, b) = counted.first_differing.unwrap();
+                    let count = format!(
+                        "{} of {} {} them different weights",
+                        counted.differing,
+                        rows(counted.seeing),
+                        verb(counted.differing)
+                    );
+                    assert!(said.contains(&count), "{said}");
+                    let example = format!("(row {}: {} and {})", i + 1, percent(a), percent(b));
+                    assert!(said.contains(&example), "{said}");
+                }
+            }
+        }
+        let columns = set(&[Mistake::SoftmaxOverColumns]);
+        let w = broken_weights_all(&p, columns, 1.0).swap_remove(0);
+        assert!(broken_pair_note(&PairWeights::of(&w, columns, pair))
+            .starts_with("That is correct attention;"));
+    }
+
     /// The "why" sentences' claims: a larger divisor never makes a row peakier, multiplying
     /// never makes one flatter; masking with 0 keeps rows at 1 but feeds the future; masking after
     /// the softmax leaves every row with a future short of 1; the wrong triangle sees the future.
@@ -382,7 +609,7 @@ mod tests {
         );
         assert!(said
             .iter()
-            .any(|s| s.ends_with("by entropy, the rows are as peaked as correct ones.")));
+            .any(|s| s.ends_with(": the rows are as peaked as correct ones.")));
         let two = sentences(
             &default_view(2, false),
             set(&[Mistake::ScaleByModelWidth]),
@@ -391,8 +618,7 @@ mod tests {
         );
         assert!(two[0].starts_with("The largest change of any weight is "));
         assert!(
-            two.iter()
-                .any(|s| s.ends_with("by entropy, the rows are flatter.")),
+            two.iter().any(|s| s.ends_with(": the rows are flatter.")),
             "{two:?}"
         );
     }
@@ -415,6 +641,10 @@ mod tests {
             "Map, BROKEN (not correct attention): 2 query tokens by 2 key tokens; colour shows the weight, 1 cell above the diagonal sees the future and is hatched, grey cells have weight 0."
         );
         assert_eq!(signed(-0.25), "−0.250");
+        assert_eq!(broken_stats_note(1.0), None);
+        assert!(broken_stats_note(1.111_1)
+            .unwrap()
+            .starts_with("This broken row sums to 1.111, not 1:"));
         assert_eq!(signed(1e-6), "+1.0e-6");
     }
 

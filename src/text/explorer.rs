@@ -12,6 +12,9 @@ use nalgebra::DMatrix;
 
 /// What stands in for a number while a practice question about it is open.
 pub const NUMBERS_HIDDEN: &str = "Numbers are hidden until you check your answer.";
+/// Compare A and B's place on the practice page while a question is open (setting A is the
+/// heatmap the question asks about).
+pub const COMPARE_HIDDEN: &str = "Setting A is the heatmap the open question asks about, so the comparison waits too: it shows once you check your answer.";
 
 /// Where the practice page leads.
 pub const PRACTICE_NEXT: &str = "Where next: the training page, where a tiny transformer learns in your browser and its heads come to do jobs such as copying; or back to the explorer's lesson for any step that felt unsure.";
@@ -223,7 +226,7 @@ pub fn positions_help(
     });
     match (positions, pair) {
         (false, Some(pair)) => format!(
-            "Without position codes a word's vector is the same wherever it stands, and this app's embedding ignores capitals (real tokenizers keep them apart). So {pair} get identical keys and values, and every row that sees both gives them exactly the same weight."
+            "Without position codes a word's vector is the same wherever it stands, and this app's embedding ignores capitals (real tokenizers, the programs that cut text into tokens, keep them apart). So {pair} get identical keys and values, and every row that sees both gives them exactly the same weight."
         ),
         (false, None) => "Without position codes a word's vector is the same wherever it stands (capitals are ignored), so a repeated word would get identical keys and the same weight in every row that sees both copies.".to_string(),
         (true, Some(pair)) => format!(

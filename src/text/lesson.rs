@@ -11,7 +11,7 @@ use crate::model::url_state::Step;
 
 /// Where the lesson comes from, said once at its top: the two texts it follows and how it treats
 /// what they print.
-pub const LESSON_SOURCES: &str = "The lesson follows two texts: a notebook that builds attention in small steps (average the past, then the same as a matrix, then queries, keys and values, then scaling by √d), and an article that writes attention in NumPy. Where the page quotes a number from them it says so; every other number is computed here, live.";
+pub const LESSON_SOURCES: &str = "The lesson follows two texts: the notebook “The idea that makes LLMs work” (notebook 05 of a course), which builds attention in small steps (average the past, then the same as a matrix, then queries, keys and values, then scaling by √d), and the article “AI fundamentals, part 2: Attention — the idea that made transformers win”, which writes attention in NumPy. Where the page quotes a number from them it says so; every other number is computed here, live.";
 
 /// Step 2's check: the averaging matrix times X against the notebook's loop, differing by `diff`.
 pub fn averaging_check(diff: f64) -> String {
@@ -289,13 +289,18 @@ pub fn presets_note(demo: &OrderDemo, positions: bool) -> String {
         0 => "no word's output row differs beyond rounding at this τ".to_string(),
         n => format!("{n} of the {} words get a different output row", demo.words),
     };
-    let swap = if demo.past_swap_gap <= ROUNDING_TOLERANCE {
+    let (weights, output) = (demo.past_swap_weight_gap, demo.past_swap_gap);
+    let swap = if weights.max(output) <= ROUNDING_TOLERANCE {
         format!(
-            "it does not change beyond rounding (largest difference {})",
-            scientific(demo.past_swap_gap, 1)
+            "neither its weights on the three words nor its output row change beyond rounding (largest difference {})",
+            scientific(weights.max(output), 1)
         )
     } else {
-        format!("it changes by up to {}", fixed(demo.past_swap_gap, 3))
+        format!(
+            "its weight on the same word changes by up to {} (the largest change over every head) and its output row, the blend of values, by up to {}",
+            fixed(weights, 3),
+            fixed(output, 3)
+        )
     };
     let with = if positions {
         "With position codes on"
@@ -317,7 +322,7 @@ pub fn mask_fill_note(demo: &MaskFillDemo, token: &str, row: usize) -> String {
     };
     let t = demo.all_masked_large.len();
     format!(
-        "Why −∞, and not a large negative number such as −1e9, as much code does? For row {} {}, filling the future with −1e9 gives {same}. The two part ways only on a row with nothing visible: with −∞ the softmax computes (−∞) − (−∞) = NaN in every entry, while −1e9 gives an even split, 1/{t} each. Causal attention never has such a row, since every token sees itself; a padding mask can.",
+        "Why −∞, and not a large negative number such as −1e9, as much code does? For row {} {}, filling the future with −1e9 gives {same}. The two part ways only on a row with nothing visible: with −∞ the softmax computes (−∞) − (−∞) = NaN (“not a number”) in every entry, while −1e9 gives an even split, 1/{t} each. Causal attention never has such a row, since every token sees itself; a padding mask (which hides the filler tokens that make short sentences as long as the longest in a batch) can.",
         row + 1,
         quote(token),
     )
@@ -591,15 +596,19 @@ mod tests {
                             "{text}"
                         );
                     }
+                    let (w, o) = (demo.past_swap_weight_gap, demo.past_swap_gap);
                     assert_eq!(
-                        text.contains("does not change beyond rounding"),
-                        demo.past_swap_gap <= ROUNDING_TOLERANCE,
+                        text.contains("change beyond rounding"),
+                        w.max(o) <= ROUNDING_TOLERANCE,
                         "{text}"
                     );
+                    if w.max(o) > ROUNDING_TOLERANCE {
+                        assert!(text.contains(&format!("changes by up to {} (the largest change over every head) and its output row, the blend of values, by up to {}", fixed(w, 3), fixed(o, 3))), "{text}");
+                    }
                     if !positions {
                         assert!(
                             text.contains(
-                                "Without position codes, it does not change beyond rounding"
+                                "Without position codes, neither its weights on the three words nor its output row change beyond rounding"
                             ),
                             "{text}"
                         );

@@ -246,9 +246,27 @@ pub fn quiz_scope(head: usize, heads: usize, tau: f64) -> String {
     )
 }
 
-/// "3 of 5 correct".
+/// "3 of 5 answers correct": every answer checked in this tab, over all rounds.
 pub fn quiz_progress(correct: u32, answered: u32) -> String {
-    format!("{correct} of {answered} correct")
+    let answers = if answered == 1 { "answer" } else { "answers" };
+    format!("{correct} of {answered} {answers} correct, every round so far")
+}
+
+/// After the verdict, when the question had been checked before on this page (the view changed
+/// and came back): its answer was shown, so it does not count again.
+pub const ASKED_AGAIN: &str =
+    "This question was checked before on this page, so the score does not count it again.";
+
+/// The question's legend: "Question 3 of 10: …", with the round once the set comes round again
+/// (question `k` from 0 counted over every round, `n` per round).
+pub fn quiz_legend(k: usize, n: usize, prompt: &str) -> String {
+    let n = n.max(1);
+    let round = k / n + 1;
+    if round == 1 {
+        format!("Question {} of {n}: {prompt}", k % n + 1)
+    } else {
+        format!("Question {} of {n} (round {round}): {prompt}", k % n + 1)
+    }
 }
 
 #[cfg(test)]
@@ -327,7 +345,23 @@ mod tests {
             quiz_choice(Choice::Direction(Direction::More), &tokens),
             "it gets peakier"
         );
-        assert_eq!(quiz_progress(3, 5), "3 of 5 correct");
+        assert_eq!(
+            quiz_progress(3, 5),
+            "3 of 5 answers correct, every round so far"
+        );
+        assert_eq!(
+            quiz_progress(1, 1),
+            "1 of 1 answer correct, every round so far"
+        );
+        assert_eq!(quiz_legend(2, 10, "Why?"), "Question 3 of 10: Why?");
+        assert_eq!(
+            quiz_legend(10, 10, "Why?"),
+            "Question 1 of 10 (round 2): Why?"
+        );
+        assert_eq!(
+            quiz_legend(29, 10, "Why?"),
+            "Question 10 of 10 (round 3): Why?"
+        );
         assert_eq!(number(0.0), "0.0000");
         assert_eq!(number(1.0 / 7.0), "0.1429");
         assert_eq!(number(2e-6), "2.0e-6");

@@ -131,33 +131,49 @@ pub fn gradient_readout(point: &LabPoint) -> String {
     let d = point.head_size;
     let (u, s) = (&point.gradient_unscaled, &point.gradient_scaled);
     let measured = format!(
-        "How much learning signal still reaches q? In the same {DRAWS} draws, a random gradient of size 1 was sent back from the {KEYS} weights to q and what arrived was measured. At d = {d} the gradient reaching q has median {} and mean {} unscaled, median {} and mean {} scaled.",
+        "How much learning signal still reaches q? In the same {DRAWS} draws, a random gradient ({KEYS} numbers drawn from the standard normal distribution, one per weight) was sent back from the {KEYS} weights to q and what arrived was measured. At d = {d} the gradient reaching q has median {} and mean {} unscaled, median {} and mean {} scaled.",
         fixed(u.median, 3),
         fixed(u.mean, 3),
         fixed(s.median, 3),
         fixed(s.mean, 3)
     );
     let band = |x: &Spread| format!("{}–{}", fixed(x.p10, 3), fixed(x.p90, 3));
-    let saturated = percent(point.saturated_unscaled);
+    let bands = format!(
+        "the middle 80 % of draws get {} unscaled against {} scaled",
+        band(u),
+        band(s)
+    );
+    let (at_saturation, elsewhere) = point.gradient_unscaled_by_saturation;
+    let saturated = if point.saturated_unscaled > 0.0 {
+        format!(
+            "{} of the draws are saturated (over {} on one key) and pass on average {}, less than 9 in 10 scaled draws get",
+            percent(point.saturated_unscaled),
+            percent(SATURATED),
+            fixed(at_saturation, 3)
+        )
+    } else {
+        format!(
+            "no draw is saturated (over {} on one key) yet",
+            percent(SATURATED)
+        )
+    };
     let reading = if d == 1 {
         "At d = 1, √d = 1, so scaling changes nothing.".to_string()
     } else if u.median < s.median {
         format!(
-            "Unscaled, the mean is {}× the scaled one, yet the median is {}× smaller: {saturated} of the draws are saturated (over {} on one key) and pass almost nothing, while the few others pass a lot through keys √d = {} times longer. Training then moves a few queries in large jolts and leaves most of them nearly still; scaled, the middle 80 % of draws get between {} and {}.",
+            "Unscaled, the mean is {}× the scaled one, yet the median is {}× smaller. The draws split: {saturated}; the other {} pass on average {} ({}× the scaled mean), through keys √d = {} times longer. So unscaled, training would move a few queries in large jolts and most others far less: {bands}.",
             fixed(u.mean / s.mean, 1),
             fixed(s.median / u.median, 1),
-            percent(SATURATED),
+            percent(1.0 - point.saturated_unscaled),
+            fixed(elsewhere, 3),
+            fixed(elsewhere / s.mean, 1),
             fixed((d as f64).sqrt(), 1),
-            fixed(s.p10, 3),
-            fixed(s.p90, 3)
         )
     } else {
         format!(
-            "At this small d, unscaled even looks better: its gradient is larger ({}× the scaled mean), though more uneven (middle 80 % of draws: {} against {} scaled), and {saturated} of the draws are already saturated (over {} on one key). The problem grows with d: the larger d, the more draws saturate and pass almost nothing (pick d = 256).",
+            "At this small d, unscaled passes more gradient (mean {}× and median {}× the scaled ones) but more unevenly: {bands}. Even at this d, {saturated}. The share of saturated draws grows with d, and at larger d the unscaled median falls below the scaled one (pick d = 256).",
             fixed(u.mean / s.mean, 1),
-            band(u),
-            band(s),
-            percent(SATURATED)
+            fixed(u.median / s.median, 1),
         )
     };
     format!("{measured} {reading} {GRADIENT_ROUTE}")
@@ -293,16 +309,59 @@ mod tests {
                     )),
                     "{said}"
                 );
-                assert!(said.contains(&format!(
-                    "{} of the draws are saturated",
-                    percent(p.saturated_unscaled)
-                )));
-            } else {
+                // "A few … in large jolts and most others far less": a minority is unsaturated
+                // and passes more than the scaled mean, and the median draw passes less than the
+                // scaled median.
+                let (at, elsewhere) = p.gradient_unscaled_by_saturation;
                 assert!(
-                    said.contains("unscaled even looks better: its gradient is larger"),
+                    said.contains(&format!(
+                        "the other {} pass on average {} ({}× the scaled mean)",
+                        percent(1.0 - p.saturated_unscaled),
+                        fixed(elsewhere, 3),
+                        fixed(elsewhere / s.mean, 1)
+                    )),
                     "{said}"
                 );
-                assert!(u.mean > s.mean && u.p90 - u.p10 > s.p90 - s.p10, "{p:?}");
+                assert!(elsewhere > s.mean && u.median < s.median, "{p:?}");
+                assert!(
+                    at < s.p10,
+                    "saturated draws pass less than 9 in 10 scaled ones: {p:?}"
+                );
+            } else {
+                assert!(
+                    said.contains(&format!(
+                        "unscaled passes more gradient (mean {}× and median {}× the scaled ones) but more unevenly",
+                        fixed(u.mean / s.mean, 1),
+                        fixed(u.median / s.median, 1)
+                    )),
+                    "{said}"
+                );
+                assert!(u.mean > s.mean && u.median >= s.median, "{p:?}");
+                // "More unevenly": a wider middle 80 %.
+                assert!(u.p90 - u.p10 > s.p90 - s.p10, "{p:?}");
+            }
+            if d > 1 {
+                let (at, _) = p.gradient_unscaled_by_saturation;
+                if p.saturated_unscaled > 0.0 {
+                    assert!(said.contains(&format!(
+                        "{} of the draws are saturated (over 99.0% on one key) and pass on average {}, less than 9 in 10 scaled draws get",
+                        percent(p.saturated_unscaled),
+                        fixed(at, 3)
+                    )), "{said}");
+                    assert!(at < s.p10, "{p:?}");
+                } else {
+                    assert!(said.contains("no draw is saturated"), "{said}");
+                }
+                assert!(
+                    said.contains(&format!(
+                        "the middle 80 % of draws get {}–{} unscaled against {}–{} scaled",
+                        fixed(u.p10, 3),
+                        fixed(u.p90, 3),
+                        fixed(s.p10, 3),
+                        fixed(s.p90, 3)
+                    )),
+                    "{said}"
+                );
             }
         }
         // "The larger d, the more draws saturate": true of the lab at every step of the picker.

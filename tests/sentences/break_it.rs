@@ -8,6 +8,7 @@ use attention_explorer::model::broken::{
 };
 use attention_explorer::model::temperature::logit_scale;
 use attention_explorer::text;
+use nalgebra::DMatrix;
 use proptest::prelude::*;
 
 proptest! {
@@ -75,23 +76,33 @@ proptest! {
             }
             let label = text::broken_heatmap_label("Head", t, future.len());
             prop_assert!(label.contains(&format!("{} above the diagonal", plural(future.len(), "cell", "cells"))), "{}", label);
-            // 4. Peakier or flatter, by the mean entropy of the rows (each divided by its sum).
+            // 4. Peakier or flatter, by both measures of each row divided by its sum, averaged
+            // over all t rows; where the two disagree, the sentence gives both.
             let mean = |f: &dyn Fn(usize) -> f64| (0..t).map(f).sum::<f64>() / t as f64;
-            let be = mean(&|i| {
-                let row = full(broken, i);
+            let shape_of = |w: &DMatrix<f64>, i: usize| {
+                let row = full(w, i);
                 let s: f64 = row.iter().sum();
-                if s > 0.0 { entropy(&row.iter().map(|w| w / s).collect::<Vec<_>>()) } else { 0.0 }
-            });
-            let ce = mean(&|i| entropy(&full(&correct, i)));
-            let shape = if be < ce - 1e-9 {
-                "by entropy, the rows are peakier"
-            } else if be > ce + 1e-9 {
-                "by entropy, the rows are flatter"
-            } else {
-                "by entropy, the rows are as peaked as correct ones"
+                if s > 0.0 { row.iter().map(|x| x / s).collect::<Vec<_>>() } else { row }
             };
-            prop_assert!(said[3].contains(shape), "expected {:?}: {}", shape, said[3]);
-            prop_assert!(said[3].contains(&format!("its entropy {} bits", fixed(be, 3))), "{}", said[3]);
+            let be = mean(&|i| entropy(&shape_of(broken, i)));
+            let ce = mean(&|i| entropy(&full(&correct, i)));
+            let bm = mean(&|i| max_of(&shape_of(broken, i)));
+            let cm = mean(&|i| max_of(&full(&correct, i)));
+            let words = |k: i8| match k {
+                1 => "the rows are peakier",
+                -1 => "the rows are flatter",
+                _ => "the rows are as peaked as correct ones",
+            };
+            let by_entropy: i8 = if be < ce - 1e-9 { 1 } else if be > ce + 1e-9 { -1 } else { 0 };
+            let by_max: i8 = if bm > cm + 1e-9 { 1 } else if bm < cm - 1e-9 { -1 } else { 0 };
+            if by_entropy == by_max {
+                prop_assert!(said[3].ends_with(&format!(": {}.", words(by_max))), "{}", said[3]);
+            } else {
+                prop_assert!(said[3].contains(&format!("by entropy, {}; by the largest weight, {}: the two measures of spread do not agree here.", words(by_entropy), words(by_max))), "{}", said[3]);
+            }
+            prop_assert!(said[3].contains(&format!("all {t} rows, the largest weight is {} (correct: {}) and the entropy {} bits (correct: {} bits)", percent(bm), percent(cm), fixed(be, 3), fixed(ce, 3))), "{}", said[3]);
+            prop_assert_eq!(said[3].starts_with("Each row divided by its sum first"), !off.is_empty(), "{}", said[3]);
+            prop_assert!(bm <= 1.0 + 1e-12, "{}", said[3]);
             // 5. Columns.
             if mistakes.contains(Mistake::SoftmaxOverColumns) {
                 let ones = (0..t).filter(|&j| (broken.column(j).sum() - 1.0).abs() <= ROUNDING).count();

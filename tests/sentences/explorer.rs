@@ -3,7 +3,8 @@
 
 use crate::views::*;
 use attention_explorer::format::{fixed, percent};
-use attention_explorer::model::claims::{first_repeated_word, HeadShape};
+use attention_explorer::model::broken::{broken_weights_all, is_hidden, Mistake};
+use attention_explorer::model::claims::{first_repeated_word, HeadShape, PairWeights};
 use attention_explorer::model::temperature::{unscaled_tau, Regime};
 use attention_explorer::text;
 use proptest::prelude::*;
@@ -163,7 +164,8 @@ proptest! {
             return Ok(());
         };
         prop_assert!(help.contains(&format!("{} (token {}) and {} (token {})", quote(&tokens[a]), a + 1, quote(&tokens[b]), b + 1)), "{}", help);
-        for head in &v.p.heads {
+        let broken = broken_weights_all(&v.p, v.mistakes, v.tau);
+        for (h, head) in v.p.heads.iter().enumerate() {
             let w = head.weights(v.tau);
             let same_k = head.k.row(a) == head.k.row(b);
             let same_v = head.v.row(a) == head.v.row(b);
@@ -179,6 +181,31 @@ proptest! {
                 prop_assert!(!same_k, "{}", help);
             }
             prop_assert!(!help.contains("rows weigh them differently"), "{}", help);
+            // While broken (positions off), the note on the broken weights shown: the rows that
+            // see both and those that split them, recounted from the broken heatmap.
+            if !positions && !v.mistakes.is_empty() {
+                let shown = &broken[h];
+                let note = text::broken_pair_note(&PairWeights::of(shown, v.mistakes, (a, b)));
+                prop_assert_clean!(&note);
+                // A row sees a key its mask leaves, or any key when masked with 0 before the softmax.
+                let leak = v.mistakes.contains(Mistake::MaskWithZero) && !v.mistakes.contains(Mistake::MaskAfterSoftmax);
+                let seeing: Vec<usize> = (0..shown.nrows())
+                    .filter(|&r| leak || (!is_hidden(v.mistakes, r, a) && !is_hidden(v.mistakes, r, b)))
+                    .collect();
+                let split: Vec<usize> = seeing.iter().copied()
+                    .filter(|&r| shown[(r, a)].to_bits() != shown[(r, b)].to_bits())
+                    .collect();
+                let rows = |n: usize| match n { 0 => "no row sees both".to_string(), 1 => "the 1 row that sees both".to_string(), n => format!("the {n} rows that see both") };
+                let verb = |n: usize| if n == 1 { "gives" } else { "give" };
+                match split.first() {
+                    None if seeing.is_empty() => prop_assert!(note.ends_with("no row sees both."), "{}", note),
+                    None => prop_assert!(note.ends_with(&format!("{} {} them the same weight.", rows(seeing.len()), verb(seeing.len()))), "{}", note),
+                    Some(&r) => prop_assert!(note.ends_with(&format!(
+                        "{} of {} {} them different weights (row {}: {} and {}).",
+                        split.len(), rows(seeing.len()), verb(split.len()), r + 1, percent(shown[(r, a)]), percent(shown[(r, b)])
+                    )), "{}", note),
+                }
+            }
             let i = v.row;
             let said = text::pair_in_row(tokens, i, &visible(&w, i), (a, b));
             prop_assert_clean!(&said);

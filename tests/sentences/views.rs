@@ -299,7 +299,7 @@ pub fn plural(n: usize, one: &str, many: &str) -> String {
 /// Whether a sentence is non-empty and prints no `NaN` or `inf` (the mask-fill note's "(−∞) − (−∞)
 /// = NaN", which explains what −∞ does, is the one NaN a sentence may name).
 pub fn clean(text: &str) -> bool {
-    let text = text.replace("(−∞) − (−∞) = NaN in every entry", "");
+    let text = text.replace("(−∞) − (−∞) = NaN (“not a number”) in every entry", "");
     !text.trim().is_empty()
         && !text
             .split(|c: char| !c.is_alphanumeric())

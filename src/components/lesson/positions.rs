@@ -176,8 +176,8 @@ pub(super) fn PositionsStep() -> impl IntoView {
         {table}
         {tie}
         <p>
-            "The same three words in two orders mean opposite things. Apply either sentence, pick a "
-            "row and shuffle its past. Then try the swap: apply “dog bites man”, click row 3 (“man”) "
+            "The same three words in two orders mean opposite things. Apply “dog bites man” or “man "
+            "bites dog”, pick a row and shuffle its past. Then try the swap: apply “dog bites man”, click row 3 (“man”) "
             "and note its weights; apply “bites dog man” and compare; switch position codes on and do "
             "it again."
         </p>

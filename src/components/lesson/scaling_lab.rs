@@ -80,8 +80,8 @@ pub(super) fn ScalingLab() -> impl IntoView {
     view! {
         <p>
             "A dot product adds up d products, so its typical size grows like √d. Below is a separate "
-            "experiment with random vectors, not the sentence above: one query is scored against "
-            {KEYS} " keys, all with independent unit-normal entries, " {DRAWS}
+            "experiment (“the lab”) with random vectors, not the sentence above: one query is scored against "
+            {KEYS} " keys, all with independent entries drawn from the standard normal distribution (mean 0, variance 1), " {DRAWS}
             " seeded times per head size; the chart shows the largest softmax weight on average (line) and "
             "between its 10th and 90th percentiles (band). Hollow rings are the notebook's single draws."
         </p>

@@ -469,3 +469,26 @@ fn row_questions_avoid_the_selected_row() {
     }
     assert!(asked > 1000, "only {asked} row questions were checked");
 }
+
+/// The next round's seed stays in the link's range, is the same for everyone, and asks other
+/// questions of the default view.
+#[test]
+fn the_next_round_asks_new_questions() {
+    let p = crate::model::explorer::default_view(2, false);
+    for seed in [0, DEFAULT_QUIZ_SEED, 5, u64::from(u32::MAX)] {
+        let next = next_round_seed(seed);
+        assert!(u32::try_from(next).is_ok() && next != seed);
+        assert_eq!(next, next_round_seed(seed));
+        let on = QuizOn {
+            head: 0,
+            tau: 1.0,
+            mistakes: Mistakes::NONE,
+            selected_row: 5,
+        };
+        assert_ne!(
+            questions(&p, on, seed),
+            questions(&p, on, next),
+            "seed {seed}"
+        );
+    }
+}
