@@ -64,6 +64,7 @@ for (const cmp of ['tau:2', 'seed:7', 'pos', 's:the mat sat on the cat .', 'brok
       // B on its own page, as a learner would open it.
       await app.open(page, bHref.replace(/^\?/, ''), { file: 'practice.html' });
       assert.equal(await page.getByTestId('compare').locator('canvas.diff-heatmap').count(), 0, 'B has no compare');
+      await revealAnswer(page);
       const b = await shownWeights(page, head);
       assert.equal(b.length, n);
 

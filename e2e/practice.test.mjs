@@ -3,7 +3,7 @@
 // Compare A and B, and links back to the explorer with the view it has then.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useApp, downloadText, waitForReady } from './harness.mjs';
+import { useApp, downloadText, revealAnswer, waitForReady } from './harness.mjs';
 
 const app = useApp();
 
@@ -41,6 +41,13 @@ test('the explorer links to the practice page with its view, and back', { timeou
     // The symbols the practice panels use are defined here too.
     const symbols = await page.getByTestId('glossary').locator('dt').allTextContents();
     for (const symbol of ['τ', 'A', 'entropy']) assert.ok(symbols.some((s) => s.includes(symbol)), `${symbol} in ${symbols}`);
+    // While a question is open the downloads wait (each file holds the numbers it asks about).
+    const button = page.getByRole('button', { name: 'Download JSON', exact: true });
+    assert.equal(await button.isDisabled(), true);
+    assert.ok(await page.getByTestId('downloads-hidden').isVisible());
+    await revealAnswer(page);
+    assert.equal(await button.isDisabled(), false);
+    assert.equal(await page.getByTestId('downloads-hidden').isVisible(), false);
     // The same model: every head's weights equal the explorer's, exactly.
     const practiceJson = await downloadJson(page);
     assert.equal(practiceJson.heads.length, 4);

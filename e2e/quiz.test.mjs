@@ -4,7 +4,7 @@
 // with quiz=<seed> asks the same questions in a fresh browser context.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useApp, downloadJson, eventually } from './harness.mjs';
+import { useApp, downloadJson, eventually, revealAnswer } from './harness.mjs';
 import { heatmapLayout } from './heatmap_geometry.mjs';
 import { headWeights as weights, maxDiff, sum } from './model_port.mjs';
 
@@ -186,7 +186,12 @@ test('every kind answered right and wrong, graded against the JSON; progress kep
   let nextSeed = null;
   try {
     await app.open(page, QUERY, { file: 'practice.html' });
+    // The downloads wait while a question is open: check one, save the JSON, and start afresh.
+    assert.equal(await page.getByRole('button', { name: 'Download JSON' }).isDisabled(), true);
+    await revealAnswer(page);
     const json = await downloadJson(page);
+    await page.reload();
+    await page.locator('#quiz fieldset').waitFor();
     const h = 0;
     await page.locator('#quiz').scrollIntoViewIfNeeded();
     await page.getByRole('button', { name: 'Reset progress' }).click();
@@ -362,7 +367,10 @@ test('with a Break-it mistake on, the questions are about the broken heatmap sho
   const { context, page, consoleLog } = await app.newPage();
   try {
     await app.open(page, `${QUERY}&broken=triu`, { file: 'practice.html' });
+    await revealAnswer(page);
     const json = await downloadJson(page);
+    await page.reload();
+    await page.locator('#quiz fieldset').waitFor();
     const shown = json.heads[0].weights;
     const W = weights(json, 0, json.temperature, new Set(['triu']));
     assert.ok(maxDiff(W, shown) < 1e-12, 'the JSON holds the broken weights');

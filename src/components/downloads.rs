@@ -1,11 +1,13 @@
 //! Download buttons: JSON (everything needed to recompute the view), CSV (the weights), PNG,
-//! and the heatmap as an SVG figure with a caption of the view's settings.
+//! and the heatmap as an SVG figure with a caption of the view's settings. On the practice page
+//! they wait, like the heatmap's numbers, while a question is open: each file holds the numbers
+//! it asks about.
 
 use crate::charts::svg::{heatmap_svg, SvgHeatmap};
 use crate::model::broken::broken_attention;
 use crate::model::export::{view_json, weights_csv};
-use crate::state::{use_theme, ExplorerModel, ViewSignals};
-use crate::text::figure_caption;
+use crate::state::{use_theme, ExplorerModel, NumbersHidden, ViewSignals};
+use crate::text::{figure_caption, DOWNLOADS_HIDDEN};
 use crate::web::download::{download_canvas_png, download_text};
 use leptos::prelude::*;
 
@@ -14,6 +16,8 @@ pub fn Downloads() -> impl IntoView {
     let view = ViewSignals::from_context();
     let model = ExplorerModel::from_context();
     let status = RwSignal::new(None::<String>);
+    let hidden = NumbersHidden::from_context();
+    let waiting = move || NumbersHidden::now(hidden);
     let report = move |result: Result<(), wasm_bindgen::JsValue>, what: &str| {
         status.set(
             result
@@ -87,10 +91,11 @@ pub fn Downloads() -> impl IntoView {
     };
     view! {
         <div class="downloads" role="group" aria-label="Downloads">
-            <button type="button" on:click=json>"Download JSON"</button>
-            <button type="button" on:click=csv>"Download CSV"</button>
-            <button type="button" on:click=png>"Download PNG"</button>
-            <button type="button" on:click=svg>"Download SVG"</button>
+            <button type="button" on:click=json disabled=waiting>"Download JSON"</button>
+            <button type="button" on:click=csv disabled=waiting>"Download CSV"</button>
+            <button type="button" on:click=png disabled=waiting>"Download PNG"</button>
+            <button type="button" on:click=svg disabled=waiting>"Download SVG"</button>
+            <p class="hint" data-testid="downloads-hidden" hidden=move || !waiting()>{DOWNLOADS_HIDDEN}</p>
             <p class="error" role="alert">{move || status.get()}</p>
         </div>
     }

@@ -1,6 +1,7 @@
 //! [`NumbersHidden`]: on the practice page, whether the heatmap and the row table must keep their
 //! numbers to themselves because a question about them is open ("predict, then reveal"). The quiz
-//! sets it; the heatmap and the inspector read it. Pages without a quiz do not provide it.
+//! sets it; the heatmap, the inspector, Compare A and B and the downloads read it. Pages without a
+//! quiz do not provide it.
 
 use leptos::prelude::*;
 
