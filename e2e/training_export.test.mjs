@@ -123,6 +123,8 @@ test('the training page downloads the model it shows, and NumPy recomputes its v
     for (let k = 0; k < 9; k++) await page.keyboard.press('ArrowDown');
     const closerRow = () => page.locator('[data-testid=closer-row] td').evaluateAll((tds) => tds.map((td) => Number(td.dataset.value)));
     await eventually(async () => assert.deepEqual(await closerRow(), doc.attention[1][0][9].slice(0, 10)));
+    // It names the step of the model it shows, the file's.
+    assert.equal(await page.getByTestId('closer-step').textContent(), `, the model at step ${STEPS}`);
     assert.match(await page.getByTestId('closer-summary').textContent(), /^Largest weight [\d.]+% on key \d+ “[a-z]{2}”; entropy [\d.]+ bits \(0 = one key, 3\.32 = evenly over all 10\)\.$/);
     // τ = 2 by keyboard (log₂ τ in steps of 0.25): every layer's scores halved; NumPy agrees to 1e-9.
     await page.locator('#closer-tau').focus();

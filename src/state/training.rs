@@ -183,15 +183,16 @@ impl Training {
     /// Every head on held-out sequence 1 at temperature `tau`, `[layer][head]`: its weights and,
     /// for the closer look's trace, its queries, keys, values and raw scores
     /// ([`crate::model::train::transformer::Transformer::heads_at`]), for the model the head grid
-    /// shows (tracks the evaluations and the replay slider).
-    pub fn shown_heads_at(self, tau: f64) -> Option<Vec<Vec<HeadOnTokens>>> {
+    /// shows, with that model's step (tracks the evaluations and the replay slider).
+    pub fn shown_heads_at(self, tau: f64) -> Option<(usize, Vec<Vec<HeadOnTokens>>)> {
         self.run.evals.track();
         self.with_shown(self.replay.get(), |t, snapshot| {
-            Some(
+            Some((
+                snapshot.eval.step,
                 snapshot
                     .model(t.config().model)
                     .heads_at(&t.held_out().first()?.tokens, tau),
-            )
+            ))
         })
     }
 

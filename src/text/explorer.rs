@@ -226,9 +226,14 @@ pub fn positions_help(
             j + 1
         )
     });
+    // Capitals are worth a word only when the two copies differ by them ("The" and "the").
+    let capitals = repeated.is_some_and(|(i, j)| tokens[i] != tokens[j]);
     match (positions, pair) {
-        (false, Some(pair)) => format!(
+        (false, Some(pair)) if capitals => format!(
             "Without position codes a word's vector is the same wherever it stands, and this app's embedding ignores capitals (real tokenizers, the programs that cut text into tokens, keep them apart). So {pair} get identical keys and values, and every row that sees both gives them exactly the same weight."
+        ),
+        (false, Some(pair)) => format!(
+            "Without position codes a word's vector is the same wherever it stands. So {pair}, the first word that repeats, get identical keys and values, and every row that sees both gives them exactly the same weight (as for any other repeated word)."
         ),
         (false, None) => "Without position codes a word's vector is the same wherever it stands (capitals are ignored), so a repeated word would get identical keys and the same weight in every row that sees both copies.".to_string(),
         (true, Some(pair)) => format!(
@@ -591,6 +596,17 @@ mod tests {
             .contains("So “The” (token 1) and “the” (token 5) get identical keys and values, and every row that sees both gives them exactly the same weight."));
         assert!(positions_help(true, tokens, pair)
             .contains("so “The” (token 1) and “the” (token 5) now get different keys"));
+        let twice = tokenize("the dog saw the dog .");
+        let said = positions_help(
+            false,
+            &twice,
+            crate::model::claims::first_repeated_word(&twice),
+        );
+        assert!(
+            said.starts_with("Without position codes a word's vector is the same wherever it stands. So “the” (token 1) and “the” (token 4), the first word that repeats, get identical keys"),
+            "{said}"
+        );
+        assert!(!said.contains("capitals"));
         let plain = tokenize("a b c");
         assert!(positions_help(false, &plain, None)
             .contains("a repeated word would get identical keys"));

@@ -26,10 +26,10 @@ pub fn lab_readout(point: &LabPoint) -> String {
     format!(
         "At d = {}: unscaled {} (10–90 %: {}–{}), scaled {} (10–90 %: {}–{}) over {DRAWS} draws.",
         point.head_size,
-        fixed(point.unscaled.mean, 2),
+        fixed(point.unscaled.mean, 3),
         fixed(point.unscaled.p10, 2),
         fixed(point.unscaled.p90, 2),
-        fixed(point.scaled.mean, 2),
+        fixed(point.scaled.mean, 3),
         fixed(point.scaled.p10, 2),
         fixed(point.scaled.p90, 2)
     )
@@ -79,8 +79,8 @@ pub fn notebook_draws(points: &[LabPoint]) -> String {
             });
         let range = format!(
             "The scaled mean stays between {} and {} at every head size from {} to {}",
-            fixed(lo, 2),
-            fixed(hi, 2),
+            fixed(lo, 3),
+            fixed(hi, 3),
             first.head_size,
             last.head_size
         );
@@ -254,15 +254,15 @@ mod tests {
         let hi = means.iter().copied().fold(f64::NEG_INFINITY, f64::max);
         assert!(said.contains(&format!(
             "between {} and {} at every head size from 1 to 512",
-            fixed(lo, 2),
-            fixed(hi, 2)
+            fixed(lo, 3),
+            fixed(hi, 3)
         )));
         assert!(hi - lo < 0.1, "{lo}–{hi}");
         assert!(said.ends_with("differ by the luck of single draws, not by a trend."));
         let p = lab_point(16, DRAWS, LAB_SEED);
         assert_eq!(
             lab_readout(&p),
-            "At d = 16: unscaled 0.75 (10–90 %: 0.46–0.99), scaled 0.35 (10–90 %: 0.23–0.52) over 1000 draws."
+            "At d = 16: unscaled 0.746 (10–90 %: 0.46–0.99), scaled 0.355 (10–90 %: 0.23–0.52) over 1000 draws."
         );
         assert_eq!(lab_cell(&p.unscaled), "0.746 (0.46–0.99)");
         assert_eq!(lab_cell(&p.scaled), "0.355 (0.23–0.52)");

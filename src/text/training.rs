@@ -310,13 +310,25 @@ pub const POSITION_KINDS: &str = "Positions: sinusoidal adds a fixed sine–cosi
 pub const WHAT_TO_WATCH: &str = "What to watch: at first the heads spread their weight and both copies cost about the same. Then, often after several hundred steps and sometimes after more than a thousand, depending on the seed, the loss on the repeated part falls far below the first copy's while a layer-1 head starts looking one token back (a stripe just below the diagonal) and a layer-2 head, in the second copy, looks at the token after the current token's earlier occurrence (a stripe one less than the segment's length below the diagonal).";
 
 /// Why the first copy's loss stays at or above the even guess: its tokens are random, so no model
-/// can beat ln V there on average, and any uneven guess costs more (Gibbs' inequality).
-pub fn first_copy_note(vocab: usize, first_copy_loss: f64, sequences: usize) -> String {
+/// can beat ln V there on average, and any uneven guess costs more (Gibbs' inequality). `step`:
+/// the evaluation's (at step 0 the weights are the random starting ones).
+pub fn first_copy_note(
+    vocab: usize,
+    first_copy_loss: f64,
+    sequences: usize,
+    step: usize,
+) -> String {
     let even = (vocab as f64).ln();
-    let relation = if first_copy_loss >= even {
+    let above = format!(
+        "{} nats, {} above it",
+        fixed(first_copy_loss, 3),
+        fixed(first_copy_loss - even, 3)
+    );
+    let relation = if first_copy_loss >= even && step == 0 {
+        format!("{above}: at step 0 the weights are the random starting ones, so the guesses are uneven")
+    } else if first_copy_loss >= even {
         format!(
-            "{} nats, above it: the model's guesses are not even, because it has learned to predict from the context (copying), which pays off in the repeat and costs a little here",
-            fixed(first_copy_loss, 3)
+            "{above}: the model's guesses here are not even (what it learns from the context pays off in the repeated part, not on random tokens)"
         )
     } else {
         format!(

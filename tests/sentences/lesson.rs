@@ -259,7 +259,7 @@ proptest! {
         prop_assert!(said.contains(&format!("{inside} of these 2 pairs lie inside")), "{}", said);
         let lo = points.iter().map(|p| p.scaled.mean).fold(f64::INFINITY, f64::min);
         let hi = points.iter().map(|p| p.scaled.mean).fold(f64::NEG_INFINITY, f64::max);
-        prop_assert!(said.contains(&format!("between {} and {} at every head size from 1 to 256", fixed(lo, 2), fixed(hi, 2))), "{}", said);
+        prop_assert!(said.contains(&format!("between {} and {} at every head size from 1 to 256", fixed(lo, 3), fixed(hi, 3))), "{}", said);
         for p in &points {
             let g = text::gradient_readout(p);
             prop_assert_clean!(&g);

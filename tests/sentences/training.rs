@@ -86,9 +86,13 @@ proptest! {
         prop_assert_clean!(&explainer);
         let word = if loss > even { "worse than" } else if loss < even { "better than" } else { "the same as" };
         prop_assert!(explainer.contains(word), "{}", explainer);
-        let note = text::first_copy_note(vocab, loss, sequences);
+        let note = text::first_copy_note(vocab, loss, sequences, step);
         prop_assert_clean!(&note);
         prop_assert_eq!(note.contains("above it"), loss >= even, "{}", note);
+        prop_assert_eq!(note.contains("at step 0 the weights are the random starting ones"), loss >= even && step == 0, "{}", note);
+        if loss >= even {
+            prop_assert!(note.contains(&format!("{} above it", fixed(loss - even, 3))), "{}", note);
+        }
         let stuck = stuck && ratio > 0.5;
         let repeat = text::repeat_verdict(step, ratio, stuck);
         prop_assert_clean!(&repeat);

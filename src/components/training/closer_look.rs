@@ -9,7 +9,7 @@ use super::head_tables::key_label;
 use super::use_training;
 use crate::components::heatmap::Heatmap;
 use crate::components::trace_table::TraceTable;
-use crate::format::{fixed, percent};
+use crate::format::{fixed, grouped, percent};
 use crate::hooks::{use_visibility, use_while_seen_some};
 use crate::model::export::weights_csv;
 use crate::model::trace::RowTrace;
@@ -67,7 +67,7 @@ pub(super) fn CloserLook() -> impl IntoView {
         let (l, h) = chosen();
         let w = shown.with(|a| {
             a.as_ref()
-                .and_then(|a| Some(a.get(l)?.get(h)?.weights.clone()))
+                .and_then(|(_, a)| Some(a.get(l)?.get(h)?.weights.clone()))
         });
         Shared(Arc::new(w.unwrap_or_else(|| DMatrix::zeros(1, 1))))
     });
@@ -142,7 +142,7 @@ pub(super) fn CloserLook() -> impl IntoView {
         let (l, h) = chosen();
         let i = chosen_row();
         let row = shown.with(|a| {
-            let head = a.as_ref()?.get(l)?.get(h)?;
+            let head = a.as_ref()?.1.get(l)?.get(h)?;
             Some(RowTrace::new(&head.projections, &head.weights, i, tau()))
         })?;
         let rotary = training
@@ -170,7 +170,14 @@ pub(super) fn CloserLook() -> impl IntoView {
     };
     view! {
         <div class="closer-look" node_ref=seen>
-        <h3 class="sub">{move || format!("Look closer at one head{}", of_run(training.letter.get()))}</h3>
+        // The step it shows: below the first screen it catches up only when scrolled to, so its
+        // words (find in page, printing) say which model they describe.
+        <h3 class="sub">
+            {move || format!("Look closer at one head{}", of_run(training.letter.get()))}
+            <span data-testid="closer-step">
+                {move || shown.with(|a| a.as_ref().map(|(step, _)| format!(", the model at step {}", grouped(*step as u64))))}
+            </span>
+        </h3>
         <div class="row">
             <label for="closer-head">"Head"</label>
             <select

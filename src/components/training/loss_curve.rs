@@ -99,11 +99,12 @@ pub(super) fn LossCurve() -> impl IntoView {
         training.run.evals.track();
         let config = training.settings.with(TrainSettings::config);
         training.with(|t| {
-            let loss = t?.latest()?.first_copy_loss?;
+            let latest = t?.latest()?;
             Some(first_copy_note(
                 config.model.vocab,
-                loss,
+                latest.first_copy_loss?,
                 config.eval_sequences,
+                latest.step,
             ))
         })
     };

@@ -231,12 +231,16 @@ fn the_model_step_and_first_copy_explainers() {
     assert!(one.contains("its attention layer reads it") && one.contains("a 32 × 29 matrix"));
     assert!(step_explainer(16, 0.01).starts_with("One step: the page draws 16 training sequences"));
     assert!(step_explainer(16, 0.01).contains("here 0.01 "));
-    let above = first_copy_note(32, 3.777, 64);
+    let above = first_copy_note(32, 3.777, 64, 500);
     assert!(
-        above.contains("ln 32 ≈ 3.466 nats") && above.contains("3.777 nats, above it"),
+        above.contains("ln 32 ≈ 3.466 nats")
+            && above.contains("3.777 nats, 0.311 above it: the model's"),
         "{above}"
     );
-    assert!(first_copy_note(32, 3.4, 64).contains("3.400 nats, below it on these 64 sequences"));
+    assert!(first_copy_note(32, 4.559, 64, 0).contains(
+        "4.559 nats, 1.093 above it: at step 0 the weights are the random starting ones"
+    ));
+    assert!(first_copy_note(32, 3.4, 64, 9).contains("3.400 nats, below it on these 64 sequences"));
 }
 
 #[test]
