@@ -178,6 +178,14 @@ pub fn is_hidden(mistakes: Mistakes, i: usize, j: usize) -> bool {
     }
 }
 
+/// Whether row `i` sees key `j` under `mistakes`: the mask leaves the cell, or it masks with 0
+/// before the softmax (as [`broken_weights`] fills), which leaves every masked cell a share.
+pub fn sees(mistakes: Mistakes, i: usize, j: usize) -> bool {
+    let leaks =
+        mistakes.contains(Mistake::MaskWithZero) && !mistakes.contains(Mistake::MaskAfterSoftmax);
+    !is_hidden(mistakes, i, j) || leaks
+}
+
 /// One head's T × T weights with `mistakes` made, from its raw scores `Q Kᵀ`. `head` (from 0)
 /// and `seed` name the dropout stream.
 pub fn broken_weights(

@@ -5,7 +5,7 @@
 //! these numbers, so it stays true for every sentence, seed, head split and temperature (the
 //! tests below and in `src/text/` check the wording against them).
 
-use super::broken::{is_hidden, Mistake, Mistakes};
+use super::broken::{sees, Mistakes};
 use super::host::lowercase;
 use super::stats::ROUNDING_TOLERANCE;
 use nalgebra::DMatrix;
@@ -84,15 +84,6 @@ pub struct PairWeights {
     pub first_differing: Option<(usize, f64, f64)>,
 }
 
-/// Whether row `i` sees key `j` under `mistakes`: the mask leaves the cell, or it masks with 0
-/// before the softmax, which leaves every masked cell a share of the weight (the heatmap hatches
-/// them as seeing the future).
-pub fn sees(mistakes: Mistakes, i: usize, j: usize) -> bool {
-    !is_hidden(mistakes, i, j)
-        || (mistakes.contains(Mistake::MaskWithZero)
-            && !mistakes.contains(Mistake::MaskAfterSoftmax))
-}
-
 impl PairWeights {
     /// The pair `(a, b)` in `weights` (T × T), masked as `mistakes` mask.
     pub fn of(weights: &DMatrix<f64>, mistakes: Mistakes, (a, b): (usize, usize)) -> Self {
@@ -142,7 +133,7 @@ mod tests {
     /// wrong axis and dropout break it in some view, and the count says so.
     #[test]
     fn a_repeated_word_gets_the_same_weight_unless_a_mistake_breaks_it() {
-        use crate::model::broken::broken_weights_all;
+        use crate::model::broken::{broken_weights_all, is_hidden, Mistake};
         let mut broke: Vec<Mistake> = Vec::new();
         for heads in HEAD_CHOICES {
             let p = model(heads, false);

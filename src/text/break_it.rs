@@ -147,29 +147,29 @@ pub fn damage_sentences(damage: &Damage, mistakes: Mistakes, heads: usize) -> Ve
 
 /// How one measure of spread moved, broken against correct (beyond rounding).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Spread {
+enum SpreadChange {
     Peakier,
     Flatter,
     Same,
 }
 
-impl Spread {
+impl SpreadChange {
     /// From the two means of a measure that grows as rows get peakier.
     fn of(broken: f64, correct: f64) -> Self {
         if broken > correct + 1e-9 {
-            Spread::Peakier
+            SpreadChange::Peakier
         } else if broken < correct - 1e-9 {
-            Spread::Flatter
+            SpreadChange::Flatter
         } else {
-            Spread::Same
+            SpreadChange::Same
         }
     }
 
     fn words(self) -> &'static str {
         match self {
-            Spread::Peakier => "the rows are peakier",
-            Spread::Flatter => "the rows are flatter",
-            Spread::Same => "the rows are as peaked as correct ones",
+            SpreadChange::Peakier => "the rows are peakier",
+            SpreadChange::Flatter => "the rows are flatter",
+            SpreadChange::Same => "the rows are as peaked as correct ones",
         }
     }
 }
@@ -187,7 +187,7 @@ pub fn spread_sentence(damage: &Damage, rescaled: bool) -> String {
         damage.mean(|r| r.correct_entropy),
     );
     // A larger largest weight is peakier; a larger entropy is flatter.
-    let (by_max, by_entropy) = (Spread::of(bm, cm), Spread::of(ce, be));
+    let (by_max, by_entropy) = (SpreadChange::of(bm, cm), SpreadChange::of(ce, be));
     let verdict = if by_max == by_entropy {
         by_max.words().to_string()
     } else {
