@@ -61,6 +61,15 @@ test('knock out layer 1\'s previous-token head: predict first, then the repeated
     // The scores intact and knocked out: layer 2's induction falls.
     const scores = await page.locator('[data-testid=knockout-scores] tbody tr').count();
     assert.equal(scores, 4);
+    // Layer 1 reads the same input as before, so its heads' scores, the knocked-out one's too, do
+    // not move (both differences 0.000); the note says so and names them.
+    const diffs = await page.locator('[data-testid=knockout-scores] tbody tr').evaluateAll((trs) =>
+      trs.map((tr) => [tr.querySelector('th').textContent, tr.querySelectorAll('td')[2].textContent, tr.querySelectorAll('td')[5].textContent]));
+    for (const [name, prev, ind] of diffs.filter(([n]) => n.startsWith('Layer 1,'))) {
+      assert.deepEqual([prev, ind], ['0.000', '0.000'], name);
+    }
+    assert.match(await page.getByTestId('ko-unchanged').textContent(),
+      /^Knocking a head out removes what it writes, not where it looks.* Unchanged here, bit for bit: layer 1 head 1 and layer 1 head 2 \(2 of 4 heads\)\.$/);
     // The knocked-out heads are marked on the grid; the knocked-out grid is drawn.
     assert.equal(await page.locator('.ko-mark').count(), 1);
     assert.equal(await results.locator('.train-thumbs canvas').count(), 4);

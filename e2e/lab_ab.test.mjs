@@ -119,3 +119,37 @@ test('the run B menu adds a run B to the link, trains it to run A\'s step, and r
     await context.close();
   }
 });
+
+test('run B chosen while run A trains: the page says why their step counts differ', { timeout: 240_000 }, async () => {
+  const { page, context, consoleLog } = await app.newPage();
+  try {
+    await openRetrained(page, `${app.url}/train.html?tseed=1&tsteps=30`, 30);
+    const toggle = page.getByTestId('train-toggle');
+    await toggle.click();
+    await eventually(async () => assert.equal(await toggle.textContent(), 'Pause'), 5_000);
+    // Let run A get ahead, then add run B: it starts from step 0 and trains along.
+    await eventually(async () => assert.ok(Number(await page.locator('[data-testid=train-steps] output').textContent()) > 60), 30_000);
+    await page.getByLabel('Compare with run B').selectOption({ label: '1 layer' });
+    const b = page.getByTestId('run-b');
+    await b.waitFor();
+    await eventually(async () => assert.ok(Number(await b.getByTestId('run-b-steps').locator('output').textContent()) > 0), 30_000);
+    await toggle.click();
+    await eventually(async () => assert.equal(await toggle.textContent(), 'Train'), 10_000);
+    const aSteps = Number(await page.locator('[data-testid=train-steps] output').textContent());
+    const bSteps = Number(await b.getByTestId('run-b-steps').locator('output').textContent());
+    assert.ok(aSteps > bSteps, `A ${aSteps}, B ${bSteps}`);
+    // The note gives run A's count and the gap, from the two counters.
+    assert.equal(await b.getByTestId('run-gap').textContent(),
+      `Run A has trained for ${aSteps.toLocaleString('en-US')} steps, ${(aSteps - bSteps).toLocaleString('en-US')} more. Run B starts from step 0 whenever it is chosen, and each run trains at its own speed; the loss chart compares the two at the same step.`);
+    // Step once steps both: the gap stays, and the note follows the counters.
+    await page.getByTestId('train-step').click();
+    await eventually(async () => {
+      assert.equal(Number(await b.getByTestId('run-b-steps').locator('output').textContent()), bSteps + 1);
+      assert.equal(Number(await page.locator('[data-testid=train-steps] output').textContent()), aSteps + 1);
+    }, 30_000);
+    assert.match(await b.getByTestId('run-gap').textContent(), new RegExp(`^Run A has trained for ${(aSteps + 1).toLocaleString('en-US')} steps, ${(aSteps - bSteps).toLocaleString('en-US')} more\\.`));
+    consoleLog.assertClean();
+  } finally {
+    await context.close();
+  }
+});

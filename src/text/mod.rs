@@ -57,14 +57,19 @@ fn beside_limit(value: f64, limit: f64, decimals: u32) -> String {
         .map_or_else(|| fixed(value, 15), |(v, _)| v)
 }
 
-/// Names in typographic quotes, joined as running text: “a”, “b” and “c”.
-fn quoted_list<'a>(names: impl IntoIterator<Item = &'a str>) -> String {
-    let quoted: Vec<String> = names.into_iter().map(quote).collect();
-    match quoted.as_slice() {
+/// Items joined as running text: "a", "a and b", "a, b and c" ("" for none).
+fn and_list(items: &[String]) -> String {
+    match items {
         [] => String::new(),
         [only] => only.clone(),
         [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
     }
+}
+
+/// Names in typographic quotes, joined as running text: “a”, “b” and “c”.
+fn quoted_list<'a>(names: impl IntoIterator<Item = &'a str>) -> String {
+    let quoted: Vec<String> = names.into_iter().map(quote).collect();
+    and_list(&quoted)
 }
 
 /// The keys that share a row's largest weight, as running text, and that weight as shown:

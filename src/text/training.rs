@@ -1,7 +1,7 @@
 //! The training page's words: status and speed, what the loss is, the loss chart's name and
 //! milestone, the copying circuit's checklist, subject–verb agreement, replay and the closer look.
 
-use super::{beside_limit, quote};
+use super::{and_list, beside_limit, quote};
 use crate::format::{fixed, grouped, percent};
 use crate::model::stats::row_stats;
 use crate::model::train::detectors::AgreementReport;
@@ -10,7 +10,7 @@ use crate::model::train::evaluation::{
 };
 use crate::model::train::settings::GrammarFloors;
 use crate::model::train::shape::TransformerConfig;
-use crate::model::train::tasks::NEAR_FLOOR_PERCENT;
+use crate::model::train::tasks::{Repeat, NEAR_FLOOR_PERCENT};
 
 /// What the training view shows: how many steps of which task made these weights, or, while it
 /// trains, that it is training.
@@ -343,19 +343,30 @@ pub fn first_copy_note(
 }
 
 /// The closer look's walk through one induction row: row `row` (0-based) of held-out sequence 1,
-/// inside the second copy of the segment of length `len`, its earlier occurrence and the token
-/// after it, and how much weight the chosen head (`layer`, `head`, 0-based) puts there.
+/// inside the second copy of the `repeat`ed segment, its earlier occurrence and the token
+/// after it, and how much of the chosen head's (`layer`, `head`, 0-based) row `weights` (keys
+/// 0..=row) is there. Tokens are drawn at random, so the row's token may also stand elsewhere
+/// before it; an induction head looks after every earlier occurrence, so those places are named,
+/// and the head's weight on them given apart from its weight on the copy.
 pub fn induction_walkthrough(
     tokens: &[String],
     row: usize,
-    len: usize,
+    repeat: Repeat,
     layer: usize,
     head: usize,
-    weight: f64,
+    weights: &[f64],
 ) -> String {
+    let len = repeat.len;
     let (earlier, target) = (row - len, row + 1 - len);
     let name = |i: usize| tokens.get(i).map_or(String::new(), |t| quote(t));
+    let weight = |i: usize| weights.get(i).copied().unwrap_or(0.0);
     let predicts = match tokens.get(row + 1) {
+        // The copy's last row: what follows the second copy is random again.
+        Some(next) if row + 1 == repeat.second() + len => format!(
+            ", which a copy would predict next; but the second copy ends here, and the token after it ({} at position {}) is random",
+            quote(next),
+            row + 2
+        ),
         Some(next) => format!(
             ", the token this row must predict ({} at position {})",
             quote(next),
@@ -363,17 +374,58 @@ pub fn induction_walkthrough(
         ),
         None => String::new(),
     };
-    format!(
-        "Row {} {} is in the second copy. The same token stood at position {} in the first copy, followed by {} at position {}{predicts}. An induction head puts its weight on position {}; layer {}, head {} puts {} there.",
+    let others: Vec<usize> = (0..row)
+        .filter(|&j| j != earlier && tokens.get(j) == tokens.get(row))
+        .collect();
+    let start = format!(
+        "Row {} {} is in the second copy. The same token stood at position {} in the first copy, followed by {} at position {}{predicts}.",
         row + 1,
         name(row),
         earlier + 1,
         name(target),
         target + 1,
+    );
+    if others.is_empty() {
+        return format!(
+            "{start} An induction head puts its weight on position {}; layer {}, head {} puts {} there.",
+            target + 1,
+            layer + 1,
+            head + 1,
+            percent(weight(target))
+        );
+    }
+    let stood: Vec<String> = others
+        .iter()
+        .map(|&j| {
+            format!(
+                "position {} (followed by {} at position {})",
+                j + 1,
+                name(j + 1),
+                j + 2
+            )
+        })
+        .collect();
+    // Every place after an earlier occurrence, the copy's among them, in order.
+    let after: Vec<String> = (0..row)
+        .filter(|&j| j == earlier || others.contains(&j))
+        .map(|j| (j + 2).to_string())
+        .collect();
+    let elsewhere: f64 = others.iter().map(|&j| weight(j + 1)).sum();
+    let rest = if others.len() == 1 {
+        "the other".to_string()
+    } else {
+        format!("the other {}", others.len())
+    };
+    format!(
+        "{start} It also stood at {}. An induction head looks at the token after each earlier occurrence, so it may split its weight among positions {}, of which the copy points to position {}. Layer {}, head {} puts {} on position {} and {} on {rest}.",
+        and_list(&stood),
+        and_list(&after),
         target + 1,
         layer + 1,
         head + 1,
-        percent(weight)
+        percent(weight(target)),
+        target + 1,
+        percent(elsewhere),
     )
 }
 

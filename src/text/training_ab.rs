@@ -31,6 +31,44 @@ pub fn run_b_title(change: RunChange) -> String {
     }
 }
 
+/// Under run B's step count, while the runs' step counts differ: run A's count and why they
+/// differ (`a_steps`, `b_steps`; `targets`: the steps runs A and B are training to, if they are).
+/// `None` while they are equal.
+pub fn run_gap_note(
+    a_steps: usize,
+    b_steps: usize,
+    targets: (Option<usize>, Option<usize>),
+) -> Option<String> {
+    let training_to = |letter: &str, steps: usize, target: Option<usize>| {
+        let target = target.filter(|&t| steps < t)?;
+        Some(format!(
+            "Run {letter} is training to step {}, then stops.",
+            grouped(target as u64)
+        ))
+    };
+    if let Some(note) = training_to("B", b_steps, targets.1) {
+        return Some(note);
+    }
+    if let Some(note) = training_to("A", a_steps, targets.0) {
+        return Some(note);
+    }
+    let why = match a_steps.cmp(&b_steps) {
+        std::cmp::Ordering::Equal => return None,
+        std::cmp::Ordering::Greater => format!(
+            "{} more. Run B starts from step 0 whenever it is chosen, and each run trains at its own speed",
+            grouped((a_steps - b_steps) as u64)
+        ),
+        std::cmp::Ordering::Less => format!(
+            "{} fewer. Each run trains at its own speed",
+            grouped((b_steps - a_steps) as u64)
+        ),
+    };
+    Some(format!(
+        "Run A has trained for {} steps, {why}; the loss chart compares the two at the same step.",
+        grouped(a_steps as u64)
+    ))
+}
+
 /// Above the detector table of a run trained with a mistake that puts weight on later tokens.
 pub const DETECTORS_READ_THE_PAST: &str = "This run puts weight on later tokens. The detector scores, entropy included, read only each row's past (the keys up to the row), so they miss that weight, and the copying circuit's checks do not apply to it. The head grid shows it: a hatched cell is a later token, coloured by its weight (grey where the weight is exactly 0).";
 
@@ -230,5 +268,27 @@ mod tests {
                 "{text}"
             );
         }
+    }
+
+    #[test]
+    fn the_gap_note_says_why_the_runs_differ() {
+        assert_eq!(run_gap_note(300, 300, (None, None)), None);
+        assert_eq!(
+            run_gap_note(1250, 400, (None, None)).unwrap(),
+            "Run A has trained for 1,250 steps, 850 more. Run B starts from step 0 whenever it is chosen, and each run trains at its own speed; the loss chart compares the two at the same step."
+        );
+        assert!(run_gap_note(40, 60, (None, None))
+            .unwrap()
+            .starts_with("Run A has trained for 40 steps, 20 fewer. Each run"));
+        assert_eq!(
+            run_gap_note(1200, 30, (None, Some(1200))).unwrap(),
+            "Run B is training to step 1,200, then stops."
+        );
+        assert_eq!(
+            run_gap_note(10, 60, (Some(60), None)).unwrap(),
+            "Run A is training to step 60, then stops."
+        );
+        // A target reached is no longer news.
+        assert_eq!(run_gap_note(50, 50, (Some(50), Some(50))), None);
     }
 }

@@ -1,7 +1,7 @@
 //! The training lab's sentences: the repeated segment's marks, Replay's Play, knocking heads out
 //! and the prediction asked first, the composition test, and run B beside run A.
 
-use super::CircuitItem;
+use super::{and_list, CircuitItem};
 use crate::format::fixed;
 use crate::model::train::composition::{Composition, CopyingNumbers, COPYING_RATIO_MAX};
 use crate::model::train::evaluation::INDUCTION_MIN;
@@ -52,19 +52,53 @@ fn signed(x: f64, decimals: u32) -> String {
     }
 }
 
-/// The knocked-out heads in words, layers and heads from 1, with how: "layer 1 head 2
-/// (zero-ablated)", "layer 1 head 1 and layer 2 head 2 (mean-ablated)".
-pub fn knocked_heads_text(heads: &[(usize, usize)], kind: AblationKind) -> String {
+/// Heads in words, layers and heads from 1: "layer 1 head 2", "layer 1 head 1 and layer 2 head 2".
+fn heads_text(heads: &[(usize, usize)]) -> String {
     let names: Vec<String> = heads
         .iter()
         .map(|&(l, h)| format!("layer {} head {}", l + 1, h + 1))
         .collect();
-    let list = match names.as_slice() {
-        [] => return "no head".to_string(),
-        [one] => one.clone(),
-        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    and_list(&names)
+}
+
+/// The knocked-out heads in words, with how: "layer 1 head 2 (zero-ablated)", "layer 1 head 1
+/// and layer 2 head 2 (mean-ablated)".
+pub fn knocked_heads_text(heads: &[(usize, usize)], kind: AblationKind) -> String {
+    if heads.is_empty() {
+        return "no head".to_string();
+    }
+    format!("{} ({}-ablated)", heads_text(heads), kind.key())
+}
+
+/// Under the knock-out's scores table: why some scores did not move. `knocked`: the heads knocked
+/// out; `unchanged`: the heads whose two scores are the same bits as intact
+/// ([`crate::model::train::ablation::unchanged_scores`]); `(layers, heads)`: the model's shape.
+/// The reason given holds for the heads up to the first layer with a knocked-out head, which that
+/// function's test shows are always on the list.
+pub fn unchanged_scores_note(
+    knocked: &[(usize, usize)],
+    unchanged: &[(usize, usize)],
+    (layers, heads): (usize, usize),
+) -> String {
+    let Some(first) = knocked.iter().map(|&(l, _)| l).min() else {
+        return String::new();
     };
-    format!("{list} ({}-ablated)", kind.key())
+    let reach = if first == 0 {
+        "in layer 1".to_string()
+    } else {
+        format!("in layers 1 to {}", first + 1)
+    };
+    let after = if first + 1 < layers {
+        " Heads in later layers read what the knocked-out heads no longer write, so their scores can change."
+    } else {
+        ""
+    };
+    format!(
+        "Knocking a head out removes what it writes, not where it looks, and the scores measure where heads look. A head reads only what the layers before it wrote, so no head {reach} reads anything a knocked-out head wrote: those heads score exactly as before, any knocked-out one among them included.{after} Unchanged here, bit for bit: {} ({} of {} heads).",
+        heads_text(unchanged),
+        unchanged.len(),
+        layers * heads
+    )
 }
 
 /// The loss a prediction is about.
@@ -320,5 +354,31 @@ mod tests {
         assert!(composition_item(5, &mean_differs)
             .text
             .contains("Composition holds. With mean-ablation it does not."));
+    }
+
+    #[test]
+    fn the_unchanged_scores_note_names_the_heads_that_kept_theirs() {
+        let note = unchanged_scores_note(&[(0, 0)], &[(0, 0), (0, 1)], (2, 2));
+        assert_eq!(
+            note,
+            "Knocking a head out removes what it writes, not where it looks, and the scores measure where heads look. A head reads only what the layers before it wrote, so no head in layer 1 reads anything a knocked-out head wrote: those heads score exactly as before, any knocked-out one among them included. Heads in later layers read what the knocked-out heads no longer write, so their scores can change. Unchanged here, bit for bit: layer 1 head 1 and layer 1 head 2 (2 of 4 heads)."
+        );
+        let late = unchanged_scores_note(
+            &[(1, 1), (2, 0)],
+            &[(0, 0), (0, 1), (1, 0), (1, 1), (2, 1)],
+            (3, 2),
+        );
+        assert!(
+            late.contains("so no head in layers 1 to 2 reads anything"),
+            "{late}"
+        );
+        assert!(late.ends_with("layer 1 head 1, layer 1 head 2, layer 2 head 1, layer 2 head 2 and layer 3 head 2 (5 of 6 heads)."), "{late}");
+        let last = unchanged_scores_note(&[(1, 0)], &[(0, 0), (1, 0)], (2, 1));
+        assert!(!last.contains("later layers"), "{last}");
+        assert!(
+            last.ends_with("layer 1 head 1 and layer 2 head 1 (2 of 2 heads)."),
+            "{last}"
+        );
+        assert_eq!(unchanged_scores_note(&[], &[], (2, 2)), "");
     }
 }

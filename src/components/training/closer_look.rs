@@ -119,8 +119,7 @@ pub(super) fn CloserLook() -> impl IntoView {
                 let (l, h) = chosen();
                 // The walk through an induction row, for a row in the second copy.
                 let walkthrough = repeat.get().filter(|r| (r.second()..r.second() + r.len).contains(&i)).map(|r| {
-                    let target = i + 1 - r.len;
-                    induction_walkthrough(t, i, r.len, l, h, w[(i, target)])
+                    induction_walkthrough(t, i, r, l, h, &cells)
                 });
                 Some(view! {
                     {walkthrough.map(|text| view! { <p data-testid="induction-walkthrough">{text}</p> })}

@@ -6,13 +6,14 @@
 use super::head_grid::{thumb_side_of, TrainedThumbnail};
 use super::use_training;
 use crate::components::data_table::DataTable;
+use crate::model::train::ablation::unchanged_scores;
 use crate::model::train::evaluation::EvalPoint;
 use crate::model::train::knockout::AblationKind;
 use crate::model::train::prediction::LossChange;
 use crate::state::{Knockout, KnockoutResult};
 use crate::text::{
     ablation_kind_label, change_label, knocked_heads_text, loss_cell, of_run, prediction_grade,
-    prediction_question, score_cell, signed_cell, KNOCKOUT_INTRO,
+    prediction_question, score_cell, signed_cell, unchanged_scores_note, KNOCKOUT_INTRO,
 };
 use leptos::html;
 use leptos::prelude::*;
@@ -131,7 +132,7 @@ fn losses_table(intact: &EvalPoint, knocked: &EvalPoint) -> impl IntoView {
             test_id="knockout-losses"
             class="loss"
             caption=format!(
-                "Held-out loss in nats at step {}, intact and with the heads knocked out",
+                "Held-out loss in nats at step {}, intact and with the heads knocked out (each difference is of the unrounded losses)",
                 intact.step
             )
             columns=["loss", "intact", "knocked out", "difference"]
@@ -164,7 +165,7 @@ fn scores_table(intact: &EvalPoint, knocked: &EvalPoint) -> impl IntoView {
         <DataTable
             test_id="knockout-scores"
             class="detectors"
-            caption="Detector scores, intact and with the heads knocked out"
+            caption="Detector scores, intact and with the heads knocked out (each difference is of the unrounded scores)"
             columns=[
                 "head",
                 "previous token: intact",
@@ -178,6 +179,26 @@ fn scores_table(intact: &EvalPoint, knocked: &EvalPoint) -> impl IntoView {
             <tbody>{rows}</tbody>
         </DataTable>
     }
+}
+
+/// Which heads kept their scores under the knock-out, and why.
+fn unchanged_note(r: &KnockoutResult) -> String {
+    let knocked: Vec<(usize, usize)> = r
+        .knocked
+        .ablation
+        .heads()
+        .iter()
+        .map(|k| (k.layer, k.head))
+        .collect();
+    let shape = (
+        r.intact.heads.len(),
+        r.intact.heads.first().map_or(0, Vec::len),
+    );
+    unchanged_scores_note(
+        &knocked,
+        &unchanged_scores(&r.intact, &r.knocked.eval),
+        shape,
+    )
 }
 
 /// "Predict first", then the result.
@@ -228,6 +249,7 @@ pub(super) fn KnockoutResults() -> impl IntoView {
                 </p>
                 {losses_table(&r.intact, &r.knocked.eval)}
                 {scores_table(&r.intact, &r.knocked.eval)}
+                <p class="hint" data-testid="ko-unchanged">{unchanged_note(&r)}</p>
             }
         })
     };

@@ -10,7 +10,7 @@ use crate::components::data_table::DataTable;
 use crate::model::train::evaluation::EvalPoint;
 use crate::model::train::settings::TrainSettings;
 use crate::state::Training;
-use crate::text::{as_used_note, loss_cell, run_b_title, run_milestone};
+use crate::text::{as_used_note, loss_cell, run_b_title, run_gap_note, run_milestone};
 use leptos::prelude::*;
 
 /// Run B's section, if the link has a run B.
@@ -88,6 +88,11 @@ fn RunBSection() -> impl IntoView {
             <p data-testid="run-b-steps">
                 "Run B has trained for " <output aria-live="off">{move || b.run.steps.get()}</output> " steps."
             </p>
+            // While the two runs' step counts differ: run A's, and why.
+            {move || {
+                run_gap_note(a.run.steps.get(), b.run.steps.get(), (a.run.target.get(), b.run.target.get()))
+                    .map(|note| view! { <p class="hint" data-testid="run-gap">{note}</p> })
+            }}
             <p class="error" role="alert">{move || b.run.error.get()}</p>
             <ul class="ab-summary" data-testid="ab-summary">
                 <li>{move || milestone("Run A", a)}</li>

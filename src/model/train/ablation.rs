@@ -14,6 +14,7 @@
 //! the pass the run trains with (its mistake, if any), once per model shown; an ablation then
 //! only copies them.
 
+use super::detectors::HeadScores;
 use super::evaluation::{EvalInProgress, EvalPoint};
 use super::knockout::{Ablation, AblationKind, KnockedOut};
 use super::mistakes::TrainingMistake;
@@ -119,6 +120,28 @@ pub fn evaluate_ablated(
         eval: eval.finish(step),
         attention: model.attention_with(&held_out[0].tokens, 1.0, pass),
     }
+}
+
+/// The heads, `(layer, head)` in order, whose previous-token and induction scores are the same
+/// bits in `knocked` as in `intact` (the two evaluations of one model, with and without a
+/// knock-out). A knock-out replaces what a head writes, not where it looks, and the scores measure
+/// where heads look: every head up to the first layer with a knocked-out head, that head
+/// included, reads the same input as before and is on this list (tested below); the heads after
+/// it read what the knocked-out heads no longer write.
+pub fn unchanged_scores(intact: &EvalPoint, knocked: &EvalPoint) -> Vec<(usize, usize)> {
+    let same = |a: &HeadScores, b: &HeadScores| {
+        a.previous_token.to_bits() == b.previous_token.to_bits()
+            && a.induction.map(f64::to_bits) == b.induction.map(f64::to_bits)
+    };
+    let mut heads = Vec::new();
+    for (l, (a, b)) in intact.heads.iter().zip(&knocked.heads).enumerate() {
+        for (h, (a, b)) in a.iter().zip(b).enumerate() {
+            if same(a, b) {
+                heads.push((l, h));
+            }
+        }
+    }
+    heads
 }
 
 #[cfg(test)]
@@ -339,5 +362,57 @@ mod tests {
         let intact = evaluate_ablated(&model, &held, 0, &Ablation::none(), None);
         assert!((got.eval.loss - intact.eval.loss).abs() < 1e-12);
         assert!(means.ablation(&[(1, 0, AblationKind::Zero)]).is_err());
+    }
+
+    /// Every set of heads knocked out, zero and mean, over seeds and a few training steps: the
+    /// heads up to the first layer with a knocked-out head keep their scores bit for bit, and a
+    /// head after it that reads a changed input does not (at least one does change: the
+    /// knock-out is felt).
+    #[test]
+    fn heads_up_to_the_first_knocked_layer_keep_their_scores() {
+        use crate::model::train::trainer::{TrainConfig, Trainer};
+        for seed in 1..=3 {
+            let mut config = TrainConfig::repeat_default(seed);
+            config.eval_sequences = 4;
+            let mut t = Trainer::new(config).unwrap();
+            t.run_to(20);
+            let (model, held) = (t.model(), t.held_out());
+            let cfg = *model.config();
+            let means = HeadMeans::measure(model, held, None);
+            let intact = evaluate_ablated(model, held, 20, &Ablation::none(), None).eval;
+            let all: Vec<(usize, usize)> = (0..cfg.layers)
+                .flat_map(|l| (0..cfg.heads).map(move |h| (l, h)))
+                .collect();
+            for mask in 1..(1usize << all.len()) {
+                let chosen: Vec<(usize, usize)> = (0..all.len())
+                    .filter(|i| mask & (1 << i) != 0)
+                    .map(|i| all[i])
+                    .collect();
+                let first = chosen.iter().map(|&(l, _)| l).min().unwrap();
+                for kind in [AblationKind::Zero, AblationKind::Mean] {
+                    let knocked: Vec<_> = chosen.iter().map(|&(l, h)| (l, h, kind)).collect();
+                    let ablation = means.ablation(&knocked).unwrap();
+                    let got = evaluate_ablated(model, held, 20, &ablation, None);
+                    let same = unchanged_scores(&intact, &got.eval);
+                    for &(l, h) in &all {
+                        if l <= first {
+                            assert!(
+                                same.contains(&(l, h)),
+                                "seed {seed} {chosen:?} {kind:?}: ({l},{h}) {:?} vs {:?}",
+                                intact.heads[l][h],
+                                got.eval.heads[l][h]
+                            );
+                        }
+                    }
+                    if first + 1 < cfg.layers && kind == AblationKind::Zero {
+                        assert!(
+                            all.iter()
+                                .any(|&(l, h)| l > first && !same.contains(&(l, h))),
+                            "seed {seed} {chosen:?}: nothing after layer {first} changed"
+                        );
+                    }
+                }
+            }
+        }
     }
 }

@@ -83,8 +83,7 @@ impl Ablation {
         mut heads: Vec<KnockedOut>,
         (layers, heads_per_layer, head_size): (usize, usize, usize),
     ) -> Result<Self, String> {
-        heads.sort_by_key(|k| (k.layer, k.head));
-        for (n, k) in heads.iter().enumerate() {
+        for k in &heads {
             if k.layer >= layers || k.head >= heads_per_layer {
                 return Err(format!(
                     "layer {} head {}: the model has {layers} layers of {heads_per_layer} heads",
@@ -100,15 +99,26 @@ impl Ablation {
                     k.replacement.len()
                 ));
             }
-            if n > 0 && (heads[n - 1].layer, heads[n - 1].head) == (k.layer, k.head) {
-                return Err(format!(
-                    "layer {} head {} is named twice",
-                    k.layer + 1,
-                    k.head + 1
-                ));
+        }
+        // In (layer, head) order: the model's heads in turn, each taken at most once. (A model
+        // has a few dozen heads at most, so walking them all is cheap.)
+        let mut ordered = Vec::with_capacity(heads.len());
+        for layer in 0..layers {
+            for head in 0..heads_per_layer {
+                let is_this = |k: &KnockedOut| (k.layer, k.head) == (layer, head);
+                if let Some(i) = heads.iter().position(is_this) {
+                    ordered.push(heads.swap_remove(i));
+                    if heads.iter().any(is_this) {
+                        return Err(format!(
+                            "layer {} head {} is named twice",
+                            layer + 1,
+                            head + 1
+                        ));
+                    }
+                }
             }
         }
-        Ok(Self { heads })
+        Ok(Self { heads: ordered })
     }
 
     /// Zero-ablation of `heads` (`(layer, head)`, from 0) of a model of that shape.

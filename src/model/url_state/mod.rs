@@ -442,11 +442,13 @@ impl ViewState {
             )));
         }
 
-        let mut in_read_order: Vec<_> = TABLE.iter().zip(values).collect();
-        // A stable sort: READ_FIRST moves to the front, the rest keep their table order.
-        in_read_order.sort_by_key(|(param, _)| param.key != READ_FIRST);
+        // READ_FIRST first, then the rest in table order.
+        let (first, rest): (Vec<_>, Vec<_>) = TABLE
+            .iter()
+            .zip(values)
+            .partition(|(param, _)| param.key == READ_FIRST);
         let mut state = Self::default();
-        for (param, value) in in_read_order {
+        for (param, value) in first.into_iter().chain(rest) {
             if let Some(value) = value {
                 notices.extend((param.read)(&value, &mut state).map(notice));
             }

@@ -248,12 +248,37 @@ fn the_induction_walkthrough_names_the_earlier_occurrence() {
     let tokens: Vec<String> = ["a", "x", "y", "z", "x", "y", "z", "b"]
         .map(String::from)
         .to_vec();
+    let mut row = vec![0.0; 5];
+    row[2] = 0.8125;
     assert_eq!(
-        induction_walkthrough(&tokens, 4, 3, 1, 0, 0.8125),
+        induction_walkthrough(&tokens, 4, Repeat { first: 1, len: 3 }, 1, 0, &row),
         "Row 5 “x” is in the second copy. The same token stood at position 2 in the first copy, followed by “y” at position 3, the token this row must predict (“y” at position 6). An induction head puts its weight on position 3; layer 2, head 1 puts 81.3% there."
     );
+    let last = induction_walkthrough(&tokens, 6, Repeat { first: 1, len: 3 }, 0, 1, &[0.0; 7]);
     assert!(
-        induction_walkthrough(&tokens, 7, 3, 0, 1, 0.0).contains("position 5 in the first copy")
+        last.contains("position 4 in the first copy, followed by “x” at position 5, which a copy would predict next; but the second copy ends here, and the token after it (“b” at position 8) is random."),
+        "{last}"
+    );
+}
+
+/// A token that stood more than once before its row (random tokens can repeat inside the first
+/// copy): the walk names the place the copy lines up with and the others, each with what followed
+/// it, and splits the head's weight between the copy and the others.
+#[test]
+fn the_induction_walkthrough_names_every_earlier_occurrence() {
+    let tokens: Vec<String> = ["x", "q", "x", "y", "x", "q", "x", "y"]
+        .map(String::from)
+        .to_vec();
+    // A segment of 4 at 0..4, copied at 4..8; row 7 ("x") lines up with position 3.
+    let weights = [0.0, 0.1, 0.05, 0.6, 0.0, 0.2, 0.05];
+    assert_eq!(
+        induction_walkthrough(&tokens, 6, Repeat { first: 0, len: 4 }, 1, 0, &weights),
+        "Row 7 “x” is in the second copy. The same token stood at position 3 in the first copy, followed by “y” at position 4, the token this row must predict (“y” at position 8). It also stood at position 1 (followed by “q” at position 2) and position 5 (followed by “q” at position 6). An induction head looks at the token after each earlier occurrence, so it may split its weight among positions 2, 4 and 6, of which the copy points to position 4. Layer 2, head 1 puts 60.0% on position 4 and 30.0% on the other 2."
+    );
+    let one = induction_walkthrough(&tokens, 4, Repeat { first: 0, len: 4 }, 1, 0, &weights[..5]);
+    assert!(
+        one.contains("It also stood at position 3 (followed by “y” at position 4). An induction head looks at the token after each earlier occurrence, so it may split its weight among positions 2 and 4, of which the copy points to position 2. Layer 2, head 1 puts 10.0% on position 2 and 60.0% on the other."),
+        "{one}"
     );
 }
 
