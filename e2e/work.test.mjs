@@ -213,3 +213,23 @@ test('below the first screen nothing is rendered until it comes near, every word
     await context.close();
   }
 });
+
+test('loading the practice page draws each chart once', { timeout: 90_000 }, async () => {
+  // The numbers are hidden from the start (the quiz opens with a question); the quiz, built after
+  // the first paint, hides them again only if they were shown, so the heatmap is not drawn a
+  // second time for the same picture.
+  const { page, context, consoleLog } = await app.newPage({ viewport: { width: 1280, height: 800 } });
+  try {
+    await app.open(page, '', { file: 'practice.html' });
+    await page.getByTestId('inspector-hidden').waitFor();
+    const loaded = await counts(page);
+    for (const [kind, selector] of [['canvas:heatmap', 'canvas.heatmap'], ['canvas:thumbnail', '.thumbs canvas']]) {
+      const canvases = await page.locator(selector).count();
+      assert.ok(canvases > 0, selector);
+      assert.equal(loaded[kind], canvases, `${kind} (${canvases} on the page): ${JSON.stringify(loaded)}`);
+    }
+    consoleLog.assertClean();
+  } finally {
+    await context.close();
+  }
+});

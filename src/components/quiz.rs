@@ -82,7 +82,9 @@ pub fn Quiz() -> impl IntoView {
     // table keep their numbers hidden (a new question hides them, Check shows them again).
     let hidden = NumbersHidden::from_context();
     let hide = move |on: bool| {
-        if let Some(h) = hidden {
+        // Only a change: setting the same value would redraw the heatmap for nothing (the quiz,
+        // built after the first paint, hides what is hidden from the start).
+        if let Some(h) = hidden.filter(|h| h.0.get_untracked() != on) {
             h.0.set(on);
         }
     };
