@@ -374,8 +374,14 @@ pub fn induction_walkthrough(
         ),
         None => String::new(),
     };
-    let others: Vec<usize> = (0..row)
-        .filter(|&j| j != earlier && tokens.get(j) == tokens.get(row))
+    // Every earlier place of the row's token, the copy's (`earlier`) among them, in order.
+    let occurrences: Vec<usize> = (0..row)
+        .filter(|&j| j == earlier || tokens.get(j) == tokens.get(row))
+        .collect();
+    let others: Vec<usize> = occurrences
+        .iter()
+        .copied()
+        .filter(|&j| j != earlier)
         .collect();
     let start = format!(
         "Row {} {} is in the second copy. The same token stood at position {} in the first copy, followed by {} at position {}{predicts}.",
@@ -405,11 +411,7 @@ pub fn induction_walkthrough(
             )
         })
         .collect();
-    // Every place after an earlier occurrence, the copy's among them, in order.
-    let after: Vec<String> = (0..row)
-        .filter(|&j| j == earlier || others.contains(&j))
-        .map(|j| (j + 2).to_string())
-        .collect();
+    let after: Vec<String> = occurrences.iter().map(|j| (j + 2).to_string()).collect();
     let elsewhere: f64 = others.iter().map(|&j| weight(j + 1)).sum();
     let rest = if others.len() == 1 {
         "the other".to_string()
