@@ -34,7 +34,10 @@ test('dist/index.html names only relative URLs', async () => {
   assert.ok(bootstrap, 'index.html loads the bootstrap by a relative URL');
   const code = await readFile(path.join(DIST_DIR, bootstrap[1]), 'utf8');
   assert.match(code, /from '\.\/attention-explorer-[0-9a-f]+\.js'/);
-  assert.match(code, /module_or_path: new URL\('\.\/attention-explorer-[0-9a-f]+_bg\.wasm', import\.meta\.url\)/);
+  assert.match(code, /fetch\(new URL\('\.\/attention-explorer-[0-9a-f]+_bg\.wasm', import\.meta\.url\)\)/);
+  // The download starts before the wait for the header's frame; init is handed that response.
+  assert.ok(code.indexOf('fetch(') < code.indexOf('requestAnimationFrame'), 'the wasm download starts first');
+  assert.match(code, /module_or_path: wasmDownload/);
 });
 
 test(`the core walk under ${PREFIX}`, { timeout: 90_000 }, async () => {

@@ -471,8 +471,11 @@ export function useApp(serverOpts = {}, browserOpts = {}) {
   return handle;
 }
 
+/** A count as the page writes it ("1,500"), as a number. */
+export const readCount = async (locator) => Number((await locator.textContent()).replaceAll(',', ''));
+
 /** The training page's step counter. */
-export const trainedSteps = async (page) => Number(await page.locator('[data-testid=train-steps] output').textContent());
+export const trainedSteps = async (page) => readCount(page.locator('[data-testid=train-steps] output'));
 
 /** Opens the training page at `url` (a link with `tsteps=steps`) and waits until it has retrained to
  * `steps` and paused. */

@@ -5,7 +5,7 @@
 // adds and removes run B through the link.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useApp, eventually, openRetrained, saveDownload, checkTrainJson } from './harness.mjs';
+import { useApp, eventually, openRetrained, saveDownload, checkTrainJson, readCount, trainedSteps } from './harness.mjs';
 import { heatmapLayout, cellCentrePixel, viridis, thumbnailPixels, LIGHT } from './heatmap_geometry.mjs';
 
 const app = useApp();
@@ -17,7 +17,7 @@ test('a link with run B "no causal mask" retrains both runs and shows both loss 
     await openRetrained(page, `${app.url}/train.html?tseed=1&tsteps=${STEPS}&b=mistake%3Ano-mask`, STEPS);
     const b = page.getByTestId('run-b');
     assert.equal(await b.locator('h3').first().textContent(), 'Run B: No causal mask (a training mistake)');
-    assert.equal(Number(await b.getByTestId('run-b-steps').locator('output').textContent()), STEPS);
+    assert.equal(await readCount(b.getByTestId('run-b-steps').locator('output')), STEPS);
     // Each run trains in a worker of its own, and the menu shows the link's choice.
     assert.equal(await page.getByTestId('training').getAttribute('data-engine'), 'worker');
     assert.equal(await page.getByTestId('train-b').inputValue(), 'mistake:no-mask');
@@ -93,7 +93,7 @@ test('the run B menu adds a run B to the link, trains it to run A\'s step, and r
     assert.equal(await b.locator('h3').first().textContent(), 'Run B: 1 layer');
     // Run B catches up with run A's step, then both are paused.
     await eventually(async () => {
-      assert.equal(Number(await b.getByTestId('run-b-steps').locator('output').textContent()), 50);
+      assert.equal(await readCount(b.getByTestId('run-b-steps').locator('output')), 50);
       assert.equal(await page.getByTestId('train-toggle').textContent(), 'Train');
     }, 60_000);
     assert.equal(await b.locator('.train-thumbs canvas').count(), 2, 'one layer of two heads');
@@ -108,8 +108,8 @@ test('the run B menu adds a run B to the link, trains it to run A\'s step, and r
     // Step once steps both runs.
     await page.getByTestId('train-step').click();
     await eventually(async () => {
-      assert.equal(Number(await b.getByTestId('run-b-steps').locator('output').textContent()), 51);
-      assert.equal(Number(await page.locator('[data-testid=train-steps] output').textContent()), 51);
+      assert.equal(await readCount(b.getByTestId('run-b-steps').locator('output')), 51);
+      assert.equal(await trainedSteps(page), 51);
     }, 30_000);
     await page.getByLabel('Compare with run B').selectOption({ label: 'No run B' });
     await eventually(async () => assert.ok(!page.url().includes('b='), page.url()), 3_000);
@@ -128,15 +128,15 @@ test('run B chosen while run A trains: the page says why their step counts diffe
     await toggle.click();
     await eventually(async () => assert.equal(await toggle.textContent(), 'Pause'), 5_000);
     // Let run A get ahead, then add run B: it starts from step 0 and trains along.
-    await eventually(async () => assert.ok(Number(await page.locator('[data-testid=train-steps] output').textContent()) > 60), 30_000);
+    await eventually(async () => assert.ok(await trainedSteps(page) > 60), 30_000);
     await page.getByLabel('Compare with run B').selectOption({ label: '1 layer' });
     const b = page.getByTestId('run-b');
     await b.waitFor();
-    await eventually(async () => assert.ok(Number(await b.getByTestId('run-b-steps').locator('output').textContent()) > 0), 30_000);
+    await eventually(async () => assert.ok(await readCount(b.getByTestId('run-b-steps').locator('output')) > 0), 30_000);
     await toggle.click();
     await eventually(async () => assert.equal(await toggle.textContent(), 'Train'), 10_000);
-    const aSteps = Number(await page.locator('[data-testid=train-steps] output').textContent());
-    const bSteps = Number(await b.getByTestId('run-b-steps').locator('output').textContent());
+    const aSteps = await trainedSteps(page);
+    const bSteps = await readCount(b.getByTestId('run-b-steps').locator('output'));
     assert.ok(aSteps > bSteps, `A ${aSteps}, B ${bSteps}`);
     // The note gives run A's count and the gap, from the two counters.
     assert.equal(await b.getByTestId('run-gap').textContent(),
@@ -144,8 +144,8 @@ test('run B chosen while run A trains: the page says why their step counts diffe
     // Step once steps both: the gap stays, and the note follows the counters.
     await page.getByTestId('train-step').click();
     await eventually(async () => {
-      assert.equal(Number(await b.getByTestId('run-b-steps').locator('output').textContent()), bSteps + 1);
-      assert.equal(Number(await page.locator('[data-testid=train-steps] output').textContent()), aSteps + 1);
+      assert.equal(await readCount(b.getByTestId('run-b-steps').locator('output')), bSteps + 1);
+      assert.equal(await trainedSteps(page), aSteps + 1);
     }, 30_000);
     assert.match(await b.getByTestId('run-gap').textContent(), new RegExp(`^Run A has trained for ${(aSteps + 1).toLocaleString('en-US')} steps, ${(aSteps - bSteps).toLocaleString('en-US')} more\\.`));
     consoleLog.assertClean();

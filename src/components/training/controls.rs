@@ -1,6 +1,7 @@
 //! The training settings (they are in the link) and Train / Pause / Step once / Reset.
 
 use super::{use_runs, use_training};
+use crate::format::grouped;
 use crate::model::train::run_b::RunChange;
 use crate::model::train::settings::{
     TaskChoice, TrainSettings, LAYER_CHOICES, LEARNING_RATES, TRAIN_HEAD_CHOICES,
@@ -121,7 +122,7 @@ pub(super) fn TrainingControls() -> impl IntoView {
             <p data-testid="train-steps">
                 // Not a live region (an `<output>` is one by default): it changes ten times a
                 // second while training; the status line announces Train and Pause.
-                "Steps: " <output aria-live="off">{move || training.run.steps.get()}</output>
+                "Steps: " <output aria-live="off">{move || grouped(training.run.steps.get() as u64)}</output>
                 {move || rate().map(|r| format!(" · {r}"))}
             </p>
             <p data-testid="train-progress">{progress}</p>

@@ -7,10 +7,11 @@ use super::detector_table::DetectorTable;
 use super::head_grid::{DownloadModel, HeadGrid};
 use super::{circuit_chance, use_runs, use_training};
 use crate::components::data_table::DataTable;
+use crate::format::grouped;
 use crate::model::train::evaluation::EvalPoint;
 use crate::model::train::settings::TrainSettings;
 use crate::state::Training;
-use crate::text::{as_used_note, loss_cell, run_b_title, run_gap_note, run_milestone};
+use crate::text::{as_used_note, loss_cell, run_b_title, run_gap_note, run_milestone, steps_word};
 use leptos::prelude::*;
 
 /// Run B's section, if the link has a run B.
@@ -86,7 +87,8 @@ fn RunBSection() -> impl IntoView {
         <section class="run-b" data-testid="run-b" aria-labelledby="run-b-title">
             <h3 id="run-b-title" class="sub">{title}</h3>
             <p data-testid="run-b-steps">
-                "Run B has trained for " <output aria-live="off">{move || b.run.steps.get()}</output> " steps."
+                "Run B has trained for " <output aria-live="off">{move || grouped(b.run.steps.get() as u64)}</output>
+                {move || format!(" {}.", steps_word(b.run.steps.get()))}
             </p>
             // While the two runs' step counts differ: run A's, and why.
             {move || {
