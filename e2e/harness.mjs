@@ -471,6 +471,9 @@ export function useApp(serverOpts = {}, browserOpts = {}) {
   return handle;
 }
 
+/** A whole number as the page writes it, thousands grouped ("1,500"). */
+export const grouped = (n) => n.toLocaleString('en-US');
+
 /** A count as the page writes it ("1,500"), as a number. */
 export const readCount = async (locator) => Number((await locator.textContent()).replaceAll(',', ''));
 

@@ -101,7 +101,7 @@ test('the composition test says composition holds for seed 1 at step 1,200', { t
   try {
     await retrain(page, `tseed=1&tsteps=${STEPS}`);
     const button = page.getByTestId('composition-test');
-    assert.equal(await button.textContent(), `Test composition at step ${STEPS}`);
+    assert.equal(await button.textContent(), `Test composition at step ${STEPS.toLocaleString('en-US')}`);
     assert.equal(await page.getByTestId('composition-result').count(), 0, 'run only when asked');
     await button.click();
     const result = page.getByTestId('composition-result');
@@ -109,7 +109,7 @@ test('the composition test says composition holds for seed 1 at step 1,200', { t
     assert.equal(await result.getAttribute('data-met'), 'true');
     // The numbers tests/training_lab.rs pins natively, as the page words them.
     const text = await result.textContent();
-    assert.match(text, /^Met — layer 2 reads layer 1 \(tested at step 1200\): intact, layer 2 head 2's induction score 0\.78, repeated part 24\.8% of the first copy's\. Knocking out layer 1 head 1 \(the previous-token head, 0\.83\): layer 2 head 2's induction score 0\.15, repeated part 79\.6% of the first copy's, broken;/);
+    assert.match(text, /^Met — layer 2 reads layer 1 \(tested at step 1,200\): intact, layer 2 head 2's induction score 0\.78, repeated part 24\.8% of the first copy's\. Knocking out layer 1 head 1 \(the previous-token head, 0\.83\): layer 2 head 2's induction score 0\.15, repeated part 79\.6% of the first copy's, broken;/);
     assert.match(text, /Composition holds\. With mean-ablation it holds too\./);
     consoleLog.assertClean();
   } finally {

@@ -6,7 +6,7 @@
 // main-thread task seen while training (Long Tasks API); it does not assert a time.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useApp, eventually, trainedSteps as steps, waitForReady } from './harness.mjs';
+import { useApp, eventually, trainedSteps as steps, waitForReady, grouped } from './harness.mjs';
 
 const app = useApp();
 const STEPS = 100;
@@ -95,7 +95,7 @@ async function circuit(page) {
  * table's, and "Met" agrees with the threshold.
  */
 function assertCircuitMatchesTables(check, detectors, lossRow, step) {
-  assert.match(check.summary, new RegExp(`^At step ${step} `));
+  assert.match(check.summary, new RegExp(`^At step ${grouped(step)} `));
   assert.equal(check.items.length, 3);
   const best = (layer, column) => {
     const rows = detectors.filter((r) => r[0].startsWith(`Layer ${layer},`));
@@ -205,7 +205,7 @@ test('train the repeat task on the training page, replay a checkpoint, pause, an
     await page.mouse.up();
     await eventually(async () => {
       assert.equal(await slider.inputValue(), await slider.getAttribute('max'));
-      assert.match(await replayStep(page), /^step \d+ \(latest evaluation\)$/);
+      assert.match(await replayStep(page), /^step [\d,]+ \(latest evaluation\)$/);
     }, 5_000);
     await eventually(async () => assert.ok((await steps(page)) > stepsAtDrag, 'training went on while the slider was dragged'), 10_000);
 
@@ -235,7 +235,7 @@ test('train the repeat task on the training page, replay a checkpoint, pause, an
     // The sentence says what is shown.
     assert.equal(
       await page.locator('[data-testid=training-status]').textContent(),
-      `Trained for ${n} steps on the repeat task; these weights were learned in your browser.`,
+      `Trained for ${n.toLocaleString('en-US')} steps on the repeat task; these weights were learned in your browser.`,
     );
 
     // The loss table: an evaluation every 25 steps, newest first; the loss fell.
@@ -258,8 +258,8 @@ test('train the repeat task on the training page, replay a checkpoint, pause, an
       assert.ok(Number(r[5]) >= 0 && Number(r[5]) <= 4, `${r}`);
     }
     const lastEval = Math.floor(n / 25) * 25;
-    assert.match(await page.locator('[data-testid=detector-table] caption').textContent(), new RegExp(`at step ${lastEval},`));
-    assert.equal(await replayStep(page), `step ${lastEval} (latest evaluation)`);
+    assert.match(await page.locator('[data-testid=detector-table] caption').textContent(), new RegExp(`at step ${grouped(lastEval)},`));
+    assert.equal(await replayStep(page), `step ${grouped(lastEval)} (latest evaluation)`);
     // The copying circuit under the table: the same step's scores and losses, not formed yet.
     const circuitNow = await circuit(page);
     assertCircuitMatchesTables(circuitNow, detectors, rows[0], lastEval);
@@ -356,17 +356,17 @@ test('the copying circuit: the checklist follows the replay and names the evalua
     const losses = await lossRows(page);
     const latest = await circuit(page);
     const formedAt = Number(
-      latest.summary.match(/^At step 1150 the copying circuit has formed: all three conditions hold \(they first did at the evaluation of step (\d+)\)\.$/)?.[1],
+      latest.summary.match(/^At step 1,150 the copying circuit has formed: all three conditions hold \(they first did at the evaluation of step ([\d,]+)\)\.$/)?.[1].replaceAll(',', ''),
     );
     assert.ok(formedAt > 0 && formedAt < target, latest.summary);
     assertCircuitMatchesTables(latest, await detectorRows(page), losses[0], target);
     assert.ok(latest.items.every((i) => i.met));
     // The loss chart marks that evaluation: its legend, its accessible name, and a dashed vertical
     // line in the text colour where the step axis puts it.
-    assert.equal(await page.getByTestId('milestone').textContent(), `copying circuit first formed (step ${formedAt})`);
+    assert.equal(await page.getByTestId('milestone').textContent(), `copying circuit first formed (step ${grouped(formedAt)})`);
     assert.match(
       await page.getByTestId('loss-chart').getAttribute('aria-label'),
-      new RegExp(`a dashed vertical line at step ${formedAt}, where the copying circuit first formed;`),
+      new RegExp(`a dashed vertical line at step ${grouped(formedAt)}, where the copying circuit first formed;`),
     );
     await assertVerticalLineAt(page, formedAt / target);
 
@@ -381,7 +381,7 @@ test('the copying circuit: the checklist follows the replay and names the evalua
     for (let i = 0; i <= last; i++) {
       if (i > 0) await page.keyboard.press('ArrowRight');
       const step = i * 25;
-      await eventually(async () => assert.match(await replayStep(page), new RegExp(`^step ${step} `)), 5_000);
+      await eventually(async () => assert.match(await replayStep(page), new RegExp(`^step ${grouped(step)} `)), 5_000);
       const check = await circuit(page);
       assertCircuitMatchesTables(check, await detectorRows(page), losses.find((r) => r.step === step), step);
       const allMet = check.items.every((item) => item.met);
@@ -389,7 +389,7 @@ test('the copying circuit: the checklist follows the replay and names the evalua
         firstAllMet = step;
         assert.match(check.summary, /has formed: all three conditions hold, for the first time in this run\.$/);
       } else if (firstAllMet === null) {
-        assert.match(check.summary, new RegExp(`has not formed yet; in this run it forms at the evaluation of step ${formedAt} \\(move Replay there\\)\\.$`));
+        assert.match(check.summary, new RegExp(`has not formed yet; in this run it forms at the evaluation of step ${grouped(formedAt)} \\(move Replay there\\)\\.$`));
       }
     }
     assert.equal(firstAllMet, formedAt);

@@ -103,7 +103,7 @@ fn entries() -> Vec<Entry> {
     ));
     out.push(entry(
         "repeat task: stuck",
-        format!("step {STUCK_CHECK_STEP}"),
+        format!("step {}", grouped(STUCK_CHECK_STEP as u64)),
         format!("evaluation::STUCK_CHECK_STEP = {STUCK_CHECK_STEP}"),
         repeat_verdict(STUCK_CHECK_STEP, 0.8, true),
     ));

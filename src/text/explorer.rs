@@ -2,7 +2,7 @@
 //! tooltips, the row inspector, the weights note, the positions help and the symbols list.
 
 use super::{beside_limit, format_tau, quote, top_keys_text};
-use crate::format::{fixed, percent};
+use crate::format::{fixed, grouped, percent};
 use crate::model::claims::{top_keys, HeadShape, NEARLY_ONE_HOT};
 use crate::model::explorer::WeightSource;
 use crate::model::stats::row_stats;
@@ -178,7 +178,7 @@ pub fn weights_note(weights: &WeightSource, seed: u64) -> String {
                 "Trained weights: the word vectors and W_q, W_k, W_v, W_o of a {}-layer, {}-head attention model that this app's own code trained for {} steps (seed {}) to predict the next word of sentences from a {}-word grammar, saved in f32. So these patterns were learned; the attention arithmetic on them is exact.",
                 cfg.layers,
                 cfg.heads,
-                c.steps,
+                grouped(u64::from(c.steps)),
                 c.seed,
                 GRAMMAR_WORDS.len()
             )
@@ -203,7 +203,7 @@ pub fn weights_note_short(weights: &WeightSource, seed: u64) -> String {
         }
         Some(c) => format!(
             "Trained weights ({} steps on a tiny grammar); the attention arithmetic is exact.",
-            c.steps
+            grouped(u64::from(c.steps))
         ),
     }
 }
@@ -318,9 +318,9 @@ mod tests {
                 .unwrap();
         assert_eq!(
             weights_note(&p.weights, 1337),
-            "Trained weights: the word vectors and W_q, W_k, W_v, W_o of a 1-layer, 2-head attention model that this app's own code trained for 1000 steps (seed 1) to predict the next word of sentences from a 29-word grammar, saved in f32. So these patterns were learned; the attention arithmetic on them is exact."
+            "Trained weights: the word vectors and W_q, W_k, W_v, W_o of a 1-layer, 2-head attention model that this app's own code trained for 1,000 steps (seed 1) to predict the next word of sentences from a 29-word grammar, saved in f32. So these patterns were learned; the attention arithmetic on them is exact."
         );
-        assert!(weights_note_short(&p.weights, 1337).starts_with("Trained weights (1000 steps"));
+        assert!(weights_note_short(&p.weights, 1337).starts_with("Trained weights (1,000 steps"));
         let json = view_json(
             DEFAULT_SENTENCE,
             &p,

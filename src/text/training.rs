@@ -25,7 +25,10 @@ pub fn training_status(steps: usize, task: &str, running: bool) -> String {
             "Not trained yet: these are the seeded random starting weights for the {task} task. Press Train."
         ),
         1 => format!("Trained for 1 step on the {task} task; these weights were learned in your browser."),
-        n => format!("Trained for {n} steps on the {task} task; these weights were learned in your browser."),
+        n => format!(
+            "Trained for {} steps on the {task} task; these weights were learned in your browser.",
+            grouped(n as u64)
+        ),
     }
 }
 
@@ -70,7 +73,7 @@ pub fn loss_chart_label(floor: Option<f64>, milestone: Option<Milestone>) -> Str
     let marker = milestone.map_or(String::new(), |m| {
         format!(
             ", and a dashed vertical line at step {}, where {}",
-            m.step(),
+            grouped(m.step() as u64),
             m.event()
         )
     });
@@ -113,10 +116,16 @@ impl Milestone {
     /// Its legend entry.
     pub fn legend(self) -> String {
         match self {
-            Self::CircuitFormed(step) => format!("copying circuit first formed (step {step})"),
-            Self::NearFloor(step) => {
-                format!("first within {NEAR_FLOOR_PERCENT}% of the floor (step {step})")
+            Self::CircuitFormed(step) => {
+                format!(
+                    "copying circuit first formed (step {})",
+                    grouped(step as u64)
+                )
             }
+            Self::NearFloor(step) => format!(
+                "first within {NEAR_FLOOR_PERCENT}% of the floor (step {})",
+                grouped(step as u64)
+            ),
         }
     }
 }
@@ -143,11 +152,13 @@ pub fn grammar_verdict(
         )
     };
     let within = match first_within {
-        Some(first) => {
-            format!("It first came within {NEAR_FLOOR_PERCENT}% of the line at step {first}.")
-        }
+        Some(first) => format!(
+            "It first came within {NEAR_FLOOR_PERCENT}% of the line at step {}.",
+            grouped(first as u64)
+        ),
         None => format!("It has not come within {NEAR_FLOOR_PERCENT}% of the line yet."),
     };
+    let step = grouped(step as u64);
     format!(
         "The chart shows the loss on held-out sentences, which training never uses. A model that had learned the grammar's rules exactly would average {} nats on them (the dashed horizontal line, computed exactly by listing every sentence of the grammar), and {} nats on its training sentences. At step {step} the held-out loss is {} nats, {relation}. {within}",
         fixed(floors.held_out, 3),
@@ -215,6 +226,7 @@ pub fn circuit_items(check: &CircuitCheck) -> [CircuitItem; 3] {
 /// the head that weights the subject most from the nearer noun's row (the one that predicts the
 /// verb), with what it puts on the nearer noun itself.
 pub fn agreement_summary(step: usize, r: &AgreementReport) -> String {
+    let step = grouped(step as u64);
     let counts = format!(
         "At step {step} the right verb is more probable than the wrong one in {} of {} held-out sentences ({}), and in {} of the {} whose nearer noun differs from the subject in number, one singular and the other plural ({}).",
         r.correct,
@@ -239,30 +251,34 @@ pub fn agreement_summary(step: usize, r: &AgreementReport) -> String {
 /// What the checklist adds up to at the shown `step`, given the first evaluation of the run at
 /// which all three conditions held (`first_formed`, possibly later than a replayed `step`).
 pub fn circuit_summary(step: usize, check: &CircuitCheck, first_formed: Option<usize>) -> String {
+    let at = grouped(step as u64);
     if check.formed() {
         return match first_formed {
             Some(first) if first < step => format!(
-                "At step {step} the copying circuit has formed: all three conditions hold (they first did at the evaluation of step {first})."
+                "At step {at} the copying circuit has formed: all three conditions hold (they first did at the evaluation of step {}).",
+                grouped(first as u64)
             ),
             _ => format!(
-                "At step {step} the copying circuit has formed: all three conditions hold, for the first time in this run."
+                "At step {at} the copying circuit has formed: all three conditions hold, for the first time in this run."
             ),
         };
     }
     if check.induction.is_none() {
         return format!(
-            "At step {step} the copying circuit cannot form: it takes two layers, a previous-token head in the first and an induction head in the second that reads its output. Choose 2 layers to watch it form."
+            "At step {at} the copying circuit cannot form: it takes two layers, a previous-token head in the first and an induction head in the second that reads its output. Choose 2 layers to watch it form."
         );
     }
     match first_formed {
         Some(first) if first > step => format!(
-            "At step {step} the copying circuit has not formed yet; in this run it forms at the evaluation of step {first} (move Replay there)."
+            "At step {at} the copying circuit has not formed yet; in this run it forms at the evaluation of step {} (move Replay there).",
+            grouped(first as u64)
         ),
         Some(first) => format!(
-            "At step {step} not all three conditions hold, though they did at the evaluation of step {first}."
+            "At step {at} not all three conditions hold, though they did at the evaluation of step {}.",
+            grouped(first as u64)
         ),
         None => format!(
-            "At step {step} the copying circuit has not formed yet: it counts as formed when all three conditions hold at one evaluation."
+            "At step {at} the copying circuit has not formed yet: it counts as formed when all three conditions hold at one evaluation."
         ),
     }
 }
@@ -433,12 +449,14 @@ pub fn induction_walkthrough(
 
 /// Progress while a link's training is replayed.
 pub fn retrain_progress(done: usize, target: usize) -> String {
+    let (done, target) = (grouped(done as u64), grouped(target as u64));
     format!("Retraining to the link's step {target}: {done} of {target} steps done.")
 }
 
 /// The repeat task's verdict at the latest evaluation: the repeated part's loss as a share of
 /// the first copy's, and whether the run counts as stuck (see `EvalPoint::stuck`).
 pub fn repeat_verdict(step: usize, ratio: f64, stuck: bool) -> String {
+    let step = grouped(step as u64);
     let share = percent(ratio);
     if stuck {
         format!(
@@ -462,6 +480,7 @@ pub fn score_cell(score: Option<f64>) -> String {
 
 /// The replay slider's readout: which evaluated step the head grid and detector table show.
 pub fn replay_readout(step: usize, latest: bool) -> String {
+    let step = grouped(step as u64);
     if latest {
         format!("step {step} (latest evaluation)")
     } else {
@@ -477,7 +496,8 @@ pub fn checkpoints_note(kept: usize, interval: usize, capacity: usize) -> String
         "checkpoints"
     };
     format!(
-        "{kept} {noun} kept, one every {interval} steps from step 0. At most {capacity} are kept: when the timeline is full, every second one is dropped and the interval doubles."
+        "{kept} {noun} kept, one every {} steps from step 0. At most {capacity} are kept: when the timeline is full, every second one is dropped and the interval doubles.",
+        grouped(interval as u64)
     )
 }
 

@@ -2,7 +2,7 @@
 //! and the prediction asked first, the composition test, and run B beside run A.
 
 use super::{and_list, CircuitItem};
-use crate::format::fixed;
+use crate::format::{fixed, grouped};
 use crate::model::train::composition::{Composition, CopyingNumbers, COPYING_RATIO_MAX};
 use crate::model::train::evaluation::INDUCTION_MIN;
 use crate::model::train::knockout::AblationKind;
@@ -184,7 +184,8 @@ pub fn composition_item(step: usize, c: &Composition) -> CircuitItem {
     let prev = c.previous_token_head.head;
     let ind = c.induction_head.head;
     let mut text = format!(
-        "layer 2 reads layer 1 (tested at step {step}): intact, {}. Knocking out layer 1 head {} (the previous-token head, {}): {}{}",
+        "layer 2 reads layer 1 (tested at step {}): intact, {}. Knocking out layer 1 head {} (the previous-token head, {}): {}{}",
+        grouped(step as u64),
         copying_line(&c.intact, ind),
         prev + 1,
         fixed(c.previous_token_head.score, 2),
@@ -330,7 +331,7 @@ mod tests {
         assert!(item.met);
         assert_eq!(
             item.text,
-            "layer 2 reads layer 1 (tested at step 1200): intact, layer 2 head 2's induction score 0.78, repeated part 24.8% of the first copy's. Knocking out layer 1 head 1 (the previous-token head, 0.83): layer 2 head 2's induction score 0.15, repeated part 79.6% of the first copy's, broken; knocking out head 2: layer 2 head 2's induction score 0.77, repeated part 25.1% of the first copy's, still copying. Composition holds. With mean-ablation it holds too. (Broken: induction below 0.50, repeated part above 60%.)"
+            "layer 2 reads layer 1 (tested at step 1,200): intact, layer 2 head 2's induction score 0.78, repeated part 24.8% of the first copy's. Knocking out layer 1 head 1 (the previous-token head, 0.83): layer 2 head 2's induction score 0.15, repeated part 79.6% of the first copy's, broken; knocking out head 2: layer 2 head 2's induction score 0.77, repeated part 25.1% of the first copy's, still copying. Composition holds. With mean-ablation it holds too. (Broken: induction below 0.50, repeated part above 60%.)"
         );
         // Every way it can fail is said, and the status follows the verdict.
         let other_breaks = Composition {

@@ -2,7 +2,7 @@
 //! row saturation, and step 6's shuffled past and presets.
 
 use crate::views::*;
-use attention_explorer::format::{fixed, percent, scientific};
+use attention_explorer::format::{fixed, grouped, percent, scientific};
 use attention_explorer::model::attention::{averaging_error, averaging_matrix};
 use attention_explorer::model::explorer::{ExplorerConfig, Prepared};
 use attention_explorer::model::masked_average::{mask_fill_demo, zero_score_softmax};
@@ -229,7 +229,7 @@ proptest! {
             Some(c) => {
                 let cfg = c.model.config();
                 prop_assert!(note.contains(&format!("a {}-layer, {}-head attention model", cfg.layers, cfg.heads)), "{}", note);
-                prop_assert!(note.contains(&format!("for {} steps (seed {})", c.steps, c.seed)), "{}", note);
+                prop_assert!(note.contains(&format!("for {} steps (seed {})", grouped(u64::from(c.steps)), c.seed)), "{}", note);
                 prop_assert_eq!(cfg.heads, heads);
             }
         }

@@ -5,7 +5,7 @@
 
 use super::{circuit_chance, use_training};
 use crate::components::data_table::DataTable;
-use crate::format::fixed;
+use crate::format::{fixed, grouped};
 use crate::model::train::detectors::{AgreementReport, HeadScores};
 use crate::text::{
     agreement_summary, circuit_items, circuit_summary, composition_intro, composition_item, of_run,
@@ -103,7 +103,7 @@ pub(super) fn DetectorTable(
                 format!(
                     "What each head{} attends to at step {}, averaged over the held-out sequences",
                     of_run(training.letter.get()),
-                    shown.eval.step
+                    grouped(shown.eval.step as u64)
                 ),
                 &shown.eval.heads,
                 shown.agreement.as_ref(),
@@ -153,7 +153,7 @@ pub(super) fn DetectorTable(
                     <button type="button" data-testid="composition-test" on:click=test_composition>
                         {move || {
                             let step = training.shown.with(|s| s.as_ref().map_or(0, |s| s.eval.step));
-                            format!("Test composition at step {step}")
+                            format!("Test composition at step {}", grouped(step as u64))
                         }}
                     </button>
                     {move || {

@@ -8,6 +8,7 @@ use crate::charts::canvas::Redraw;
 use crate::charts::heatmap::{draw_heatmap, CellText, HeatmapSpec};
 use crate::charts::layout::HeatmapLayout;
 use crate::charts::segments::{draw_segments, Segments};
+use crate::format::grouped;
 use crate::hooks::{use_canvas, use_element_width};
 use crate::model::train::mistakes::TrainingMistake;
 use crate::model::train::tasks::Repeat;
@@ -152,7 +153,7 @@ pub(super) fn HeadGrid(#[prop(default = true)] knockouts: bool) -> impl IntoView
     view! {
         <h3 class="sub">
             {move || format!("Every head{}, on held-out sequence 1, at step ", of_run(training.letter.get()))}
-            {move || training.shown.get().map(|s| s.eval.step)}
+            {move || training.shown.get().map(|s| grouped(s.eval.step as u64))}
         </h3>
         <TokenStrip />
         <div class="train-layers" node_ref=grid_ref>

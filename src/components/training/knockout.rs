@@ -6,6 +6,7 @@
 use super::head_grid::{thumb_side_of, TrainedThumbnail};
 use super::use_training;
 use crate::components::data_table::DataTable;
+use crate::format::grouped;
 use crate::model::train::ablation::unchanged_scores;
 use crate::model::train::evaluation::EvalPoint;
 use crate::model::train::knockout::AblationKind;
@@ -133,7 +134,7 @@ fn losses_table(intact: &EvalPoint, knocked: &EvalPoint) -> impl IntoView {
             class="loss"
             caption=format!(
                 "Held-out loss in nats at step {}, intact and with the heads knocked out (each difference is of the unrounded losses)",
-                intact.step
+                grouped(intact.step as u64)
             )
             columns=["loss", "intact", "knocked out", "difference"]
         >

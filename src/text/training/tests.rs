@@ -84,15 +84,15 @@ fn circuit_lines_say_which_head_and_how_far() {
     assert!(circuit_summary(300, &one_layer, None).contains("cannot form: it takes two layers"));
     assert_eq!(
         circuit_summary(1_200, &formed, Some(1_100)),
-        "At step 1200 the copying circuit has formed: all three conditions hold (they first did at the evaluation of step 1100)."
+        "At step 1,200 the copying circuit has formed: all three conditions hold (they first did at the evaluation of step 1,100)."
     );
     assert!(
         circuit_summary(1_100, &formed, Some(1_100)).ends_with("for the first time in this run.")
     );
     assert!(circuit_summary(500, &close, Some(1_100))
-        .ends_with("in this run it forms at the evaluation of step 1100 (move Replay there)."));
+        .ends_with("in this run it forms at the evaluation of step 1,100 (move Replay there)."));
     assert!(circuit_summary(1_500, &close, Some(1_100))
-        .ends_with("though they did at the evaluation of step 1100."));
+        .ends_with("though they did at the evaluation of step 1,100."));
     assert!(
         circuit_summary(500, &close, None).contains("has not formed yet: it counts as formed when")
     );
@@ -122,7 +122,7 @@ fn training_sentences_say_what_is_shown() {
     assert!(loss_chart_label(None, None)
         .ends_with("and on the repeated part; the table below gives the values."));
     assert!(loss_chart_label(None, Some(Milestone::CircuitFormed(1100))).contains(
-        "on the repeated part, and a dashed vertical line at step 1100, where the copying circuit first formed;"
+        "on the repeated part, and a dashed vertical line at step 1,100, where the copying circuit first formed;"
     ));
     assert!(loss_chart_label(Some(1.3196), None).ends_with(
         "the grammar's floor for held-out sentences, 1.320 nats, as a dashed line; the table below gives the values."
@@ -155,7 +155,17 @@ fn training_sentences_say_what_is_shown() {
         retrain_progress(50, 200),
         "Retraining to the link's step 200: 50 of 200 steps done."
     );
-    assert!(repeat_verdict(2_500, 0.8, true).starts_with("Stuck: at step 2500"));
+    // Counts of steps group their thousands, as every count on the page does.
+    assert_eq!(
+        retrain_progress(1_000, 20_000),
+        "Retraining to the link's step 20,000: 1,000 of 20,000 steps done."
+    );
+    assert!(training_status(1_500, "repeat", false)
+        .starts_with("Trained for 1,500 steps on the repeat task"));
+    assert!(
+        checkpoints_note(40, 1_600, 64).starts_with("40 checkpoints kept, one every 1,600 steps")
+    );
+    assert!(repeat_verdict(2_500, 0.8, true).starts_with("Stuck: at step 2,500"));
     assert!(repeat_verdict(2_500, 0.8, true).contains(&percent(0.8)));
     assert_eq!(
         repeat_verdict(900, 0.25, false),
