@@ -2,7 +2,7 @@
 // model). Seed 1 retrained from a link to step 1,200, where its copying circuit has formed.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useApp, eventually, openRetrained, saveDownload, checkTrainJson } from './harness.mjs';
+import { useApp, eventually, openRetrained, saveDownload, checkTrainJson, grouped } from './harness.mjs';
 
 const app = useApp();
 const STEPS = 1200;
@@ -101,7 +101,7 @@ test('the composition test says composition holds for seed 1 at step 1,200', { t
   try {
     await retrain(page, `tseed=1&tsteps=${STEPS}`);
     const button = page.getByTestId('composition-test');
-    assert.equal(await button.textContent(), `Test composition at step ${STEPS.toLocaleString('en-US')}`);
+    assert.equal(await button.textContent(), `Test composition at step ${grouped(STEPS)}`);
     assert.equal(await page.getByTestId('composition-result').count(), 0, 'run only when asked');
     await button.click();
     const result = page.getByTestId('composition-result');

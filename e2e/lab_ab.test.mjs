@@ -5,7 +5,7 @@
 // adds and removes run B through the link.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useApp, eventually, openRetrained, saveDownload, checkTrainJson, readCount, trainedSteps } from './harness.mjs';
+import { useApp, eventually, openRetrained, saveDownload, checkTrainJson, readCount, trainedSteps, grouped } from './harness.mjs';
 import { heatmapLayout, cellCentrePixel, viridis, thumbnailPixels, LIGHT } from './heatmap_geometry.mjs';
 
 const app = useApp();
@@ -140,14 +140,14 @@ test('run B chosen while run A trains: the page says why their step counts diffe
     assert.ok(aSteps > bSteps, `A ${aSteps}, B ${bSteps}`);
     // The note gives run A's count and the gap, from the two counters.
     assert.equal(await b.getByTestId('run-gap').textContent(),
-      `Run A has trained for ${aSteps.toLocaleString('en-US')} steps, ${(aSteps - bSteps).toLocaleString('en-US')} more. Run B starts from step 0 whenever it is chosen, and each run trains at its own speed; the loss chart compares the two at the same step.`);
+      `Run A has trained for ${grouped(aSteps)} steps, ${grouped(aSteps - bSteps)} more. Run B starts from step 0 whenever it is chosen, and each run trains at its own speed; the loss chart compares the two at the same step.`);
     // Step once steps both: the gap stays, and the note follows the counters.
     await page.getByTestId('train-step').click();
     await eventually(async () => {
       assert.equal(await readCount(b.getByTestId('run-b-steps').locator('output')), bSteps + 1);
       assert.equal(await trainedSteps(page), aSteps + 1);
     }, 30_000);
-    assert.match(await b.getByTestId('run-gap').textContent(), new RegExp(`^Run A has trained for ${(aSteps + 1).toLocaleString('en-US')} steps, ${(aSteps - bSteps).toLocaleString('en-US')} more\\.`));
+    assert.match(await b.getByTestId('run-gap').textContent(), new RegExp(`^Run A has trained for ${grouped(aSteps + 1)} steps, ${grouped(aSteps - bSteps)} more\\.`));
     consoleLog.assertClean();
   } finally {
     await context.close();

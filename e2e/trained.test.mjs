@@ -8,7 +8,7 @@ import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { useApp, saveDownload, waitForReady, E2E_DIR, ARTIFACTS_DIR, REPO_ROOT } from './harness.mjs';
+import { useApp, saveDownload, waitForReady, E2E_DIR, ARTIFACTS_DIR, REPO_ROOT, grouped } from './harness.mjs';
 
 const run = promisify(execFile);
 const app = useApp();
@@ -69,7 +69,7 @@ test('trained weights: fetched on demand, shown, exported and recomputed', { tim
     assert.ok(requests.some((p) => p.endsWith('/checkpoints/grammar.bin')), 'the checkpoint was fetched');
     const note = await page.getByTestId('weights-note').textContent();
     const ckpt = await readCheckpoint();
-    assert.ok(note.includes(`for ${ckpt.steps.toLocaleString('en-US')} steps (seed 1)`), note);
+    assert.ok(note.includes(`for ${grouped(ckpt.steps)} steps (seed 1)`), note);
     // The checkpoint fixes the heads and positions; the controls say so and the link keeps them.
     assert.equal(await page.locator('#heads').inputValue(), '2');
     assert.ok(await page.locator('#heads').isDisabled());

@@ -235,7 +235,7 @@ test('train the repeat task on the training page, replay a checkpoint, pause, an
     // The sentence says what is shown.
     assert.equal(
       await page.locator('[data-testid=training-status]').textContent(),
-      `Trained for ${n.toLocaleString('en-US')} steps on the repeat task; these weights were learned in your browser.`,
+      `Trained for ${grouped(n)} steps on the repeat task; these weights were learned in your browser.`,
     );
 
     // The loss table: an evaluation every 25 steps, newest first; the loss fell.

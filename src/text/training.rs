@@ -24,11 +24,20 @@ pub fn training_status(steps: usize, task: &str, running: bool) -> String {
         0 => format!(
             "Not trained yet: these are the seeded random starting weights for the {task} task. Press Train."
         ),
-        1 => format!("Trained for 1 step on the {task} task; these weights were learned in your browser."),
         n => format!(
-            "Trained for {} steps on the {task} task; these weights were learned in your browser.",
-            grouped(n as u64)
+            "Trained for {} {} on the {task} task; these weights were learned in your browser.",
+            grouped(n as u64),
+            steps_word(n)
         ),
+    }
+}
+
+/// The noun after a count of `n` training steps: "1 step", "1,500 steps".
+pub fn steps_word(n: usize) -> &'static str {
+    if n == 1 {
+        "step"
+    } else {
+        "steps"
     }
 }
 

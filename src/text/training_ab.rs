@@ -1,6 +1,7 @@
 //! The training page's words for run B, trained beside run A with one change: the menu's labels,
 //! when each run formed its circuit (or came near its floor), and a mistaken run's two losses.
 
+use super::steps_word;
 use crate::format::{fixed, grouped};
 use crate::model::train::mistakes::TrainingMistake;
 use crate::model::train::run_b::RunChange;
@@ -68,15 +69,6 @@ pub fn run_gap_note(
         grouped(a_steps as u64),
         steps_word(a_steps)
     ))
-}
-
-/// The noun after a count of `n` training steps: "1 step", "1,500 steps".
-pub fn steps_word(n: usize) -> &'static str {
-    if n == 1 {
-        "step"
-    } else {
-        "steps"
-    }
 }
 
 /// Above the detector table of a run trained with a mistake that puts weight on later tokens.
@@ -300,12 +292,9 @@ mod tests {
         );
         // A target reached is no longer news.
         assert_eq!(run_gap_note(50, 50, (Some(50), Some(50))), None);
-        // One step is "1 step", in the note and in the counters that use the same word.
+        // One step is "1 step" (`steps_word`, as in the counters).
         assert!(run_gap_note(1, 0, (None, None))
             .unwrap()
             .starts_with("Run A has trained for 1 step, 1 more."));
-        for (n, word) in [(0, "steps"), (1, "step"), (2, "steps"), (1500, "steps")] {
-            assert_eq!(steps_word(n), word, "{n}");
-        }
     }
 }

@@ -166,6 +166,9 @@ fn training_sentences_say_what_is_shown() {
         checkpoints_note(40, 1_600, 64).starts_with("40 checkpoints kept, one every 1,600 steps")
     );
     assert!(repeat_verdict(2_500, 0.8, true).starts_with("Stuck: at step 2,500"));
+    for (n, word) in [(0, "steps"), (1, "step"), (2, "steps"), (1_500, "steps")] {
+        assert_eq!(steps_word(n), word, "{n}");
+    }
     assert!(repeat_verdict(2_500, 0.8, true).contains(&percent(0.8)));
     assert_eq!(
         repeat_verdict(900, 0.25, false),
