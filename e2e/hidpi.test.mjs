@@ -116,6 +116,8 @@ test("the training page's canvases follow the device pixel ratio too, without a 
   try {
     await app.open(page, 'tseed=3&tsteps=25', { file: 'train.html' });
     await eventually(async () => assert.equal(await page.locator('[data-testid=train-steps] output').textContent(), '25'), 60_000);
+    // Look closer builds its heatmap when it first comes near the screen.
+    await page.getByTestId('closer-heatmap').scrollIntoViewIfNeeded();
     await assertBacking(page, 1, TRAINING_CANVASES);
     await page.evaluate(() => {
       window.__sameDocument = true;

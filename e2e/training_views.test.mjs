@@ -80,6 +80,9 @@ for (const colorScheme of ['dark', 'light']) {
       await app.open(page, 'tseed=3&tsteps=50', { file: 'train.html' });
       await eventually(async () => assert.equal(await steps(page), 50), 60_000);
       await eventually(async () => assert.equal(await page.locator('[data-testid=train-toggle]').textContent(), 'Train'), 5_000);
+      // Look closer builds its heatmap when it first comes near the screen.
+      await page.getByTestId('closer-heatmap').scrollIntoViewIfNeeded();
+      await page.locator('[data-testid=closer-heatmap] canvas').waitFor({ state: 'attached' });
       const seen = await layout(page);
 
       assert.equal(seen.scrollWidth, seen.viewport, 'the page does not scroll sideways');

@@ -81,6 +81,13 @@ pub(super) fn CloserLook() -> impl IntoView {
     };
     // Nothing is drawn until the model has been evaluated: no placeholder heatmap.
     let ready = Memo::new(move |_| shown.with(Option::is_some));
+    // The heatmap is built the first time this part comes near the screen, and kept: at load it is
+    // far below the first screen, and building it then cost the load a layout of the whole page
+    // (its width read) and a drawing nobody could see yet — 16–19 ms and 10 ms of one 35–47 ms
+    // task in profiles of the VM's Chromium (2026-12-04), a long task on a phone. Its numbers are
+    // in the page from the start all the same: the chosen row's table and trace below it.
+    let heatmap_built =
+        Memo::new(move |built: Option<&bool>| built.copied().unwrap_or(false) || on_screen.get());
     let wrap = NodeRef::<html::Div>::new();
     let name = move || {
         let (l, h) = chosen();
@@ -219,7 +226,7 @@ pub(super) fn CloserLook() -> impl IntoView {
         </div>
         <p class="hint">{CLOSER_TAU_NOTE}</p>
         <div node_ref=wrap data-testid="closer-heatmap">
-            <Show when=move || ready.get()>
+            <Show when=move || ready.get() && heatmap_built.get()>
                 <Heatmap
                     weights=weights
                     tokens=tokens
