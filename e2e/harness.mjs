@@ -235,7 +235,7 @@ export const READY_SELECTOR = 'canvas[data-ready="true"]';
  * training page: under the loss chart, the heads).
  */
 export const REST_OF_FIRST_VIEW = {
-  heatmap: { page: 'main.layout', rest: ['main.layout .downloads', 'main.layout #temperature', 'main.layout #inspector-title'] },
+  heatmap: { page: 'main.layout', rest: ['main.layout .downloads', 'main.layout #temperature', 'main.layout .field.model', 'main.layout #inspector-title'] },
   training: { page: '.watch-heads', rest: ['[data-testid=knockout]', '.watch-heads > *'] },
 };
 

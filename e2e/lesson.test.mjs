@@ -198,7 +198,10 @@ test('step 4: scaling lab readout, table and notebook draws', { timeout: 60_000 
     assert.equal(await page.getAttribute('#lesson-panel', 'data-step'), 'scaling');
     assert.equal(await page.inputValue('#lab-d'), '16');
     const readout = page.locator('[data-testid=lab-readout]');
-    const labCanvas = page.locator('#lesson-panel canvas');
+    // The lab's chart is built when the lesson first comes near the screen.
+    assert.equal(await page.locator('#lesson-panel canvas').count(), 0, 'no lab chart before the lesson nears the screen');
+    await page.locator('#lesson-panel').evaluate((el) => el.scrollIntoView());
+    const labCanvas = page.locator('#lesson-panel canvas[data-ready]');
     const before = await labCanvas.evaluate((c) => c.toDataURL());
     const at16 = parseReadout(await readout.textContent());
     assert.equal(at16.d, 16);

@@ -158,7 +158,7 @@ test('deferred work, not deferred words: the open step and Break it are in the p
   }
 });
 
-test('below the first screen nothing is rendered until it comes near, every word stays, tooltips are whole', { timeout: 90_000 }, async () => {
+test('below the first screen nothing is rendered until it comes near, the lesson\'s chart is built then, every word stays, tooltips are whole', { timeout: 90_000 }, async () => {
   // A phone: the explanation, the lesson and Break it all start below the first screen.
   const { page, context, consoleLog } = await app.newPage({ viewport: { width: 390, height: 844 } });
   try {
@@ -180,10 +180,15 @@ test('below the first screen nothing is rendered until it comes near, every word
     }
     assert.equal(await page.evaluate(() => window.scrollY), 0);
 
+    // Step 1's heatmap is not built until the lesson first comes near the screen; its words are.
+    assert.equal(await page.locator('.lesson canvas').count(), 0, 'no lesson chart before the lesson nears the screen');
+    assert.ok(text.includes('The same numbers come from one matrix product'), 'step 1 words are in the document');
     // Scrolled to, a section is rendered; its heatmap's tooltip is a popover in the top layer, placed
     // in the viewport's coordinates (were the contained section its frame, the section's offset
     // would be added) and open, so the section's paint containment cannot clip it.
+    await page.locator('#lesson-panel').evaluate((el) => el.scrollIntoView());
     const averaging = page.locator('.lesson canvas.heatmap').first();
+    await averaging.waitFor();
     await averaging.scrollIntoViewIfNeeded();
     await eventually(async () => assert.equal(await rendered('.lesson'), true));
     // The last row's last cell (the default sentence has 7 tokens), from the grid's geometry that

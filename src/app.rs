@@ -107,8 +107,10 @@ pub fn PracticeApp() -> impl IntoView {
             <section class="panel main-view" aria-labelledby="heatmap-title">
                 {main_view_heading(view, model)}
                 {main_heatmap(view, model)}
-                <AfterFirstPaint with=tasks.under_heatmap>
+                <AfterFirstPaint with=tasks.thumbnails>
                     <HeadThumbnails />
+                </AfterFirstPaint>
+                <AfterFirstPaint with=tasks.downloads>
                     <Downloads />
                 </AfterFirstPaint>
             </section>
@@ -212,16 +214,23 @@ fn main_heatmap(view: ViewSignals, model: ExplorerModel) -> impl IntoView {
 }
 
 /// The parts of the first view built after the heatmap's first frame, on both pages that show the
-/// explorer's heatmap, in this order, one per frame (so no task is long on a slow phone):
-/// what sits under the heatmap, then the inputs, then the row inspector. In this order nothing on
-/// screen moves when a part arrives: beside the heatmap (wider than 1100 px) each part grows its
-/// own column downwards; under it (narrower), the inputs and the inspector come after what lies
-/// between them and the heatmap, and their panels take no room until they do
+/// explorer's heatmap, in this order, one per frame (shorter tasks on a slow phone): what
+/// sits under the heatmap (the head thumbnails, then the downloads), then the inputs (sentence and
+/// temperature, then the model), then the row inspector. In this order nothing on screen moves
+/// when a part arrives: beside the heatmap (wider than 1100 px) each part grows its own column
+/// downwards; under it (narrower), each part comes after what lies between it and the heatmap,
+/// and the inputs' and the inspector's panels take no room until their parts do
 /// (`style/main.css`, `.layout > .panel:empty`).
+///
+/// Each of the two pairs was one part until the task building it measured 18–27 ms at a phone's
+/// size in the VM's Chromium (2026-12-04): on a phone four times slower, past the 50 ms that makes
+/// a task long.
 #[derive(Clone, Copy)]
 struct FirstViewTasks {
-    under_heatmap: Signal<bool>,
+    thumbnails: Signal<bool>,
+    downloads: Signal<bool>,
     inputs: Signal<bool>,
+    model_inputs: Signal<bool>,
     inspector: Signal<bool>,
 }
 
@@ -229,8 +238,10 @@ impl FirstViewTasks {
     /// The flags, in the order their parts are built (the order they are asked for).
     fn new() -> Self {
         Self {
-            under_heatmap: painted_flag(),
+            thumbnails: painted_flag(),
+            downloads: painted_flag(),
             inputs: painted_flag(),
+            model_inputs: painted_flag(),
             inspector: painted_flag(),
         }
     }
@@ -245,6 +256,8 @@ fn inputs_panel(tasks: FirstViewTasks) -> impl IntoView {
             <AfterFirstPaint with=tasks.inputs>
                 <SentenceBox />
                 <TemperatureSlider />
+            </AfterFirstPaint>
+            <AfterFirstPaint with=tasks.model_inputs>
                 <ModelControls />
             </AfterFirstPaint>
         </section>
@@ -339,9 +352,11 @@ fn full_layout(view: ViewSignals, model: ExplorerModel) -> impl IntoView {
                     </span>
                 </p>
                 {main_heatmap(view, model)}
-                <AfterFirstPaint with=tasks.under_heatmap>
+                <AfterFirstPaint with=tasks.thumbnails>
                     <PhoneDock />
                     <HeadThumbnails />
+                </AfterFirstPaint>
+                <AfterFirstPaint with=tasks.downloads>
                     <Downloads />
                     <CopyEmbedCode />
                 </AfterFirstPaint>

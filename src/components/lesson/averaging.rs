@@ -1,6 +1,7 @@
 //! Step 1: the plain average of the past, first as the notebook's loop, then as one matrix
 //! product `wei · X`, checked against the loop.
 
+use super::WhenLessonSeen;
 use crate::components::heatmap::Heatmap;
 use crate::components::how_we_know::HowWeKnow;
 use crate::model::attention::{averaging_error, averaging_matrix};
@@ -39,14 +40,16 @@ pub(super) fn AveragingStep() -> impl IntoView {
             "of its t visible tokens an equal 1/t and the future nothing. (The notebook counts rows "
             "from 0, so its row t averages t + 1 tokens.) Then the loop is " <code>"wei · X"</code> "."
         </p>
-        <Heatmap
-            weights=Signal::from(wei)
-            tokens=model.tokens
-            selected_row=Signal::derive(move || Some(view.row.get()))
-            on_select=Callback::new(move |row: usize| view.row.set(row))
-            decimal_labels=true
-            title="Averaging matrix (uniform causal attention)"
-        />
+        <WhenLessonSeen>
+            <Heatmap
+                weights=Signal::from(wei)
+                tokens=model.tokens
+                selected_row=Signal::derive(move || Some(view.row.get()))
+                on_select=Callback::new(move |row: usize| view.row.set(row))
+                decimal_labels=true
+                title="Averaging matrix (uniform causal attention)"
+            />
+        </WhenLessonSeen>
         <HowWeKnow>
             <p class="check" data-testid="averaging-check">
                 {move || averaging_check(check())}

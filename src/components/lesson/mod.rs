@@ -36,6 +36,23 @@ use wasm_bindgen::JsCast;
 #[derive(Clone, Copy)]
 struct LessonOnScreen(ReadSignal<bool>);
 
+/// Whether the lesson's panel has come near the screen at least once since the page loaded.
+#[derive(Clone, Copy)]
+struct LessonSeen(Memo<bool>);
+
+/// A step's chart, built the first time the lesson comes near the screen, and kept. At load the
+/// lesson is below the first screen; building step 1's heatmap then made the lesson's task read
+/// the heatmap's width, which laid out the whole lesson (7 ms), and draw a chart nobody could see
+/// yet (5 ms): at a phone's size in the VM's Chromium that task's median was 23.5 ms, 8.4 ms
+/// without the chart (9 traced loads each, 2026-12-04); on a phone four times slower, a long task.
+/// The step's words and numbers are in the page from the start all the same (find in page,
+/// printing).
+#[component]
+fn WhenLessonSeen(children: ChildrenFn) -> impl IntoView {
+    let seen = use_context::<LessonSeen>().map(|s| s.0);
+    view! { <Show when=move || seen.is_none_or(|s| s.get())>{children()}</Show> }
+}
+
 /// A step's live readout: `compute` follows the view while the lesson is on screen (see
 /// [`use_while_seen`]); `what` names it for the work-per-input hook.
 fn follow_when_seen<T: Clone + PartialEq + Send + Sync + 'static>(
@@ -88,7 +105,11 @@ pub fn Lesson() -> impl IntoView {
     };
     let step = move || view.step.get();
     let panel_ref = NodeRef::<leptos::html::Div>::new();
-    provide_context(LessonOnScreen(use_visibility(panel_ref)));
+    let on_screen = use_visibility(panel_ref);
+    provide_context(LessonOnScreen(on_screen));
+    provide_context(LessonSeen(Memo::new(move |seen: Option<&bool>| {
+        seen.copied().unwrap_or(false) || on_screen.get()
+    })));
     view! {
         <section class="panel lesson" aria-labelledby="lesson-title">
             <h2 id="lesson-title">"From averaging to attention, step by step"</h2>

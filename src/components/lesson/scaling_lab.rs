@@ -1,6 +1,7 @@
 //! Step 4: how peaky softmax gets as the head size grows, with and without dividing by √d; the
 //! variance of q·k behind it, the softmax Jacobian that says why it matters, and the ×8 example.
 
+use super::WhenLessonSeen;
 use crate::charts::lab_chart::{draw_lab_chart, SCALED, UNSCALED};
 use crate::components::break_it::BreakItLink;
 use crate::components::data_table::{number_cells, DataTable};
@@ -36,6 +37,7 @@ pub(super) fn ScalingLab() -> impl IntoView {
             pass.paint_whole((width, height), |canvas| {
                 draw_lab_chart(canvas, p, d, pass.theme, pass.dpr)
             });
+            pass.mark_ready();
         });
     });
     let current = move || {
@@ -107,13 +109,15 @@ pub(super) fn ScalingLab() -> impl IntoView {
             <span class="swatch" style=format!("background:{}", UNSCALED.css())></span> "unscaled softmax(q·k) "
             <span class="swatch square" style=format!("background:{}", SCALED.css())></span> "scaled softmax(q·k/√d)"
         </p>
-        <div class="lab-wrap" node_ref=wrap_ref>
-            <canvas
-                node_ref=canvas_ref
-                role="img"
-                aria-label="Line chart of the largest softmax weight against head size: unscaled rises toward 1, scaled stays near 0.36. The table below gives the values."
-            ></canvas>
-        </div>
+        <WhenLessonSeen>
+            <div class="lab-wrap" node_ref=wrap_ref>
+                <canvas
+                    node_ref=canvas_ref
+                    role="img"
+                    aria-label="Line chart of the largest softmax weight against head size: unscaled rises toward 1, scaled stays near 0.36. The table below gives the values."
+                ></canvas>
+            </div>
+        </WhenLessonSeen>
         <p data-testid="lab-readout">
             {move || current().map(|p| lab_readout(&p))}
         </p>
