@@ -13,7 +13,7 @@ pub use use_after_mount::{after_mount, use_after_mount};
 pub use use_canvas::{use_canvas, DrawPass};
 pub use use_device_pixel_ratio::use_device_pixel_ratio;
 pub use use_element_size::use_element_width;
-pub use use_visibility::use_visibility;
+pub use use_visibility::{seen_once, use_visibility};
 pub use use_while_seen::{use_while_seen, use_while_seen_some};
 
 use leptos::prelude::*;

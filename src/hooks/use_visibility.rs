@@ -46,3 +46,9 @@ where
     });
     visible
 }
+
+/// Whether `visible` (from [`use_visibility`]) has been true at least once: for a drawing built
+/// the first time its part comes near the screen and kept from then on, however the page scrolls.
+pub fn seen_once(visible: ReadSignal<bool>) -> Memo<bool> {
+    Memo::new(move |seen: Option<&bool>| seen.copied().unwrap_or(false) || visible.get())
+}

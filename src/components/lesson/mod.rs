@@ -14,7 +14,7 @@ mod scaling_lab;
 mod softmax;
 mod trace;
 
-use crate::hooks::{use_visibility, use_while_seen};
+use crate::hooks::{seen_once, use_visibility, use_while_seen};
 use crate::model::embed::full_link;
 use crate::model::url_state::Step;
 use crate::state::ViewSignals;
@@ -107,9 +107,7 @@ pub fn Lesson() -> impl IntoView {
     let panel_ref = NodeRef::<leptos::html::Div>::new();
     let on_screen = use_visibility(panel_ref);
     provide_context(LessonOnScreen(on_screen));
-    provide_context(LessonSeen(Memo::new(move |seen: Option<&bool>| {
-        seen.copied().unwrap_or(false) || on_screen.get()
-    })));
+    provide_context(LessonSeen(seen_once(on_screen)));
     view! {
         <section class="panel lesson" aria-labelledby="lesson-title">
             <h2 id="lesson-title">"From averaging to attention, step by step"</h2>

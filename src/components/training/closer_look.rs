@@ -10,7 +10,7 @@ use super::use_training;
 use crate::components::heatmap::Heatmap;
 use crate::components::trace_table::TraceTable;
 use crate::format::{fixed, grouped, percent};
-use crate::hooks::{use_visibility, use_while_seen_some};
+use crate::hooks::{seen_once, use_visibility, use_while_seen_some};
 use crate::model::export::weights_csv;
 use crate::model::trace::RowTrace;
 use crate::model::train::shape::PositionKind;
@@ -86,8 +86,7 @@ pub(super) fn CloserLook() -> impl IntoView {
     // (its width read) and a drawing nobody could see yet — 16–19 ms and 10 ms of one 35–47 ms
     // task in profiles of the VM's Chromium (2026-12-04), a long task on a phone. Its numbers are
     // in the page from the start all the same: the chosen row's table and trace below it.
-    let heatmap_built =
-        Memo::new(move |built: Option<&bool>| built.copied().unwrap_or(false) || on_screen.get());
+    let heatmap_built = seen_once(on_screen);
     let wrap = NodeRef::<html::Div>::new();
     let name = move || {
         let (l, h) = chosen();
