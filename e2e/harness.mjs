@@ -236,7 +236,7 @@ export const READY_SELECTOR = 'canvas[data-ready="true"]';
  */
 export const REST_OF_FIRST_VIEW = {
   heatmap: { page: 'main.layout', rest: ['main.layout .downloads', 'main.layout #temperature', 'main.layout .field.model', 'main.layout #inspector-title'] },
-  training: { page: '.watch-heads', rest: ['[data-testid=knockout]', '.watch-heads > *'] },
+  training: { page: '.watch-heads', rest: ['[data-testid=knockout]', '.watch-heads .train-layers', '.watch-heads .detectors'] },
 };
 
 /**

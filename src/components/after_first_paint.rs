@@ -8,10 +8,39 @@ use std::collections::VecDeque;
 use std::time::Duration;
 
 thread_local! {
-    /// The flags still false, in the order they were asked for.
-    static WAITING: RefCell<VecDeque<RwSignal<bool>>> = const { RefCell::new(VecDeque::new()) };
+    /// The parts not built yet, in the order they were asked for.
+    static WAITING: RefCell<VecDeque<Part>> = const { RefCell::new(VecDeque::new()) };
     /// Whether a frame is being waited for on their behalf.
     static WAITING_FOR_FRAME: Cell<bool> = const { Cell::new(false) };
+    /// Where the part first in line stands with its `ready`.
+    static HOLD: Cell<Hold> = const { Cell::new(Hold::NotAsked) };
+}
+
+/// Where a part with a `ready` ([`painted_flag_when`]) stands, once its turn has come.
+#[derive(Clone, Copy)]
+enum Hold {
+    /// Not looked at yet.
+    NotAsked,
+    /// Not ready when first looked at, at this time (`performance.now()`, ms).
+    Since(f64),
+    /// Ready (or waited too long) when last looked at: built at the next look, a frame later, so
+    /// that a frame lays out what made it ready (on the training page, the first evaluation's
+    /// update) before the part adds to the page.
+    Released,
+}
+
+/// How long, at most, a part waits for its `ready` once its turn has come ([`painted_flag_when`]):
+/// a run that never evaluates (no settings) must not keep the rest of the page away. Its first
+/// evaluation takes 70–95 ms here from the mount (worker start and one evaluation), about four
+/// times that on a slow phone.
+const MAX_HOLD_MS: f64 = 3_000.0;
+
+/// A part waiting for its frame.
+struct Part {
+    /// Turns true when the part is to be built.
+    flag: RwSignal<bool>,
+    /// What else it waits for, if anything (read untracked, once per frame while it waits).
+    ready: Option<Box<dyn Fn() -> bool>>,
 }
 
 /// A flag that turns true in a task of its own, after a frame has painted since the page's first
@@ -24,8 +53,22 @@ thread_local! {
 /// part's task stays short on a slow phone, and each frame shows a page whose parts so far are
 /// final. The frame's callback runs before it paints; the timeout set there, in the next task.
 pub fn painted_flag() -> Signal<bool> {
+    queue(None)
+}
+
+/// A [`painted_flag`] that also waits until `ready()` is true (checked once per frame, for at
+/// most [`MAX_HOLD_MS`]) and a frame has painted since, and so do the parts asked for after it.
+/// On the training page the parts that show the run's numbers (the heads, the detector scores,
+/// run B and below) wait for its first evaluation: built before it, they were all updated by the
+/// task that received it, one long task (21–57 ms here at a phone's size, 35 ms median) and one
+/// long layout after it; built after it, each part's task holds that part alone.
+pub fn painted_flag_when(ready: impl Fn() -> bool + 'static) -> Signal<bool> {
+    queue(Some(Box::new(ready)))
+}
+
+fn queue(ready: Option<Box<dyn Fn() -> bool>>) -> Signal<bool> {
     let flag = RwSignal::new(false);
-    WAITING.with_borrow_mut(|waiting| waiting.push_back(flag));
+    WAITING.with_borrow_mut(|waiting| waiting.push_back(Part { flag, ready }));
     if !WAITING_FOR_FRAME.replace(true) {
         mark_building(true);
         // Counted from the task after the mount's, whose first painting of the charts is then
@@ -55,16 +98,19 @@ fn mark_building(building: bool) {
 }
 
 /// After the next frame, turns the first waiting flag true (its part is built in that task, by
-/// the effects the flag sets off), then waits for another frame for the next one.
+/// the effects the flag sets off), then waits for another frame for the next one. A part whose
+/// `ready` is still false keeps its place, and is looked at again after the next frame.
 fn after_next_frame() {
     request_animation_frame(move || {
         set_timeout(
-            move || {
-                if let Some(flag) = WAITING.with_borrow_mut(VecDeque::pop_front) {
+            move || match WAITING.with_borrow_mut(next_turn) {
+                Turn::Build(flag) => {
                     // A part removed before its turn (its owner disposed) is skipped.
                     flag.try_set(true);
                     after_next_frame();
-                } else {
+                }
+                Turn::Wait => after_next_frame(),
+                Turn::Done => {
                     WAITING_FOR_FRAME.set(false);
                     mark_building(false);
                 }
@@ -72,6 +118,44 @@ fn after_next_frame() {
             Duration::ZERO,
         );
     });
+}
+
+/// What a frame's turn does.
+enum Turn {
+    /// Build the first part: its flag, taken off the line.
+    Build(RwSignal<bool>),
+    /// The first part is not ready yet (or became ready since the last frame): look again after
+    /// the next one.
+    Wait,
+    /// No part is left.
+    Done,
+}
+
+fn next_turn(waiting: &mut VecDeque<Part>) -> Turn {
+    let Some(first) = waiting.front() else {
+        return Turn::Done;
+    };
+    // A part whose owner was disposed is not asked (its `ready` may read disposed signals).
+    if let Some(ready) = first.ready.as_ref().filter(|_| !first.flag.is_disposed()) {
+        let hold = HOLD.get();
+        if !matches!(hold, Hold::Released) {
+            let now = window().performance().map_or(0.0, |p| p.now());
+            let since = match hold {
+                Hold::Since(since) => since,
+                _ => now,
+            };
+            HOLD.set(if ready() || now - since >= MAX_HOLD_MS {
+                Hold::Released
+            } else {
+                Hold::Since(since)
+            });
+            return Turn::Wait;
+        }
+    }
+    HOLD.set(Hold::NotAsked);
+    waiting
+        .pop_front()
+        .map_or(Turn::Done, |part| Turn::Build(part.flag))
 }
 
 /// Its children, built only once the page has painted its first frame: what lies below the first

@@ -14,7 +14,7 @@ mod replay;
 mod run_b;
 mod saved;
 
-use crate::components::after_first_paint::{painted_flag, AfterFirstPaint};
+use crate::components::after_first_paint::{painted_flag, painted_flag_when, AfterFirstPaint};
 use crate::model::train::mistakes::TrainingMistake;
 use crate::model::train::settings::TrainSettings;
 use crate::state::{Knockout, RunPair, Training, ViewSignals};
@@ -50,9 +50,16 @@ pub fn TrainingPanel() -> impl IntoView {
     };
     // The rest of the first view, after the loss chart's first frame, one part per frame (no task
     // long on a slow phone), in an order in which nothing on screen moves: what sits under the
-    // loss chart, then the heads (beside it on a wide screen, under it on a narrow one), then run B.
+    // loss chart, then the heads (beside it on a wide screen, under it on a narrow one), their
+    // detector scores, then run B. The heads and every part after them wait for the run's first
+    // evaluation (or its error), so the task that receives it updates only the loss chart and
+    // what sits under it, and each of them is built with its numbers in a task of its own.
     let under_loss = painted_flag();
-    let heads = painted_flag();
+    let heads = painted_flag_when(move || {
+        training.with(|record| record.is_some())
+            || training.run.error.with_untracked(Option::is_some)
+    });
+    let detector = painted_flag();
     let run_b = painted_flag();
     view! {
         <section
@@ -90,6 +97,8 @@ pub fn TrainingPanel() -> impl IntoView {
                 <div class="watch-heads">
                     <AfterFirstPaint with=heads>
                         <HeadGrid />
+                    </AfterFirstPaint>
+                    <AfterFirstPaint with=detector>
                         <DetectorTable />
                     </AfterFirstPaint>
                 </div>
