@@ -15,13 +15,15 @@ const PAGES = [
   // `rest`: an element of each part of the first view built after the first drawing.
   { name: 'explorer', file: '', drawing: 'canvas.heatmap[data-ready]', rest: REST_OF_FIRST_VIEW.heatmap.rest },
   { name: 'practice page', file: 'practice.html', drawing: 'canvas.heatmap[data-ready]', rest: REST_OF_FIRST_VIEW.heatmap.rest },
-  // `afterEvaluation`: parts that wait for the run's first evaluation (the loss chart's data-ready),
-  // so that the task receiving it updates only the loss chart and what sits under it.
+  // `afterEvaluation`: parts that wait for the run's first evaluation (`evaluated`: the loss chart
+  // marked drawn with it), so that the task receiving it updates only the loss chart and what sits
+  // under it.
   {
     name: 'training page',
     file: 'train.html',
     drawing: 'canvas[data-testid=loss-chart]',
     rest: REST_OF_FIRST_VIEW.training.rest,
+    evaluated: 'canvas[data-testid=loss-chart][data-ready]',
     afterEvaluation: ['.watch-heads .train-layers', '.watch-heads .detectors'],
   },
 ];
@@ -31,7 +33,7 @@ const VIEWS = [
   { width: 360, height: 740 },
 ];
 
-for (const { name, file, drawing, rest, afterEvaluation = [] } of PAGES) {
+for (const { name, file, drawing, rest, evaluated: evaluatedSel, afterEvaluation = [] } of PAGES) {
   test(`${name}: the first drawing paints before the rest of the first view, which moves nothing`, { timeout: 120_000 }, async () => {
     for (const viewport of VIEWS) {
       const where = `${name}, ${viewport.width} px`;
@@ -39,7 +41,7 @@ for (const { name, file, drawing, rest, afterEvaluation = [] } of PAGES) {
       try {
         const cdp = await context.newCDPSession(page);
         await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
-        await page.addInitScript(([drawingSel, restSel]) => {
+        await page.addInitScript(([drawingSel, restSel, evaluatedSel]) => {
           window.__shifts = [];
           new PerformanceObserver((list) => {
             for (const e of list.getEntries()) window.__shifts.push({ value: e.value, nodes: e.sources.map((s) => `${s.node?.nodeName}.${s.node?.className || ''}`) });
@@ -51,7 +53,7 @@ for (const { name, file, drawing, rest, afterEvaluation = [] } of PAGES) {
           window.__restFrames = {};
           new MutationObserver(() => {
             for (const s of restSel) if (!(s in window.__restFrames) && document.querySelector(s)) window.__restFrames[s] = window.__frame;
-            if (window.__evaluatedFrame === undefined && document.querySelector('canvas[data-testid=loss-chart][data-ready]')) window.__evaluatedFrame = window.__frame;
+            if (evaluatedSel && window.__evaluatedFrame === undefined && document.querySelector(evaluatedSel)) window.__evaluatedFrame = window.__frame;
           }).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-ready'] });
           // The first frame after the drawing is there: its animation-frame callbacks run before
           // it paints, in the order they were asked for (the page's own first, which only set a
@@ -67,7 +69,7 @@ for (const { name, file, drawing, rest, afterEvaluation = [] } of PAGES) {
               };
             });
           }).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-ready'] });
-        }, [drawing, rest]);
+        }, [drawing, rest, evaluatedSel]);
         await page.goto(`${app.url}/${file}`, { waitUntil: 'load' });
         await page.locator('.site-footer').waitFor({ state: 'attached', timeout: 60_000 });
         for (const part of rest) await page.locator(part).first().waitFor({ state: 'attached' });

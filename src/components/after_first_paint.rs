@@ -2,6 +2,7 @@
 //! per frame.
 
 use crate::hooks::after_mount;
+use crate::web::now_ms;
 use leptos::prelude::*;
 use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
@@ -139,7 +140,7 @@ fn next_turn(waiting: &mut VecDeque<Part>) -> Turn {
     if let Some(ready) = first.ready.as_ref().filter(|_| !first.flag.is_disposed()) {
         let hold = HOLD.get();
         if !matches!(hold, Hold::Released) {
-            let now = window().performance().map_or(0.0, |p| p.now());
+            let now = now_ms();
             let since = match hold {
                 Hold::Since(since) => since,
                 _ => now,

@@ -16,6 +16,7 @@ use crate::model::train::messages::{Command, Report, RunSpec};
 use crate::model::train::run_record::RunRecord;
 use crate::model::train::trainer::{Trainer, Work};
 use crate::web::next_task::next_task;
+use crate::web::now_ms;
 use crate::web::worker::TrainWorker;
 use leptos::prelude::*;
 
@@ -65,10 +66,6 @@ pub struct Run {
     /// Written with the step count whenever the run settles (pause, evaluation, target): the
     /// link's `tsteps` for the page's main run.
     settled_steps: Option<RwSignal<usize>>,
-}
-
-fn now_ms() -> f64 {
-    window().performance().map_or(0.0, |p| p.now())
 }
 
 impl Run {

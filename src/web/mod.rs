@@ -19,3 +19,8 @@ pub mod worker;
 pub fn window() -> web_sys::Window {
     web_sys::window().expect("a browser window")
 }
+
+/// The page's clock, `performance.now()` in milliseconds (0 where the browser has none).
+pub fn now_ms() -> f64 {
+    window().performance().map_or(0.0, |p| p.now())
+}
