@@ -160,7 +160,9 @@ fn a_bars_only_redraw_paints_exactly_what_a_full_draw_does() {
 
 #[wasm_bindgen_test]
 fn rectangles_and_the_blit_paint_identical_cells() {
-    for n in [1, 2, 7, 16] {
+    // Up to 16 tokens the app paints rectangles; the larger grids are what the blit paints in
+    // the app, with cells of several device pixels, of about one, and narrower than one.
+    for n in [1, 2, 7, 16, 64, 256] {
         let tokens: Vec<String> = (0..n).map(|i| format!("w{i}")).collect();
         let weights = DMatrix::from_fn(n, n, |i, j| {
             if j > i {
@@ -170,8 +172,10 @@ fn rectangles_and_the_blit_paint_identical_cells() {
             }
         });
         for dpr in [1.0, 1.5, 2.0] {
-            for width in [220.0, 506.0] {
-                let layout = HeatmapLayout::new(width, n, 3, 13.0, true);
+            for (width, font_px, legend) in
+                [(96.0, 0.0, false), (220.0, 13.0, true), (506.0, 13.0, true)]
+            {
+                let layout = HeatmapLayout::new(width, n, 3, font_px, legend);
                 let spec = HeatmapSpec {
                     tokens: &tokens,
                     weights: &weights,

@@ -169,6 +169,26 @@ pub fn paint_cells(
     }
 }
 
+/// Pixel runs along one axis, in order: `(length, Some(cell))` for a cell's pixels and
+/// `(length, None)` for the gap after it (and any slack up to `total`). Cells narrower than a
+/// device pixel own no pixel and get no run, so their colour is never computed.
+fn pixel_runs(edges: &[i32], gap: i32, total: usize) -> Vec<(usize, Option<usize>)> {
+    let mut runs = Vec::with_capacity(2 * edges.len());
+    for (k, pair) in edges.windows(2).enumerate() {
+        let cell = (pair[1] - gap - pair[0]).max(0);
+        runs.push((cell as usize, Some(k)));
+        runs.push(((pair[1] - pair[0] - cell).max(0) as usize, None));
+    }
+    let used: usize = runs.iter().map(|run| run.0).sum();
+    runs.push((total.saturating_sub(used), None));
+    runs.retain(|run| run.0 > 0);
+    runs
+}
+
+/// The grid as one `ImageData`, built run by run: a colour is computed once per cell that owns a
+/// pixel and filled along its run, and every further pixel line of a cell row is a copy of its
+/// first. A 256-token map at least 256 device pixels wide takes 65 536 colours; one 96 device
+/// pixels wide (a thumbnail) takes at most 96 × 96.
 fn blit_cells(
     canvas: &HtmlCanvasElement,
     layout: &HeatmapLayout,
@@ -181,61 +201,33 @@ fn blit_cells(
     let (x0, y0) = (xs[0], ys[0]);
     let (w, h) = ((xs[n] - x0).max(1) as usize, (ys[n] - y0).max(1) as usize);
     let gap = cell_gap(layout, dpr);
-    let mut rgba = vec![0u8; w * h * 4];
     let bg = spec.theme.background;
     let bg_px = [bg.0, bg.1, bg.2, 255];
-    let cell_px = |i: usize, j: usize| {
-        let c = cell_color(spec, i, j);
-        [c.0, c.1, c.2, 255]
-    };
-    // Column index of each pixel column (or None inside a gap).
-    let col_of: Vec<Option<usize>> = {
-        let mut v = Vec::with_capacity(w);
-        let mut j = 0;
-        for px in 0..w as i32 {
-            let x = x0 + px;
-            while j + 1 < n && x >= xs[j + 1] {
-                j += 1;
+    let columns = pixel_runs(&xs, gap, w);
+    let mut pixels: Vec<[u8; 4]> = Vec::with_capacity(w * h);
+    for (lines, row) in pixel_runs(&ys, gap, h) {
+        let first_line = pixels.len();
+        match row {
+            None => pixels.resize(first_line + w, bg_px),
+            Some(i) => {
+                for &(len, column) in &columns {
+                    let px = column.map_or(bg_px, |j| {
+                        let c = cell_color(spec, i, j);
+                        [c.0, c.1, c.2, 255]
+                    });
+                    pixels.resize(pixels.len() + len, px);
+                }
             }
-            v.push(if x >= xs[j + 1] - gap { None } else { Some(j) });
         }
-        v
-    };
-    // Colours are computed only for cells that own a pixel, once per run of equal pixels; a pixel
-    // line that shows the same cell row as the line above is a copy of it. (On a 96 px thumbnail
-    // of 256 tokens that is ~7 000 colours instead of 65 536; on the main map one per cell.)
-    let line_len = w * 4;
-    let mut previous: Option<(usize, bool)> = None;
-    let mut i = 0;
-    for py in 0..h {
-        let y = y0 + py as i32;
-        while i + 1 < n && y >= ys[i + 1] {
-            i += 1;
-        }
-        let in_gap = y >= ys[i + 1] - gap;
-        if previous == Some((i, in_gap)) {
-            rgba.copy_within((py - 1) * line_len..py * line_len, py * line_len);
-            continue;
-        }
-        previous = Some((i, in_gap));
-        let line = &mut rgba[py * line_len..(py + 1) * line_len];
-        let mut run: Option<(usize, [u8; 4])> = None;
-        for (pixel, col) in line.chunks_exact_mut(4).zip(&col_of) {
-            let c = match *col {
-                Some(j) if !in_gap => match run {
-                    Some((rj, c)) if rj == j => c,
-                    _ => {
-                        let c = cell_px(i, j);
-                        run = Some((j, c));
-                        c
-                    }
-                },
-                _ => bg_px,
-            };
-            pixel.copy_from_slice(&c);
+        for _ in 1..lines {
+            pixels.extend_from_within(first_line..first_line + w);
         }
     }
-    let image = ImageData::new_with_u8_clamped_array_and_sh(Clamped(&rgba), w as u32, h as u32)?;
+    let image = ImageData::new_with_u8_clamped_array_and_sh(
+        Clamped(pixels.as_flattened()),
+        w as u32,
+        h as u32,
+    )?;
     context_2d(canvas)?.put_image_data(&image, f64::from(x0), f64::from(y0))?;
     Ok(())
 }
