@@ -5,19 +5,14 @@
 // labelled and reachable by keyboard.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useApp, downloadText, eventually, revealAnswer } from './harness.mjs';
+import { useApp, clickDownload, downloadJson, downloadText, eventually, revealAnswer } from './harness.mjs';
 import { heatmapLayout } from './heatmap_geometry.mjs';
 
 const app = useApp();
 
-async function download(page, name) {
-  const [file] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name, exact: true }).click()]);
-  return downloadText(file);
-}
-
 /** The weights the main view shows, from a JSON download (head from the link, 1-based). */
 async function shownWeights(page, head) {
-  const json = JSON.parse(await download(page, 'Download JSON'));
+  const json = await downloadJson(page);
   return json.heads[head - 1].weights;
 }
 
@@ -57,7 +52,7 @@ for (const cmp of ['tau:2', 'seed:7', 'pos', 's:the mat sat on the cat .', 'brok
       const shown = await section.locator('[data-testid="diff-table"] td').evaluateAll((tds) =>
         tds.map((td) => (td.dataset.masked ? null : Number(td.dataset.d))),
       );
-      const csv = (await download(page, 'Download compare CSV')).trim().split('\n').slice(1);
+      const csv = (await downloadText((await clickDownload(page, 'Download compare CSV')).download)).trim().split('\n').slice(1);
       const bHref = await section.getByTestId('open-b').getAttribute('href');
       const { rows, scaleLabel, pixels } = await readDiffCanvas(page, n);
 

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { useApp, startServer, downloadText, eventually, waitForReady } from './harness.mjs';
+import { useApp, startServer, downloadJson, eventually, waitForReady } from './harness.mjs';
 import { heatmapLayout } from './heatmap_geometry.mjs';
 
 const app = useApp();
@@ -34,16 +34,6 @@ async function clickRow(where, i) {
   const width = await canvas.evaluate((c) => c.clientWidth);
   const longest = Math.max(...TOKENS.map((t) => [...t].length));
   await canvas.click({ position: heatmapLayout(width, TOKENS.length, longest, 13.0, true).at(i, 0) });
-}
-
-/** Clicks "Download JSON" in `where` (page or frame) and parses the file. */
-async function json(page, where) {
-  const [dl] = await Promise.all([
-    page.waitForEvent('download'),
-    where.getByRole('button', { name: 'Download JSON' }).click(),
-  ]);
-  assert.equal(await dl.failure(), null);
-  return JSON.parse(await downloadText(dl));
 }
 
 for (const viewport of [{ width: 640, height: 400 }, { width: 360, height: 640 }]) {
@@ -137,7 +127,7 @@ test('Copy embed code: the snippet in another page shows the same weights as the
     assert.equal(src.searchParams.get('embed'), '1');
     for (const [k, v] of new URLSearchParams(query)) assert.equal(src.searchParams.get(k), v, k);
 
-    const expected = await json(page, page);
+    const expected = await downloadJson(page);
 
     await writeFile(
       path.join(hostDir, 'lesson.html'),
@@ -152,7 +142,7 @@ test('Copy embed code: the snippet in another page shows the same weights as the
     await noSidewaysScroll(frame, 'in the iframe');
     assert.equal(await frame.locator('.lesson').count(), 0);
 
-    const shown = await json(page, frame);
+    const shown = await downloadJson(page, { within: frame });
     assert.deepEqual(shown.tokens, expected.tokens);
     for (const k of ['seed', 'n_heads', 'positions', 'temperature']) assert.equal(shown[k], expected[k], k);
     assert.equal(shown.heads.length, 4);

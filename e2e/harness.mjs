@@ -399,13 +399,32 @@ export async function downloadText(download) {
   return readFile(p, 'utf8');
 }
 
-/** The explorer's JSON download (its "Download JSON" button), parsed. */
-export async function downloadJson(page) {
+/**
+ * Clicks the button named exactly `name` and returns the completed download and its suggested
+ * file name; a failed download throws. `within`: the frame or element that holds the button (an
+ * embed's iframe); the download event is the page's.
+ */
+export async function clickDownload(page, name, { within = page } = {}) {
   const [download] = await Promise.all([
     page.waitForEvent('download'),
-    page.getByRole('button', { name: 'Download JSON' }).click(),
+    within.getByRole('button', { name, exact: true }).click(),
   ]);
-  return JSON.parse(await downloadText(download));
+  const failure = await download.failure();
+  if (failure) throw new Error(`download "${name}" failed: ${failure}`);
+  return { download, name: download.suggestedFilename() };
+}
+
+/** The view's JSON download ("Download JSON" of the explorer, the practice page or the compact
+ *  view) as text, checked to be `attention.json`: for byte-exact comparisons. */
+export async function downloadJsonText(page, options) {
+  const { download, name } = await clickDownload(page, 'Download JSON', options);
+  if (name !== 'attention.json') throw new Error(`the JSON download is named ${name}, not attention.json`);
+  return downloadText(download);
+}
+
+/** The view's JSON download, parsed (see `downloadJsonText`). */
+export async function downloadJson(page, options) {
+  return JSON.parse(await downloadJsonText(page, options));
 }
 
 /**

@@ -3,7 +3,7 @@
 // the values the notebook prints, never against constants copied from the app's output.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useApp, downloadText, eventually } from './harness.mjs';
+import { useApp, downloadJson, eventually } from './harness.mjs';
 import { clickHeatmapRow } from './heatmap_geometry.mjs';
 
 const app = useApp();
@@ -11,17 +11,6 @@ const app = useApp();
 // ---------------------------------------------------------------------------
 // Helpers
 // ---------------------------------------------------------------------------
-
-
-/** Download the JSON and parse it (read from Playwright's temp file: no shared artifact paths). */
-async function downloadJson(page) {
-  const [download] = await Promise.all([
-    page.waitForEvent('download'),
-    page.getByRole('button', { name: 'Download JSON' }).click(),
-  ]);
-  assert.equal(download.suggestedFilename(), 'attention.json');
-  return JSON.parse(await downloadText(download));
-}
 
 /** The inspector caption's row number (1-based) and token. */
 async function inspectorRow(page) {

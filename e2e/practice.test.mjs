@@ -3,17 +3,9 @@
 // Compare A and B, and links back to the explorer with the view it has then.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useApp, downloadText, revealAnswer, waitForReady } from './harness.mjs';
+import { useApp, downloadJson, revealAnswer, waitForReady } from './harness.mjs';
 
 const app = useApp();
-
-async function downloadJson(page) {
-  const [file] = await Promise.all([
-    page.waitForEvent('download'),
-    page.getByRole('button', { name: 'Download JSON', exact: true }).click(),
-  ]);
-  return JSON.parse(await downloadText(file));
-}
 
 const VIEW = 'tau=0.5&seed=42&heads=4&head=3&row=5&pos=1';
 

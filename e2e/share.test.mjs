@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { useApp, downloadText, eventually, collectDialogs, waitForReady } from './harness.mjs';
+import { useApp, clickDownload, downloadJsonText, downloadText, eventually, collectDialogs, waitForReady } from './harness.mjs';
 import { clickHeatmapRow } from './heatmap_geometry.mjs';
 
 const app = useApp();
@@ -11,25 +11,6 @@ const app = useApp();
 // ---------------------------------------------------------------------------
 // Helpers
 // ---------------------------------------------------------------------------
-
-
-/** Click a button and return the download it starts ({ download, name }). */
-async function download(page, buttonName) {
-  const [dl] = await Promise.all([
-    page.waitForEvent('download'),
-    page.getByRole('button', { name: buttonName }).click(),
-  ]);
-  const failure = await dl.failure();
-  assert.equal(failure, null, `download failed: ${failure}`);
-  return { download: dl, name: dl.suggestedFilename() };
-}
-
-/** The JSON download as text (byte-exact comparisons) — read from Playwright's temp file. */
-async function jsonText(page) {
-  const { download: dl, name } = await download(page, 'Download JSON');
-  assert.equal(name, 'attention.json');
-  return downloadText(dl);
-}
 
 const chips = (page) => page.locator('.chips .chip').allTextContents();
 
@@ -139,7 +120,7 @@ test('sentence box: Enter and Apply, the 64-token limit and empty input keep the
     await page.waitForFunction(() => document.querySelectorAll('.chips .chip').length === 3);
     assert.deepEqual(await chips(page), ['one', 'two', 'three']);
     assert.match(await heatmap.getAttribute('aria-label'), /3 query tokens by 3 key tokens/);
-    assert.equal(JSON.parse(await jsonText(page)).tokens.length, 3);
+    assert.equal(JSON.parse(await downloadJsonText(page)).tokens.length, 3);
 
     // 65 tokens: refused, the limit is named, the previous view stays.
     const before = { chips: await chips(page), label: await heatmap.getAttribute('aria-label'), url: null };
@@ -202,7 +183,7 @@ test('sentence box: Unicode is kept, markup stays text', { timeout: 60_000 }, as
         tokens.length,
       );
       assert.deepEqual(await chips(page), tokens, `chips for ${sentence}`);
-      const json = JSON.parse(await jsonText(page));
+      const json = JSON.parse(await downloadJsonText(page));
       assert.equal(json.sentence, sentence, 'JSON keeps the exact sentence (no normalisation)');
       assert.deepEqual(json.tokens, tokens);
       const keyCells = await page.locator('[data-testid=inspector-table] tbody th').allTextContents();
@@ -244,14 +225,14 @@ test('seed: 42 changes the weights, New seed moves on, going back reproduces the
   try {
     await app.open(page);
     assert.equal(await page.inputValue('#seed'), '1337');
-    const original = await jsonText(page);
+    const original = await downloadJsonText(page);
     const orig = JSON.parse(original);
     assert.equal(orig.seed, 1337);
 
     await page.fill('#seed', '42');
     await page.keyboard.press('Tab'); // commit (change event)
     await page.waitForFunction(() => new URL(location.href).searchParams.get('seed') === '42');
-    const s42 = JSON.parse(await jsonText(page));
+    const s42 = JSON.parse(await downloadJsonText(page));
     assert.equal(s42.seed, 42);
     assert.notDeepEqual(s42.heads[0].w_q, orig.heads[0].w_q);
     assert.notDeepEqual(s42.heads[0].weights, orig.heads[0].weights);
@@ -261,7 +242,7 @@ test('seed: 42 changes the weights, New seed moves on, going back reproduces the
     await page.waitForFunction(() => document.querySelector('#seed').value !== '42');
     const shown = await page.inputValue('#seed');
     assert.match(shown, /^\d+$/);
-    const next = JSON.parse(await jsonText(page));
+    const next = JSON.parse(await downloadJsonText(page));
     assert.equal(String(next.seed), shown, 'the displayed seed is the one used');
     assert.notDeepEqual(next.heads[0].weights, s42.heads[0].weights);
     assert.notEqual(await page.locator('[data-testid=inspector-table] tbody').first().textContent(), captionBefore);
@@ -270,15 +251,15 @@ test('seed: 42 changes the weights, New seed moves on, going back reproduces the
     await page.fill('#seed', '-5');
     await page.keyboard.press('Tab');
     await page.waitForFunction(() => document.querySelector('fieldset.model .error').textContent.includes('seed'));
-    assert.equal(JSON.parse(await jsonText(page)).seed, next.seed);
+    assert.equal(JSON.parse(await downloadJsonText(page)).seed, next.seed);
 
     await page.fill('#seed', '1337');
     await page.keyboard.press('Tab');
     await page.waitForFunction(() => new URL(location.href).searchParams.get('seed') === '1337');
-    assert.equal(await jsonText(page), original, 'seed 1337 reproduces the original download byte for byte');
+    assert.equal(await downloadJsonText(page), original, 'seed 1337 reproduces the original download byte for byte');
     // Reproducible across page loads too.
     await app.open(page, 'seed=42');
-    assert.deepEqual(JSON.parse(await jsonText(page)).heads, s42.heads);
+    assert.deepEqual(JSON.parse(await downloadJsonText(page)).heads, s42.heads);
     consoleLog.assertClean();
   } finally {
     await context.close();
@@ -335,7 +316,7 @@ test('URL: the whole state round-trips into a fresh page', { timeout: 60_000 }, 
     const tauDigits = tau >= 1 ? 2 : 3;
     assert.equal(tau.toFixed(tauDigits), tauText);
 
-    const json = await jsonText(page);
+    const json = await downloadJsonText(page);
     const parsed = JSON.parse(json);
     assert.equal(parsed.temperature, tau, 'URL carries τ exactly');
     const snap = await viewSnapshot(page);
@@ -347,7 +328,7 @@ test('URL: the whole state round-trips into a fresh page', { timeout: 60_000 }, 
     await waitForReady(fresh.page);
     await fresh.page.locator('[data-testid=lab-readout]').waitFor();
     assert.equal(await fresh.page.locator('[data-testid=notices]').count(), 0, 'a valid link has no notices');
-    assert.equal(await jsonText(fresh.page), json, 'same JSON, byte for byte');
+    assert.equal(await downloadJsonText(fresh.page), json, 'same JSON, byte for byte');
     const snap2 = await viewSnapshot(fresh.page);
     assert.deepEqual({ ...snap2, heatmapPixels: null }, { ...snap, heatmapPixels: null });
     assert.equal(snap2.heatmapPixels, snap.heatmapPixels, 'same heatmap pixels');
@@ -421,7 +402,7 @@ test('URL: malformed parameters give notices and the default view', { timeout: 6
   const { context, page, consoleLog } = await app.newPage();
   try {
     await app.open(page);
-    const defaults = await jsonText(page);
+    const defaults = await downloadJsonText(page);
     const defaultSnap = await viewSnapshot(page);
 
     await app.open(page, 'tau=abc&heads=3&row=99&seed=-5&step=nope');
@@ -438,7 +419,7 @@ test('URL: malformed parameters give notices and the default view', { timeout: 6
     ]) {
       assert.ok(items.some((t) => re.test(t)), `a notice about ${what}: ${items.join(' | ')}`);
     }
-    assert.equal(await jsonText(page), defaults, 'default model');
+    assert.equal(await downloadJsonText(page), defaults, 'default model');
     assert.deepEqual(await viewSnapshot(page), defaultSnap, 'default view');
     await page.waitForTimeout(300);
     const fixed = new URL(page.url()).searchParams;
@@ -479,9 +460,9 @@ test('downloads: PNG of the heatmap and CSV of the selected head', { timeout: 60
     await app.open(page);
     await page.locator('.thumbs .thumb').nth(1).click();
     await page.waitForFunction(() => document.querySelector('#heatmap-title').textContent.endsWith('head 2 of 2'));
-    const json = JSON.parse(await jsonText(page));
+    const json = JSON.parse(await downloadJsonText(page));
 
-    const png = await download(page, 'Download PNG');
+    const png = await clickDownload(page, 'Download PNG');
     assert.equal(png.name, 'attention.png');
     const bytes = await readFile(await png.download.path());
     assert.deepEqual([...bytes.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], 'PNG signature');
@@ -490,7 +471,7 @@ test('downloads: PNG of the heatmap and CSV of the selected head', { timeout: 60
     assert.deepEqual([bytes.readUInt32BE(16), bytes.readUInt32BE(20)], size, 'PNG has the canvas size');
     assert.ok(bytes.length > 5000, `PNG has ${bytes.length} bytes`);
 
-    const csv = await download(page, 'Download CSV');
+    const csv = await clickDownload(page, 'Download CSV');
     assert.equal(csv.name, 'attention-head2.csv');
     const rows = parseCsv(await downloadText(csv.download));
     assert.deepEqual(rows[0], ['query \\ key', ...json.tokens], 'header row of key tokens');

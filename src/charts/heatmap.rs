@@ -62,6 +62,14 @@ fn edges(start: f64, cell: f64, n: usize, dpr: f64) -> Vec<i32> {
         .collect()
 }
 
+/// The device pixels cell `k` owns along one axis: from its rounded edge up to the next cell's,
+/// less the gap. Both painters use it, so they agree pixel for pixel. It is zero when the cell's
+/// two rounded edges coincide (a cell narrower than a device pixel can round to no width; with a
+/// gap, cells are at least 8 device pixels wide): such a cell is not painted.
+fn owned_pixels(edges: &[i32], gap: i32, k: usize) -> usize {
+    (edges[k + 1] - gap - edges[k]).max(0) as usize
+}
+
 /// A one-device-pixel gap between cells once they are big enough for it to read as a grid.
 fn cell_gap(layout: &HeatmapLayout, dpr: f64) -> i32 {
     i32::from(layout.cell * dpr >= 8.0)
@@ -146,14 +154,14 @@ pub fn paint_cells(
             let n = layout.n;
             let xs = edges(layout.grid_left, layout.cell, n, dpr);
             let ys = edges(layout.grid_top, layout.cell, n, dpr);
-            // Same geometry as the blit: cell (i, j) owns [xs[j], xs[j+1] - gap) × [ys[i], ys[i+1] - gap).
+            // Same geometry as the blit: cell (i, j) owns `owned_pixels` from (xs[j], ys[i]).
             let gap = cell_gap(layout, dpr);
             let ctx = context_2d(canvas)?;
             let mut current = None;
             for i in 0..n {
                 for j in 0..n {
-                    let (w, h) = (xs[j + 1] - gap - xs[j], ys[i + 1] - gap - ys[i]);
-                    if w <= 0 || h <= 0 {
+                    let (w, h) = (owned_pixels(&xs, gap, j), owned_pixels(&ys, gap, i));
+                    if w == 0 || h == 0 {
                         continue;
                     }
                     let c = cell_color(spec, i, j);
@@ -161,7 +169,7 @@ pub fn paint_cells(
                         ctx.set_fill_style_str(&c.css());
                         current = Some(c);
                     }
-                    ctx.fill_rect(xs[j].into(), ys[i].into(), w.into(), h.into());
+                    ctx.fill_rect(xs[j].into(), ys[i].into(), w as f64, h as f64);
                 }
             }
             Ok(())
@@ -170,14 +178,14 @@ pub fn paint_cells(
 }
 
 /// Pixel runs along one axis, in order: `(length, Some(cell))` for a cell's pixels and
-/// `(length, None)` for the gap after it (and any slack up to `total`). Cells narrower than a
-/// device pixel own no pixel and get no run, so their colour is never computed.
+/// `(length, None)` for the gap after it (and any slack up to `total`). A cell that owns no pixel
+/// ([`owned_pixels`] is zero) gets no run, so its colour is never computed.
 fn pixel_runs(edges: &[i32], gap: i32, total: usize) -> Vec<(usize, Option<usize>)> {
     let mut runs = Vec::with_capacity(2 * edges.len());
     for (k, pair) in edges.windows(2).enumerate() {
-        let cell = (pair[1] - gap - pair[0]).max(0);
-        runs.push((cell as usize, Some(k)));
-        runs.push(((pair[1] - pair[0] - cell).max(0) as usize, None));
+        let cell = owned_pixels(edges, gap, k);
+        runs.push((cell, Some(k)));
+        runs.push(((pair[1] - pair[0]).max(0) as usize - cell, None));
     }
     let used: usize = runs.iter().map(|run| run.0).sum();
     runs.push((total.saturating_sub(used), None));
