@@ -381,10 +381,17 @@ export function collectDialogs(page) {
   return dialogs;
 }
 
-export async function saveDownload(page, trigger, { saveAs, timeout = 30_000 } = {}) {
+/** Runs `trigger` and waits for the download it starts to complete; a failed download throws,
+ *  named by `what`. */
+async function completedDownload(page, trigger, { timeout = 30_000, what = 'download' } = {}) {
   const [download] = await Promise.all([page.waitForEvent('download', { timeout }), trigger()]);
   const failure = await download.failure();
-  if (failure) throw new Error(`download failed: ${failure}`);
+  if (failure) throw new Error(`${what} failed: ${failure}`);
+  return download;
+}
+
+export async function saveDownload(page, trigger, { saveAs, timeout = 30_000 } = {}) {
+  const download = await completedDownload(page, trigger, { timeout });
   const suggestedFilename = download.suggestedFilename();
   const dest = saveAs || path.join(ARTIFACTS_DIR, suggestedFilename);
   await mkdir(path.dirname(dest), { recursive: true });
@@ -405,12 +412,8 @@ export async function downloadText(download) {
  * embed's iframe); the download event is the page's.
  */
 export async function clickDownload(page, name, { within = page } = {}) {
-  const [download] = await Promise.all([
-    page.waitForEvent('download'),
-    within.getByRole('button', { name, exact: true }).click(),
-  ]);
-  const failure = await download.failure();
-  if (failure) throw new Error(`download "${name}" failed: ${failure}`);
+  const click = () => within.getByRole('button', { name, exact: true }).click();
+  const download = await completedDownload(page, click, { what: `download "${name}"` });
   return { download, name: download.suggestedFilename() };
 }
 

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { useApp, clickDownload, downloadJsonText, downloadText, eventually, collectDialogs, waitForReady } from './harness.mjs';
+import { useApp, clickDownload, downloadJson, downloadJsonText, downloadText, eventually, collectDialogs, waitForReady } from './harness.mjs';
 import { clickHeatmapRow } from './heatmap_geometry.mjs';
 
 const app = useApp();
@@ -120,7 +120,7 @@ test('sentence box: Enter and Apply, the 64-token limit and empty input keep the
     await page.waitForFunction(() => document.querySelectorAll('.chips .chip').length === 3);
     assert.deepEqual(await chips(page), ['one', 'two', 'three']);
     assert.match(await heatmap.getAttribute('aria-label'), /3 query tokens by 3 key tokens/);
-    assert.equal(JSON.parse(await downloadJsonText(page)).tokens.length, 3);
+    assert.equal((await downloadJson(page)).tokens.length, 3);
 
     // 65 tokens: refused, the limit is named, the previous view stays.
     const before = { chips: await chips(page), label: await heatmap.getAttribute('aria-label'), url: null };
@@ -183,7 +183,7 @@ test('sentence box: Unicode is kept, markup stays text', { timeout: 60_000 }, as
         tokens.length,
       );
       assert.deepEqual(await chips(page), tokens, `chips for ${sentence}`);
-      const json = JSON.parse(await downloadJsonText(page));
+      const json = await downloadJson(page);
       assert.equal(json.sentence, sentence, 'JSON keeps the exact sentence (no normalisation)');
       assert.deepEqual(json.tokens, tokens);
       const keyCells = await page.locator('[data-testid=inspector-table] tbody th').allTextContents();
@@ -232,7 +232,7 @@ test('seed: 42 changes the weights, New seed moves on, going back reproduces the
     await page.fill('#seed', '42');
     await page.keyboard.press('Tab'); // commit (change event)
     await page.waitForFunction(() => new URL(location.href).searchParams.get('seed') === '42');
-    const s42 = JSON.parse(await downloadJsonText(page));
+    const s42 = await downloadJson(page);
     assert.equal(s42.seed, 42);
     assert.notDeepEqual(s42.heads[0].w_q, orig.heads[0].w_q);
     assert.notDeepEqual(s42.heads[0].weights, orig.heads[0].weights);
@@ -242,7 +242,7 @@ test('seed: 42 changes the weights, New seed moves on, going back reproduces the
     await page.waitForFunction(() => document.querySelector('#seed').value !== '42');
     const shown = await page.inputValue('#seed');
     assert.match(shown, /^\d+$/);
-    const next = JSON.parse(await downloadJsonText(page));
+    const next = await downloadJson(page);
     assert.equal(String(next.seed), shown, 'the displayed seed is the one used');
     assert.notDeepEqual(next.heads[0].weights, s42.heads[0].weights);
     assert.notEqual(await page.locator('[data-testid=inspector-table] tbody').first().textContent(), captionBefore);
@@ -251,7 +251,7 @@ test('seed: 42 changes the weights, New seed moves on, going back reproduces the
     await page.fill('#seed', '-5');
     await page.keyboard.press('Tab');
     await page.waitForFunction(() => document.querySelector('fieldset.model .error').textContent.includes('seed'));
-    assert.equal(JSON.parse(await downloadJsonText(page)).seed, next.seed);
+    assert.equal((await downloadJson(page)).seed, next.seed);
 
     await page.fill('#seed', '1337');
     await page.keyboard.press('Tab');
@@ -259,7 +259,7 @@ test('seed: 42 changes the weights, New seed moves on, going back reproduces the
     assert.equal(await downloadJsonText(page), original, 'seed 1337 reproduces the original download byte for byte');
     // Reproducible across page loads too.
     await app.open(page, 'seed=42');
-    assert.deepEqual(JSON.parse(await downloadJsonText(page)).heads, s42.heads);
+    assert.deepEqual((await downloadJson(page)).heads, s42.heads);
     consoleLog.assertClean();
   } finally {
     await context.close();
@@ -460,7 +460,7 @@ test('downloads: PNG of the heatmap and CSV of the selected head', { timeout: 60
     await app.open(page);
     await page.locator('.thumbs .thumb').nth(1).click();
     await page.waitForFunction(() => document.querySelector('#heatmap-title').textContent.endsWith('head 2 of 2'));
-    const json = JSON.parse(await downloadJsonText(page));
+    const json = await downloadJson(page);
 
     const png = await clickDownload(page, 'Download PNG');
     assert.equal(png.name, 'attention.png');
