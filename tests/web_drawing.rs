@@ -9,7 +9,8 @@ use attention_explorer::charts::canvas::{
 };
 use attention_explorer::charts::colors::{label_on, Theme};
 use attention_explorer::charts::heatmap::{
-    draw_heatmap, paint_cell_text, paint_cells, CellPainter, CellText, HeatmapSpec, CELL_TEXT_SCALE,
+    draw_heatmap, paint_cell_text, paint_cells, CellPainter, CellPixels, CellText, HeatmapSpec,
+    CELL_TEXT_SCALE,
 };
 use attention_explorer::charts::layout::HeatmapLayout;
 use attention_explorer::format::fixed;
@@ -340,6 +341,79 @@ fn run_bs_overlapping_curves_each_show() {
                 "run A covers its first copy"
             );
             assert!(pixels_of(&pixels, REPEATED) as f64 >= 100.0 * dpr);
+        }
+    }
+}
+
+#[wasm_bindgen_test]
+fn the_future_hatch_marks_its_own_cells_pixels_and_no_others() {
+    // Broken attention that puts weight on every cell, the future included (rows sum to 1).
+    fn spread(n: usize) -> DMatrix<f64> {
+        let mut w = DMatrix::from_fn(n, n, |i, j| (1 + (i * 5 + j * 3) % 7) as f64);
+        for i in 0..n {
+            let sum = w.row(i).sum();
+            w.row_mut(i).iter_mut().for_each(|v| *v /= sum);
+        }
+        w
+    }
+    fn spec<'a>(tokens: &'a [String], weights: &'a DMatrix<f64>, hatched: bool) -> HeatmapSpec<'a> {
+        HeatmapSpec {
+            tokens,
+            weights,
+            theme: Theme::LIGHT,
+            cell_text: CellText::None,
+            show_labels: false,
+            show_legend: false,
+            show_future: hatched,
+        }
+    }
+    // Widths whose cells fall between device pixels, at the pixel ratios browsers use.
+    for (width, n) in [(333.3, 7), (560.0, 7), (401.7, 12), (287.9, 30)] {
+        let tokens: Vec<String> = (0..n).map(|k| format!("t{k}")).collect();
+        let w = spread(n);
+        let future = || (0..n).flat_map(|i| (i + 1..n).map(move |j| (i, j)));
+        for dpr in [1.0, 1.25, 1.5, 1.75, 2.0, 3.0] {
+            let layout = HeatmapLayout::new(width, n, 3, 13.0, true);
+            let canvas = || detached_canvas((layout.width, layout.height), dpr);
+            // The broken map as the app draws it, and the same cells without their hatch.
+            let (hatched, bare) = (canvas(), canvas());
+            let everything = Redraw::Everything;
+            draw_heatmap(&hatched, &layout, &spec(&tokens, &w, true), dpr, everything).unwrap();
+            draw_heatmap(&bare, &layout, &spec(&tokens, &w, false), dpr, everything).unwrap();
+            let painter = CellPainter::for_tokens(n);
+            paint_cells(&bare, &layout, &spec(&tokens, &w, true), dpr, painter).unwrap();
+            let (a, b) = (all_pixels(&hatched), all_pixels(&bare));
+            let stride = hatched.width() as usize;
+            let cells = CellPixels::new(&layout, dpr);
+            let owner = |x: i32, y: i32| {
+                future().find(|&(i, j)| {
+                    cells.rect(i, j).is_some_and(|(cx, cy, cw, ch)| {
+                        (cx..cx + cw as i32).contains(&x) && (cy..cy + ch as i32).contains(&y)
+                    })
+                })
+            };
+            let mut marked = std::collections::BTreeSet::new();
+            for (k, _) in a
+                .chunks(4)
+                .zip(b.chunks(4))
+                .enumerate()
+                .filter(|(_, (p, q))| p != q)
+            {
+                let (x, y) = ((k % stride) as i32, (k / stride) as i32);
+                let cell = owner(x, y).unwrap_or_else(|| {
+                    panic!("width {width}, dpr {dpr}: the hatch painted ({x}, {y}), outside every future cell")
+                });
+                marked.insert(cell);
+            }
+            // Every future cell that owns a device pixel carries a mark.
+            let expected = future()
+                .filter(|&(i, j)| cells.rect(i, j).is_some())
+                .count();
+            assert_eq!(
+                marked.len(),
+                expected,
+                "width {width}, dpr {dpr}: cells with a mark"
+            );
         }
     }
 }

@@ -103,7 +103,10 @@ fn cell_color(spec: &HeatmapSpec, i: usize, j: usize) -> super::colors::Rgb {
 }
 
 /// Hatches the future cells that have weight (broken attention only): diagonal lines and an
-/// inner outline in the colour that reads on the cell, so the mark does not depend on hue.
+/// inner outline in the colour that reads on the cell, so the mark does not depend on hue. Each
+/// cell's marks are clipped to the device pixels its fill owns ([`CellPixels`]): at any pixel
+/// ratio (1.5 too, where cell edges fall between device pixels) no mark reaches the gap or a
+/// neighbouring cell, and the outline sits on the fill's own edge.
 pub fn paint_future_hatch(
     canvas: &HtmlCanvasElement,
     layout: &HeatmapLayout,
@@ -111,33 +114,68 @@ pub fn paint_future_hatch(
     dpr: f64,
 ) -> Result<()> {
     let ctx = context_2d(canvas)?;
-    let cell = layout.cell * dpr;
-    let step = (6.0 * dpr).min(cell / 2.0).max(2.0);
-    ctx.set_line_width(dpr.max(1.0));
+    let cells = CellPixels::new(layout, dpr);
+    let line = dpr.max(1.0);
+    let step = (6.0 * dpr).min(layout.cell * dpr / 2.0).max(2.0);
+    ctx.set_line_width(line);
     for i in 0..layout.n {
         for j in i + 1..layout.n {
             if !sees_future(spec.weights, i, j) {
                 continue;
             }
-            let (x, y) = (layout.col_x(j) * dpr, layout.row_y(i) * dpr);
-            let size = cell - f64::from(cell_gap(layout, dpr));
+            let Some((x, y, w, h)) = cells.rect(i, j) else {
+                continue;
+            };
+            let (x, y, w, h) = (f64::from(x), f64::from(y), w as f64, h as f64);
+            ctx.save();
+            ctx.begin_path();
+            ctx.rect(x, y, w, h);
+            ctx.clip();
             ctx.set_stroke_style_str(&label_on(spec.weights[(i, j)]).css());
             ctx.begin_path();
             let mut k = step;
-            while k < 2.0 * size {
-                // A line from the left or bottom edge to the top or right edge, at 45°.
-                let (x0, y0) = (x + (k - size).max(0.0), y + k.min(size));
-                let (x1, y1) = (x + k.min(size), y + (k - size).max(0.0));
+            while k < w + h {
+                // A line at 45° from the left or bottom edge to the top or right edge.
+                let (x0, y0) = (x + (k - h).max(0.0), y + k.min(h));
+                let (x1, y1) = (x + k.min(w), y + (k - w).max(0.0));
                 ctx.move_to(x0, y0);
                 ctx.line_to(x1, y1);
                 k += step;
             }
             ctx.stroke();
-            let inset = dpr.max(1.0);
-            ctx.stroke_rect(x + inset, y + inset, size - 2.0 * inset, size - 2.0 * inset);
+            ctx.stroke_rect(x + line, y + line, w - 2.0 * line, h - 2.0 * line);
+            ctx.restore();
         }
     }
     Ok(())
+}
+
+/// The device pixels each cell's fill owns: both painters fill them and the hatch is clipped
+/// to them, so every mark of a cell lands on that cell's own pixels.
+pub struct CellPixels {
+    xs: Vec<i32>,
+    ys: Vec<i32>,
+    gap: i32,
+}
+
+impl CellPixels {
+    pub fn new(layout: &HeatmapLayout, dpr: f64) -> Self {
+        Self {
+            xs: edges(layout.grid_left, layout.cell, layout.n, dpr),
+            ys: edges(layout.grid_top, layout.cell, layout.n, dpr),
+            gap: cell_gap(layout, dpr),
+        }
+    }
+
+    /// Cell (`i`, `j`)'s pixels as (left, top, width, height) in device pixels, or `None` when
+    /// it owns none (a cell narrower than a device pixel can round to no width).
+    pub fn rect(&self, i: usize, j: usize) -> Option<(i32, i32, usize, usize)> {
+        let (w, h) = (
+            owned_pixels(&self.xs, self.gap, j),
+            owned_pixels(&self.ys, self.gap, i),
+        );
+        (w > 0 && h > 0).then_some((self.xs[j], self.ys[i], w, h))
+    }
 }
 
 /// Paints the cells with `painter` over a grid area already filled with the background.
@@ -151,25 +189,20 @@ pub fn paint_cells(
     match painter {
         CellPainter::Blit => blit_cells(canvas, layout, spec, dpr),
         CellPainter::Rectangles => {
-            let n = layout.n;
-            let xs = edges(layout.grid_left, layout.cell, n, dpr);
-            let ys = edges(layout.grid_top, layout.cell, n, dpr);
-            // Same geometry as the blit: cell (i, j) owns `owned_pixels` from (xs[j], ys[i]).
-            let gap = cell_gap(layout, dpr);
+            let cells = CellPixels::new(layout, dpr);
             let ctx = context_2d(canvas)?;
             let mut current = None;
-            for i in 0..n {
-                for j in 0..n {
-                    let (w, h) = (owned_pixels(&xs, gap, j), owned_pixels(&ys, gap, i));
-                    if w == 0 || h == 0 {
+            for i in 0..layout.n {
+                for j in 0..layout.n {
+                    let Some((x, y, w, h)) = cells.rect(i, j) else {
                         continue;
-                    }
+                    };
                     let c = cell_color(spec, i, j);
                     if current != Some(c) {
                         ctx.set_fill_style_str(&c.css());
                         current = Some(c);
                     }
-                    ctx.fill_rect(xs[j].into(), ys[i].into(), w as f64, h as f64);
+                    ctx.fill_rect(x.into(), y.into(), w as f64, h as f64);
                 }
             }
             Ok(())
@@ -204,11 +237,9 @@ fn blit_cells(
     dpr: f64,
 ) -> Result<()> {
     let n = layout.n;
-    let xs = edges(layout.grid_left, layout.cell, n, dpr);
-    let ys = edges(layout.grid_top, layout.cell, n, dpr);
+    let CellPixels { xs, ys, gap } = CellPixels::new(layout, dpr);
     let (x0, y0) = (xs[0], ys[0]);
     let (w, h) = ((xs[n] - x0).max(1) as usize, (ys[n] - y0).max(1) as usize);
-    let gap = cell_gap(layout, dpr);
     let bg = spec.theme.background;
     let bg_px = [bg.0, bg.1, bg.2, 255];
     let columns = pixel_runs(&xs, gap, w);
