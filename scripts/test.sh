@@ -37,6 +37,7 @@ if [ "${AE_SKIP_SETUP:-0}" != "1" ]; then
 fi
 step fmt cargo fmt --all -- --check
 step imports python3 scripts/model_imports.py --self-test
+step lengths python3 scripts/file_lengths.py --self-test
 step clippy-native cargo clippy --workspace --all-targets -- -D warnings
 step clippy-wasm cargo clippy --workspace --target wasm32-unknown-unknown --all-targets -- -D warnings
 step test-native cargo test
