@@ -1,4 +1,5 @@
-// Runs before the page's first paint (a plain script in <head>, allowed by the CSP as the app's
-// own file): the compact embed view (?embed=1) hides the page's static header, which the HTML
-// paints at once, before the app's WebAssembly has loaded.
+// Runs before the page's first paint (a plain script in <head>, written into index.html by the
+// build and allowed by its sha256 in the CSP, scripts/csp-bootstrap.mjs): the compact embed view
+// (?embed=1) hides the page's static header, which the HTML paints at once, before the app's
+// WebAssembly has loaded.
 if (/[?&]embed=(1|true|on)(&|$)/.test(location.search)) document.documentElement.classList.add('embed-view');

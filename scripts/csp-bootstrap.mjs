@@ -2,9 +2,9 @@
 //
 // Trunk 0.21 starts the app with an inline `<script type="module">import init … await init(…)`
 // in index.html. The Content-Security-Policy in index.html allows scripts only from the app's own
-// origin ('self') and no inline script, so that bootstrap would be blocked. This hook writes it
-// to `bootstrap-<hash>.js` next to index.html in $TRUNK_STAGING_DIR and replaces the inline block
-// with `<script type="module" src="…">`. It fails the build if any other inline script is left
+// origin ('self') and no inline script but those it names by hash, so that bootstrap would be
+// blocked. This hook writes it to `bootstrap-<hash>.js` next to index.html in $TRUNK_STAGING_DIR
+// and replaces the inline block with `<script type="module" src="…">`. It fails the build if any other inline script is left
 // (the policy would block it) or if the CSP meta tag is missing.
 //
 // Any path: with a relative public URL (Trunk.toml: public_url = "./") the page's asset URLs are
@@ -13,6 +13,13 @@
 // a bare string would be fetched relative to the document's base URL). The
 // hook then fails the build if index.html still names a `/`-rooted URL, which would break a
 // deployment under a sub-path.
+//
+// A classic script marked `data-inline` (`<script data-inline src="assets/page-mode.js">`, the
+// path relative to the project root) is written into the page instead, and the base64 sha256 of
+// its text added to the policy's script-src: a script in <head> that the page must run before its
+// first paint blocks that paint while it is fetched; written in, it costs no request (measured in
+// BENCHMARKS.md's notes). The hash lets that one text run and no other: an injected inline script
+// is still blocked.
 //
 // Each build has one page (index.html, or practice.html for the practice page's build, see
 // scripts/build.sh); every .html file in the staging directory is treated the same way.
@@ -89,6 +96,23 @@ function moveBootstrap(page) {
     return `<script type="module" src="${publicUrl}${name}"></script>`;
   });
 
+  const inlined = [];
+  html = html.replace(/<script\b([^>]*)\bdata-inline\b([^>]*)><\/script>/gi, (whole, before, after) => {
+    const src = `${before} ${after}`.match(/\bsrc="([^"]+)"/)?.[1];
+    if (!src || /\btype\s*=/.test(`${before} ${after}`)) return whole; // reported below
+    // Without its whole-line comments, which the file keeps for its readers.
+    const code = readFileSync(src, 'utf8')
+      .split('\n')
+      .filter((line) => !/^\s*\/\//.test(line))
+      .join('\n')
+      .trim();
+    if (/<\/script/i.test(code)) return whole;
+    inlined.push(`'sha256-${createHash('sha256').update(code).digest('base64')}'`);
+    return `<script>${code}</script>`;
+  });
+  const csp = /(<meta\s+http-equiv="Content-Security-Policy"\s+content="[^"]*\bscript-src\s[^;"]*)/i;
+  if (inlined.length) html = html.replace(csp, (directive) => `${directive} ${inlined.join(' ')}`);
+
   // The wasm is fetched by the bootstrap (startDownload), not preloaded.
   const preload = /\s*<link\b[^>]*\brel="preload"[^>]*\.wasm"[^>]*>/gi;
   const preloads = [...html.matchAll(preload)].length;
@@ -98,7 +122,9 @@ function moveBootstrap(page) {
   const problems = [];
   if (moved !== 1) problems.push(`expected exactly one Trunk bootstrap script, moved ${moved}`);
   if (preloads !== 1) problems.push(`expected one wasm preload link in ${page}, found ${preloads}`);
+  const allowed = new Set(inlined);
   for (const [whole, , body] of leftovers) {
+    if (allowed.has(`'sha256-${createHash('sha256').update(body).digest('base64')}'`)) continue;
     if (body.includes('__TRUNK_')) {
       // `trunk serve` injects an inline live-reload script; the policy blocks it (reload by hand).
       console.warn('csp-bootstrap: the CSP blocks trunk serve\'s inline live-reload script');
@@ -112,13 +138,18 @@ function moveBootstrap(page) {
   }
   if (!/<meta\s+http-equiv="Content-Security-Policy"/i.test(html)) {
     problems.push(`${page} has no Content-Security-Policy meta tag`);
+  } else if (inlined.some((hash) => !csp.exec(html)?.[1].includes(hash))) {
+    problems.push(`${page}: the policy's script-src does not list the scripts written into the page`);
   }
+  const unhandled = html.match(/<script\b[^>]*\bdata-inline\b[^>]*>/i);
+  if (unhandled) problems.push(`${page}: data-inline needs a classic script with a src and no "</script": ${unhandled[0]}`);
   if (problems.length) {
     console.error(`csp-bootstrap: ${problems.join('\n  ')}`);
     process.exit(1);
   }
   writeFileSync(htmlPath, html);
-  console.log(`csp-bootstrap: moved the inline bootstrap into a separate file in ${staging}`);
+  console.log(`csp-bootstrap: moved the inline bootstrap into a separate file in ${staging}` +
+    (inlined.length ? `; wrote ${inlined.length} script(s) into ${page}` : ''));
 }
 
 const pages = readdirSync(staging).filter((name) => name.endsWith('.html'));

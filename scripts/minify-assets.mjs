@@ -24,10 +24,10 @@ try {
   process.exit(1);
 }
 
-// The glue is `<crate>-<hash>.js`; the CSP bootstrap (bootstrap-<hash>.js), page-mode.js and the
-// training page's worker script (train-worker.js, assets/) are a few lines already.
+// The glue is `<crate>-<hash>.js`; the CSP bootstrap (bootstrap-<hash>.js) and the training
+// page's worker script (train-worker.js, assets/) are a few lines already.
 const glue = readdirSync(staging).filter(
-  (f) => f.endsWith('.js') && !f.startsWith('bootstrap-') && f !== 'page-mode.js' && !f.endsWith('-worker.js'),
+  (f) => f.endsWith('.js') && !f.startsWith('bootstrap-') && !f.endsWith('-worker.js'),
 );
 if (glue.length !== 1) {
   console.error(`minify-assets: expected one wasm-bindgen glue file, found ${glue.length}`);
