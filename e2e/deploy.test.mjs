@@ -25,7 +25,7 @@ after(async () => {
 test('dist/index.html names only relative URLs', async () => {
   const html = await readFile(path.join(DIST_DIR, 'index.html'), 'utf8');
   const urls = [...html.matchAll(/\b(?:src|href)\s*=\s*["']([^"']*)["']/gi)].map((m) => m[1]);
-  assert.ok(urls.length >= 5, `stylesheet, bootstrap, glue, wasm, manifest, icons: ${urls}`);
+  assert.ok(urls.length >= 4, `bootstrap, manifest, icons: ${urls}`);
   for (const url of urls) {
     assert.ok(!url.startsWith('/') && !/^[a-z]+:/i.test(url), `not relative to the page: ${url}`);
   }
@@ -57,7 +57,7 @@ test(`the core walk under ${PREFIX}`, { timeout: 90_000 }, async () => {
     const origin = new URL(server.url).origin;
     const outside = requests.filter((u) => u.startsWith(origin) && !new URL(u).pathname.startsWith(PREFIX));
     assert.deepEqual(outside, [], 'every request stays under the sub-path');
-    for (const kind of ['.wasm', '.css', 'bootstrap-', 'icon.svg']) {
+    for (const kind of ['.wasm', 'bootstrap-', 'icon.svg']) {
       assert.ok(requests.some((u) => u.includes(kind)), `loaded ${kind} (${requests.join(', ')})`);
     }
     assert.deepEqual(failed, []);

@@ -245,6 +245,12 @@ test('CSP: the policy ships in index.html and a full session causes no violation
   assert.equal(inlineAttrs.trim(), '', 'a classic script');
   assert.match(inlineBody, /classList\.add\('embed-view'\)/, 'it is assets/page-mode.js');
   const inlineHash = `'sha256-${createHash('sha256').update(inlineBody).digest('base64')}'`;
+  // The style sheet, written in the same way.
+  const styles = [...html.matchAll(/<style\b([^>]*)>([\s\S]*?)<\/style>/gi)];
+  assert.equal(styles.length, 1, 'one style element: the style sheet');
+  assert.match(styles[0][2], /\.site-header\{/, 'it is style/main.css');
+  const styleHash = `'sha256-${createHash('sha256').update(styles[0][2]).digest('base64')}'`;
+  assert.doesNotMatch(html, /<link\b[^>]*rel="stylesheet"/, 'no style sheet to fetch before the first paint');
   const external = scripts.filter(([, , body]) => body.trim() === '');
   assert.ok(external.length >= 1, 'the bootstrap script is there');
   for (const [whole, attrs] of external) {
@@ -260,7 +266,7 @@ test('CSP: the policy ships in index.html and a full session causes no violation
     const directives = Object.fromEntries(csp.split(';').map((d) => d.trim().split(/\s+/)).map(([k, ...v]) => [k, v]));
     assert.deepEqual(directives['default-src'], ["'none'"]);
     assert.deepEqual(directives['script-src'], ["'self'", "'wasm-unsafe-eval'", inlineHash]);
-    assert.deepEqual(directives['style-src'], ["'self'"]);
+    assert.deepEqual(directives['style-src'], ["'self'", styleHash]);
     assert.deepEqual(directives['object-src'], ["'none'"]);
     assert.deepEqual(directives['base-uri'], ["'none'"]);
     assert.deepEqual(directives['worker-src'], ["'self'"]);

@@ -4,8 +4,9 @@
 // Lighthouse mobile performance score of at least 98 (measured by scripts/bench.sh, not here: a
 // score depends on the machine). A page over 300,000 is named with the reason it may be.
 // Data fetched on demand (the trained checkpoints) does not count. A page's files are read from
-// the page itself: every .js and .css it names (Trunk's preload link, the bootstrap script, the
-// stylesheet), the wasm the bootstrap fetches, plus sw.js, which every page registers.
+// the page itself: every .js and .css it names (Trunk's preload link, the bootstrap script), the
+// wasm the bootstrap fetches, plus sw.js, which every page registers; and the code written into the
+// page (its <style> and <script> elements: the style sheet, and the explorer's page-mode script).
 //
 // Usage: node scripts/budget.mjs [dist]   (exits 1 when a page is over budget)
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
@@ -32,8 +33,18 @@ export function pageFiles(dist, page) {
   return [...new Set([...named, ...started, 'sw.js'])].sort();
 }
 
-/** gzip -9 size of a file. */
-const gzipSize = (file) => gzipSync(readFileSync(file), { level: 9 }).length;
+/** The code `page` loads, as `{ name, bytes }`: the files of [`pageFiles`] (each must exist), then
+ * the text of its <style> and <script> elements, if any, as one entry. */
+export function pageCode(dist, page) {
+  const code = pageFiles(dist, page).map((name) => ({ name, bytes: readFileSync(path.join(dist, name)) }));
+  const html = readFileSync(path.join(dist, page), 'utf8');
+  const written = [...html.matchAll(/<(script|style)\b[^>]*>([\s\S]*?)<\/\1>/gi)].map((m) => m[2]).join('\n');
+  if (written.trim()) code.push({ name: `(written into ${page})`, bytes: Buffer.from(written) });
+  return code;
+}
+
+/** gzip -9 size of some bytes. */
+export const gzipSize = (bytes) => gzipSync(bytes, { level: 9 }).length;
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const dist = process.argv[2] || 'dist';
@@ -51,10 +62,10 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       process.exit(1);
     }
     let total = 0;
-    for (const f of files) {
-      const size = gzipSize(path.join(dist, f));
+    for (const { name, bytes } of pageCode(dist, page)) {
+      const size = gzipSize(bytes);
       total += size;
-      console.log(`  ${page}: ${f.padEnd(48)} ${String(size).padStart(8)} B gzip`);
+      console.log(`  ${page}: ${name.padEnd(48)} ${String(size).padStart(8)} B gzip`);
     }
     const allowed = total <= DEFAULT_BUDGET || (total <= BUDGET && ALLOWANCE[page]);
     const verdict = total <= DEFAULT_BUDGET

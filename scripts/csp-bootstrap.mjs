@@ -1,4 +1,5 @@
-// Trunk post_build hook (see Trunk.toml): move Trunk's inline bootstrap script into a file.
+// Trunk post_build hook (see Trunk.toml): the page under a strict CSP. Moves Trunk's inline bootstrap
+// script into a file, and writes what the first paint waits for into the page, named by hash.
 //
 // Trunk 0.21 starts the app with an inline `<script type="module">import init … await init(…)`
 // in index.html. The Content-Security-Policy in index.html allows scripts only from the app's own
@@ -14,12 +15,16 @@
 // hook then fails the build if index.html still names a `/`-rooted URL, which would break a
 // deployment under a sub-path.
 //
-// A classic script marked `data-inline` (`<script data-inline src="assets/page-mode.js">`, the
-// path relative to the project root) is written into the page instead, and the base64 sha256 of
-// its text added to the policy's script-src: a script in <head> that the page must run before its
-// first paint blocks that paint while it is fetched; written in, it costs no request (measured in
-// BENCHMARKS.md's notes). The hash lets that one text run and no other: an injected inline script
-// is still blocked.
+// What the first paint waits for is written into the page: a classic script marked `data-inline`
+// (`<script data-inline src="assets/page-mode.js">`) and the style sheet
+// (`<link data-inline rel="stylesheet" href="style/main.css">`), paths relative to the project
+// root, become a `<script>` and a `<style>` element, and the base64 sha256 of each text is added
+// to the policy's script-src or style-src. In <head>, either held the first paint back until its
+// request was answered; written in, they cost none (measured in BENCHMARKS.md's notes). A hash lets
+// that one text apply and no other: an injected inline script or style is still blocked. The
+// script loses its whole-line comments; the style sheet its layout whitespace (indentation, line
+// breaks, the blanks after `{ ; , :` and around `}`; style/main.css has no comments, and none of
+// those characters inside strings or selectors).
 //
 // Each build has one page (index.html, or practice.html for the practice page's build, see
 // scripts/build.sh); every .html file in the staging directory is treated the same way.
@@ -96,22 +101,33 @@ function moveBootstrap(page) {
     return `<script type="module" src="${publicUrl}${name}"></script>`;
   });
 
-  const inlined = [];
+  const inlined = { script: [], style: [] };
   html = html.replace(/<script\b([^>]*)\bdata-inline\b([^>]*)><\/script>/gi, (whole, before, after) => {
     const src = `${before} ${after}`.match(/\bsrc="([^"]+)"/)?.[1];
     if (!src || /\btype\s*=/.test(`${before} ${after}`)) return whole; // reported below
-    // Without its whole-line comments, which the file keeps for its readers.
-    const code = readFileSync(src, 'utf8')
-      .split('\n')
-      .filter((line) => !/^\s*\/\//.test(line))
-      .join('\n')
-      .trim();
+    const code = scriptText(readFileSync(src, 'utf8'));
     if (/<\/script/i.test(code)) return whole;
-    inlined.push(`'sha256-${createHash('sha256').update(code).digest('base64')}'`);
+    inlined.script.push(sha256(code));
     return `<script>${code}</script>`;
   });
-  const csp = /(<meta\s+http-equiv="Content-Security-Policy"\s+content="[^"]*\bscript-src\s[^;"]*)/i;
-  if (inlined.length) html = html.replace(csp, (directive) => `${directive} ${inlined.join(' ')}`);
+  html = html.replace(/<link\b([^>]*)\bdata-inline\b([^>]*)>/gi, (whole, before, after) => {
+    const href = `${before} ${after}`.match(/\bhref="([^"]+)"/)?.[1];
+    if (!href || !/\brel="stylesheet"/.test(`${before} ${after}`)) return whole; // reported below
+    const css = readFileSync(href, 'utf8');
+    if (css.includes('/*')) {
+      console.error(`csp-bootstrap: ${href} has comments; extend the squeezing below or remove them`);
+      process.exit(1);
+    }
+    const code = styleText(css);
+    if (/<\/style/i.test(code)) return whole;
+    inlined.style.push(sha256(code));
+    return `<style>${code}</style>`;
+  });
+  const directive = (name) =>
+    new RegExp(`(<meta\\s+http-equiv="Content-Security-Policy"\\s+content="[^"]*\\b${name}\\s[^;"]*)`, 'i');
+  for (const [kind, hashes] of Object.entries(inlined)) {
+    if (hashes.length) html = html.replace(directive(`${kind}-src`), (found) => `${found} ${hashes.join(' ')}`);
+  }
 
   // The wasm is fetched by the bootstrap (startDownload), not preloaded.
   const preload = /\s*<link\b[^>]*\brel="preload"[^>]*\.wasm"[^>]*>/gi;
@@ -122,9 +138,9 @@ function moveBootstrap(page) {
   const problems = [];
   if (moved !== 1) problems.push(`expected exactly one Trunk bootstrap script, moved ${moved}`);
   if (preloads !== 1) problems.push(`expected one wasm preload link in ${page}, found ${preloads}`);
-  const allowed = new Set(inlined);
+  const allowed = new Set(inlined.script);
   for (const [whole, , body] of leftovers) {
-    if (allowed.has(`'sha256-${createHash('sha256').update(body).digest('base64')}'`)) continue;
+    if (allowed.has(sha256(body))) continue;
     if (body.includes('__TRUNK_')) {
       // `trunk serve` injects an inline live-reload script; the policy blocks it (reload by hand).
       console.warn('csp-bootstrap: the CSP blocks trunk serve\'s inline live-reload script');
@@ -138,19 +154,45 @@ function moveBootstrap(page) {
   }
   if (!/<meta\s+http-equiv="Content-Security-Policy"/i.test(html)) {
     problems.push(`${page} has no Content-Security-Policy meta tag`);
-  } else if (inlined.some((hash) => !csp.exec(html)?.[1].includes(hash))) {
-    problems.push(`${page}: the policy's script-src does not list the scripts written into the page`);
+  } else {
+    for (const [kind, hashes] of Object.entries(inlined)) {
+      if (hashes.some((hash) => !directive(`${kind}-src`).exec(html)?.[1].includes(hash))) {
+        problems.push(`${page}: the policy's ${kind}-src does not list what was written into the page`);
+      }
+    }
   }
-  const unhandled = html.match(/<script\b[^>]*\bdata-inline\b[^>]*>/i);
-  if (unhandled) problems.push(`${page}: data-inline needs a classic script with a src and no "</script": ${unhandled[0]}`);
+  const unhandled = html.match(/<(?:script|link)\b[^>]*\bdata-inline\b[^>]*>/i);
+  if (unhandled) {
+    problems.push(`${page}: data-inline needs a classic script with a src, or a stylesheet link, whose text has no end tag: ${unhandled[0]}`);
+  }
   if (problems.length) {
     console.error(`csp-bootstrap: ${problems.join('\n  ')}`);
     process.exit(1);
   }
   writeFileSync(htmlPath, html);
-  console.log(`csp-bootstrap: moved the inline bootstrap into a separate file in ${staging}` +
-    (inlined.length ? `; wrote ${inlined.length} script(s) into ${page}` : ''));
+  console.log(`csp-bootstrap: moved the inline bootstrap into a separate file in ${staging}; wrote ` +
+    `${inlined.script.length} script(s) and ${inlined.style.length} style sheet(s) into ${page}`);
 }
+
+/** The CSP source that allows exactly `text`: its sha256, base64. */
+const sha256 = (text) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
+
+/** A script without its whole-line comments, which the file keeps for its readers. */
+const scriptText = (source) =>
+  source
+    .split('\n')
+    .filter((line) => !/^\s*\/\//.test(line))
+    .join('\n')
+    .trim();
+
+/** A style sheet without its layout whitespace. */
+const styleText = (css) =>
+  css
+    .split('\n')
+    .map((line) => line.trim())
+    .join('')
+    .replace(/\s*([{}])\s*/g, '$1')
+    .replace(/([;,:])\s+/g, '$1');
 
 const pages = readdirSync(staging).filter((name) => name.endsWith('.html'));
 if (pages.length !== 1) {

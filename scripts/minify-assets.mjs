@@ -1,11 +1,9 @@
-// Trunk post_build hook (see Trunk.toml): minify wasm-bindgen's JavaScript glue with terser, and
-// strip the stylesheet's layout whitespace.
+// Trunk post_build hook (see Trunk.toml): minify wasm-bindgen's JavaScript glue with terser. (The
+// style sheet is written into each page, without its layout whitespace, by csp-bootstrap.mjs.)
 //
 // Trunk 0.21's own JS minifier fails on the glue (it leaves it as is), and the glue is ≈ 52 KB of
 // readable code: minifying it saves ≈ 2 KB of the gzipped bundle (docs/performance.md). Only
 // local names are mangled; exports, and the `imports.wbg.*` names the wasm links against, stay.
-// The CSS only loses indentation, line breaks and the blanks after `{ ; , :` and around `}`:
-// style/main.css has no comments, and none of those characters inside strings or selectors.
 // Run by Trunk with cwd = the project root; env: TRUNK_STAGING_DIR.
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -43,20 +41,3 @@ const result = await minify(source, {
 });
 writeFileSync(file, result.code);
 console.log(`minify-assets: ${glue[0]} ${source.length} → ${result.code.length} bytes`);
-
-for (const name of readdirSync(staging).filter((f) => f.endsWith('.css'))) {
-  const cssFile = path.join(staging, name);
-  const css = readFileSync(cssFile, 'utf8');
-  if (css.includes('/*')) {
-    console.error(`minify-assets: ${name} has comments; extend the CSS minifier or remove them`);
-    process.exit(1);
-  }
-  const small = css
-    .split('\n')
-    .map((line) => line.trim())
-    .join('')
-    .replace(/\s*([{}])\s*/g, '$1')
-    .replace(/([;,:])\s+/g, '$1');
-  writeFileSync(cssFile, small);
-  console.log(`minify-assets: ${name} ${css.length} → ${small.length} bytes`);
-}
