@@ -102,27 +102,17 @@ function moveBootstrap(page) {
   });
 
   const inlined = { script: [], style: [] };
-  html = html.replace(/<script\b([^>]*)\bdata-inline\b([^>]*)><\/script>/gi, (whole, before, after) => {
-    const src = `${before} ${after}`.match(/\bsrc="([^"]+)"/)?.[1];
-    if (!src || /\btype\s*=/.test(`${before} ${after}`)) return whole; // reported below
-    const code = scriptText(readFileSync(src, 'utf8'));
-    if (/<\/script/i.test(code)) return whole;
-    inlined.script.push(sha256(code));
-    return `<script>${code}</script>`;
-  });
-  html = html.replace(/<link\b([^>]*)\bdata-inline\b([^>]*)>/gi, (whole, before, after) => {
-    const href = `${before} ${after}`.match(/\bhref="([^"]+)"/)?.[1];
-    if (!href || !/\brel="stylesheet"/.test(`${before} ${after}`)) return whole; // reported below
-    const css = readFileSync(href, 'utf8');
-    if (css.includes('/*')) {
-      console.error(`csp-bootstrap: ${href} has comments; extend the squeezing below or remove them`);
-      process.exit(1);
-    }
-    const code = styleText(css);
-    if (/<\/style/i.test(code)) return whole;
-    inlined.style.push(sha256(code));
-    return `<style>${code}</style>`;
-  });
+  for (const [kind, how] of Object.entries(WRITTEN_IN)) {
+    html = html.replace(how.tag, (whole, before, after) => {
+      const attrs = `${before} ${after}`;
+      const file = attrs.match(how.file)?.[1];
+      if (!file || !how.fits(attrs)) return whole; // reported below
+      const code = how.text(readFileSync(file, 'utf8'), file);
+      if (new RegExp(`</${kind}`, 'i').test(code)) return whole;
+      inlined[kind].push(sha256(code));
+      return `<${kind}>${code}</${kind}>`;
+    });
+  }
   const directive = (name) =>
     new RegExp(`(<meta\\s+http-equiv="Content-Security-Policy"\\s+content="[^"]*\\b${name}\\s[^;"]*)`, 'i');
   for (const [kind, hashes] of Object.entries(inlined)) {
@@ -193,6 +183,30 @@ const styleText = (css) =>
     .join('')
     .replace(/\s*([{}])\s*/g, '$1')
     .replace(/([;,:])\s+/g, '$1');
+
+/** What the build writes into a page, by the element it becomes (which names its CSP directive,
+ * `<kind>-src`): the `data-inline` tag, the attribute naming its file, which tags qualify, and the
+ * text written in. */
+const WRITTEN_IN = {
+  script: {
+    tag: /<script\b([^>]*)\bdata-inline\b([^>]*)><\/script>/gi,
+    file: /\bsrc="([^"]+)"/,
+    fits: (attrs) => !/\btype\s*=/.test(attrs), // a classic script
+    text: scriptText,
+  },
+  style: {
+    tag: /<link\b([^>]*)\bdata-inline\b([^>]*)>/gi,
+    file: /\bhref="([^"]+)"/,
+    fits: (attrs) => /\brel="stylesheet"/.test(attrs),
+    text: (css, file) => {
+      if (css.includes('/*')) {
+        console.error(`csp-bootstrap: ${file} has comments; extend styleText or remove them`);
+        process.exit(1);
+      }
+      return styleText(css);
+    },
+  },
+};
 
 const pages = readdirSync(staging).filter((name) => name.endsWith('.html'));
 if (pages.length !== 1) {
