@@ -28,7 +28,7 @@ use crate::state::{
     load_trained_weights, provide_theme, sync_url, ExplorerModel, NumbersHidden, ViewSignals,
 };
 use crate::text::{
-    glossary, weights_note, weights_note_short, NUMBERS_HIDDEN, PRACTICE_NEXT, TRAINING_NEXT,
+    self, glossary, weights_note, weights_note_short, NUMBERS_HIDDEN, PRACTICE_NEXT, TRAINING_NEXT,
 };
 use crate::web::location::location_search;
 use leptos::either::Either;
@@ -169,21 +169,12 @@ pub fn TrainApp() -> impl IntoView {
     }
 }
 
-/// "one head" or "head 2 of 4": which head the main heatmap shows.
+/// "one head" or "head 2 of 4": which head the main heatmap shows (`text::heads_label`).
 fn heads_label(view: ViewSignals) -> impl Fn() -> String + Copy {
     // With "Break it" mistakes on, the heading says so (see `ExplorerModel::shown_weights`).
     move || {
-        let n = view.heads.get();
-        let head = if n == 1 {
-            "one head".to_string()
-        } else {
-            format!("head {} of {n}", view.head.get() + 1)
-        };
-        if view.broken.with(|b| !b.is_empty()) {
-            format!("{head} (BROKEN)")
-        } else {
-            head
-        }
+        let broken = view.broken.with(|b| !b.is_empty());
+        text::heads_label(view.heads.get(), view.head.get(), broken)
     }
 }
 
@@ -206,7 +197,7 @@ fn main_heatmap(view: ViewSignals, model: ExplorerModel) -> impl IntoView {
             on_select_col=Callback::new(move |col: Option<usize>| model.col.set(col))
             percent_labels=true
             ready_flag=true
-            title="Causal attention heatmap"
+            title=text::HEATMAP_TITLE
             broken=broken
             hide_numbers=hide_numbers
         />
@@ -268,7 +259,7 @@ fn inputs_panel(tasks: FirstViewTasks) -> impl IntoView {
 /// are shown, and the symbols.
 fn main_view_heading(view: ViewSignals, model: ExplorerModel) -> impl IntoView {
     view! {
-        <h2 id="heatmap-title">"Who attends to whom — " {heads_label(view)}</h2>
+        <h2 id="heatmap-title">{text::HEATMAP_HEADING} {heads_label(view)}</h2>
         <BrokenBanner />
         <p class="note" data-testid="weights-note">
             {move || model.prepared.with(|p| weights_note(&p.weights, p.config.seed))}
@@ -286,7 +277,7 @@ fn main_view_heading(view: ViewSignals, model: ExplorerModel) -> impl IntoView {
 fn symbols_used_here(model: ExplorerModel) -> impl IntoView {
     view! {
         <details class="glossary" data-testid="glossary">
-            <summary>"Symbols used here"</summary>
+            <summary>{text::SYMBOLS_SUMMARY}</summary>
             <dl>
                 {move || model.prepared.with(|p| {
                     glossary(p.0.len(), p.0.d_model, p.0.heads.len(), p.0.weights.checkpoint().is_some())
@@ -313,7 +304,7 @@ fn embed_layout(view: ViewSignals, model: ExplorerModel) -> impl IntoView {
                 <OpenFullApp />
             </div>
             <section class="panel main-view" aria-labelledby="heatmap-title">
-                <h2 id="heatmap-title">"Who attends to whom — " {heads_label(view)}</h2>
+                <h2 id="heatmap-title">{text::HEATMAP_HEADING} {heads_label(view)}</h2>
                 <BrokenBanner />
                 {main_heatmap(view, model)}
             </section>
@@ -342,14 +333,10 @@ fn full_layout(view: ViewSignals, model: ExplorerModel) -> impl IntoView {
             <section class="panel main-view" aria-labelledby="heatmap-title">
                 {main_view_heading(view, model)}
                 <p class="hint" id="heatmap-keys">
-                    "Rows are queries (the token doing the looking), columns are keys. "
+                    {text::HEATMAP_HINT}
                     // Pointer and keyboard help, or on touch screens the tap (style/main.css).
-                    <span class="for-pointer">
-                        "Hover for exact weights and click a row to inspect it. Keyboard: focus the map, ↑/↓ choose a row, ←/→ step through its cells, Home/End jump, Esc leaves the cell."
-                    </span>
-                    <span class="for-touch" data-testid="touch-help">
-                        "Tap a row to inspect it; the tapped cell's exact weight pops up beside your finger."
-                    </span>
+                    <span class="for-pointer">{text::HEATMAP_HINT_POINTER}</span>
+                    <span class="for-touch" data-testid="touch-help">{text::HEATMAP_HINT_TOUCH}</span>
                 </p>
                 {main_heatmap(view, model)}
                 <AfterFirstPaint with=tasks.thumbnails>
@@ -402,6 +389,7 @@ pub fn start() {
     crate::components::panic_banner::install();
     crate::web::timing::time_inputs();
     leptos::mount::mount_to_body(App);
+    crate::web::first_view::take_over(location_search().is_empty());
 }
 
 /// [`start`] for the practice page.

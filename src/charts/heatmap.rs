@@ -10,7 +10,9 @@
 
 use super::canvas::{color, context_2d, drawing_area, ensure_font, text_style, Redraw};
 use super::colors::{cell_colour, label_on, viridis, Theme};
-use super::layout::{short_label, HeatmapLayout};
+use super::layout::{
+    percent_label, short_label, HeatmapLayout, LEGEND_HIGH, LEGEND_LOW, LEGEND_MASKED,
+};
 use super::Result;
 use crate::format::fixed;
 use crate::model::broken::sees_future;
@@ -291,7 +293,7 @@ pub fn paint_cell_text(
         for j in (0..layout.n).filter(|&j| spec.has_weight(i, j)) {
             let w = spec.weights[(i, j)];
             let text = match spec.cell_text {
-                CellText::Percent => format!("{}%", fixed(w * 100.0, 0)),
+                CellText::Percent => percent_label(w),
                 _ => fixed(w, 2),
             };
             let c = label_on(w);
@@ -406,7 +408,7 @@ fn draw_legend(
     let label = text_style(font, theme.text, HPos::Left, VPos::Center);
     // The bar's ends are the colour scale's: weight 0 and weight 1 (100 %), linear between
     // (`colors::viridis`), so a weight can be read off a cell's colour.
-    root.draw_text("0%", &label, (s(left), s(top + 7.0)))?;
+    root.draw_text(LEGEND_LOW, &label, (s(left), s(top + 7.0)))?;
     let bar_left = left + 34.0;
     let steps = 64;
     for k in 0..steps {
@@ -422,7 +424,7 @@ fn draw_legend(
         if broken {
             "100%+ · BROKEN"
         } else {
-            "100% attention"
+            LEGEND_HIGH
         },
         &label,
         (s(bar_left + bar_w + 6.0), s(top + 7.0)),
@@ -446,11 +448,7 @@ fn draw_legend(
             color(theme.masked).filled(),
         ))?;
         let muted = text_style(font, theme.muted, HPos::Left, VPos::Center);
-        root.draw_text(
-            "future (masked)",
-            &muted,
-            (s(swatch_left + 20.0), s(top + 7.0)),
-        )?;
+        root.draw_text(LEGEND_MASKED, &muted, (s(swatch_left + 20.0), s(top + 7.0)))?;
     }
     Ok(())
 }

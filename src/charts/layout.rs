@@ -39,6 +39,16 @@ pub fn short_label(token: &str, max_chars: usize) -> String {
     }
 }
 
+/// A weight as printed inside its cell ("31%"), on the canvas and in the first view.
+pub fn percent_label(weight: f64) -> String {
+    format!("{}%", crate::format::fixed(weight * 100.0, 0))
+}
+
+/// The legend's words: the colour bar's two ends and the masked swatch.
+pub const LEGEND_LOW: &str = "0%";
+pub const LEGEND_HIGH: &str = "100% attention";
+pub const LEGEND_MASKED: &str = "future (masked)";
+
 impl HeatmapLayout {
     /// Fit `n` rows into a canvas `width` CSS pixels wide; `longest_label` counts characters.
     /// A `font_px` of 0 (no labels) and no legend give the thumbnails' bare grid.

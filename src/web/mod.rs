@@ -4,6 +4,7 @@
 pub mod clipboard;
 pub mod download;
 pub mod fetch;
+pub mod first_view;
 pub mod location;
 pub mod next_task;
 pub mod saved_model;

@@ -1,0 +1,140 @@
+// The default view written into index.html (src/charts/first_view.rs): the heading and the
+// heatmap paint before the WebAssembly has loaded, and the app takes over without anything moving
+// or changing. With the wasm blocked, the written view is what the page shows; loaded, the app's
+// elements sit in exactly the same boxes, read the same words, and the canvas has the written
+// picture's colours in every cell, on a phone, a narrow and a wide window, in light and dark and at
+// two pixel ratios. The picture lies over the canvas until the canvas is drawn, then goes; and a
+// link with a query never shows it (it would be another view's picture).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { useApp } from './harness.mjs';
+
+const app = useApp();
+
+const VIEWS = [
+  { width: 360, height: 740, deviceScaleFactor: 2, colorScheme: 'light' },
+  { width: 640, height: 900, deviceScaleFactor: 1, colorScheme: 'dark' },
+  { width: 1280, height: 800, deviceScaleFactor: 1, colorScheme: 'light' },
+  { width: 1280, height: 800, deviceScaleFactor: 1.5, colorScheme: 'dark' },
+];
+
+/** The boxes and words of the main view's first elements, and the heatmap's cell colours. */
+function readView(heatmapSel) {
+  const main = document.querySelector('main.layout');
+  const box = (el) => {
+    const r = el.getBoundingClientRect();
+    return [r.x, r.y, r.width, r.height].map((v) => Math.round(v * 100) / 100);
+  };
+  const parts = ['h2', '.main-view > .note', 'details.glossary', '.main-view > .hint'].map((s) => {
+    const el = main.querySelector(s);
+    return { s, box: box(el), text: el.textContent };
+  });
+  const heatmap = main.querySelector(heatmapSel);
+  return { parts, heatmap: box(heatmap) };
+}
+
+test('the written first view is the app\'s first view, in the same place and colours', { timeout: 120_000 }, async () => {
+  for (const view of VIEWS) {
+    const { width, height, deviceScaleFactor, colorScheme } = view;
+    const where = `${width} px, ${colorScheme}, ×${deviceScaleFactor}`;
+    // Written: the wasm never arrives.
+    let written;
+    {
+      const { page, context } = await app.newPage({ viewport: { width, height }, deviceScaleFactor, colorScheme });
+      try {
+        await page.route('**/*.wasm', (route) => route.abort());
+        await page.goto(`${app.url}/`, { waitUntil: 'load' });
+        written = await page.evaluate(readView, '.static-heatmap');
+        // Each cell's colour as CSS paints it, and the row labels.
+        written.cells = await page.evaluate(() =>
+          [...document.querySelectorAll('.static-heatmap .cells i')].map((c) => getComputedStyle(c).backgroundColor));
+        written.labels = await page.locator('.static-heatmap .rows').textContent();
+      } finally {
+        await context.close();
+      }
+    }
+    // The app, drawn.
+    const { page, context, consoleLog } = await app.newPage({ viewport: { width, height }, deviceScaleFactor, colorScheme });
+    try {
+      await page.addInitScript(() => {
+        window.__shifts = 0;
+        new PerformanceObserver((list) => {
+          for (const e of list.getEntries()) window.__shifts += e.value;
+        }).observe({ type: 'layout-shift', buffered: true });
+        // When the app's canvas first exists, the written view has gone and its picture lies over
+        // the canvas; when the canvas is drawn, the picture has gone.
+        new MutationObserver((_, observer) => {
+          const canvas = document.querySelector('canvas.heatmap');
+          if (!canvas) return;
+          if (!window.__atMount) {
+            window.__atMount = {
+              writtenGone: document.getElementById('first-view') === null,
+              overCanvas: canvas.parentElement.querySelector(':scope > .static-heatmap') !== null,
+            };
+          }
+          if (canvas.hasAttribute('data-ready')) {
+            window.__atDrawn = { pictures: document.querySelectorAll('.static-heatmap').length };
+            observer.disconnect();
+          }
+        }).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-ready'] });
+      });
+      await app.open(page);
+      const drawn = await page.evaluate(readView, 'canvas.heatmap');
+      for (let k = 0; k < written.parts.length; k++) {
+        const [a, b] = [written.parts[k], drawn.parts[k]];
+        assert.equal(b.text, a.text, `${where}: ${a.s} reads the same`);
+        assert.deepEqual(b.box, a.box, `${where}: ${a.s} keeps its box`);
+      }
+      assert.deepEqual(drawn.heatmap, written.heatmap, `${where}: the canvas has the picture's box`);
+      assert.deepEqual(await page.evaluate(() => window.__atMount), { writtenGone: true, overCanvas: true }, `${where}: hand-over`);
+      assert.deepEqual(await page.evaluate(() => window.__atDrawn), { pictures: 0 }, `${where}: the picture gives way to the drawn canvas`);
+      assert.equal(await page.evaluate(() => window.__shifts), 0, `${where}: no layout shift`);
+      // The canvas's pixel near each cell's top-left corner (clear of the number in its centre)
+      // has the picture's colour.
+      const canvasCells = await page.evaluate((dpr) => {
+        const canvas = document.querySelector('canvas.heatmap');
+        const ctx = canvas.getContext('2d');
+        const style = getComputedStyle(document.querySelector('.heatmap-box'));
+        const pct = (v) => parseFloat(style.getPropertyValue(v)) / 100;
+        const w = canvas.width, h = canvas.height;
+        const [left, top, cw, ch] = [pct('--grid-left') * w, pct('--grid-top') * h, pct('--cell-w') * w, pct('--cell-h') * h];
+        // One read of the whole canvas (many small reads make Chromium warn).
+        const pixels = ctx.getImageData(0, 0, w, h).data;
+        const out = [];
+        for (let i = 0; i < 7; i++) for (let j = 0; j < 7; j++) {
+          const at = 4 * (Math.floor(top + i * ch + 3 * dpr) * w + Math.floor(left + j * cw + 3 * dpr));
+          out.push(`rgb(${pixels[at]}, ${pixels[at + 1]}, ${pixels[at + 2]})`);
+        }
+        return out;
+      }, deviceScaleFactor);
+      assert.equal(written.cells.length, 49, `${where}: 7 × 7 cells written`);
+      assert.deepEqual(canvasCells, written.cells, `${where}: every cell has the canvas's colour`);
+      assert.equal(written.labels, 'Thecatsatonthemat.', `${where}: the row labels`);
+      consoleLog.assertClean();
+    } finally {
+      await context.close();
+    }
+  }
+});
+
+test('a link with a query never shows the written view', { timeout: 60_000 }, async () => {
+  for (const query of ['?tau=2', '?embed=1', '?s=A+dog+ran']) {
+    const { page, context } = await app.newPage({ viewport: { width: 1280, height: 800 } });
+    try {
+      await page.route('**/*.wasm', (route) => route.abort());
+      await page.goto(`${app.url}/${query}`, { waitUntil: 'load' });
+      const shown = await page.evaluate(() => document.getElementById('first-view').getClientRects().length);
+      assert.equal(shown, 0, `${query}: the written view is not rendered`);
+    } finally {
+      await context.close();
+    }
+  }
+  // Loaded, such a link's page has no written picture left anywhere.
+  const { page, context } = await app.newPage({ viewport: { width: 1280, height: 800 } });
+  try {
+    await app.open(page, 'tau=2');
+    assert.equal(await page.locator('#first-view, .static-heatmap').count(), 0);
+  } finally {
+    await context.close();
+  }
+});
