@@ -117,12 +117,11 @@ if (ONLY) {
 const HEATMAP_READY = 'canvas.heatmap[data-ready="true"]';
 /**
  * What "first view" means per page (navigation start → the element appears):
- *  - explorer: its first heatmap pixel: the default view's picture that index.html holds
- *    (`.static-heatmap`, src/charts/first_view.rs), which paints with the page; a link with a
- *    query hides it, so there it is the canvas drawn. `explorer-canvas` times the app's own
- *    canvas drawn (the picture's hand-over) for the same link;
- *  - practice: the first main heatmap drawn (`canvas.heatmap[data-ready]`, set in the draw pass
- *    that painted it, src/components/heatmap.rs);
+ *  - explorer and practice: the first heatmap pixel: the default view's picture that the page's
+ *    HTML holds (`.static-heatmap`, src/charts/first_view.rs), which paints with the page; a
+ *    link with a query hides it, so there it is the main heatmap drawn (`canvas.heatmap
+ *    [data-ready]`, set in the draw pass that painted it, src/components/heatmap.rs).
+ *    `explorer-canvas` times the explorer's canvas drawn (the picture's hand-over);
  *  - training page: its first drawing, the loss chart (`canvas[data-testid=loss-chart]
  *    [data-ready]`, src/components/training/loss_curve.rs: an empty chart until Train is
  *    pressed; the page's tests wait for it and the service worker registers after it). The page
@@ -131,7 +130,7 @@ const HEATMAP_READY = 'canvas.heatmap[data-ready="true"]';
 const NAV_TARGETS = [
   { id: 'explorer', label: 'explorer, default view (no query): the heatmap written into the HTML', file: '', query: '', selector: `.static-heatmap, ${HEATMAP_READY}` },
   { id: 'explorer-canvas', label: 'explorer, default view: the app\'s canvas drawn', file: '', query: '', selector: HEATMAP_READY },
-  { id: 'practice', label: 'practice page, default view', file: 'practice.html', query: '', selector: HEATMAP_READY },
+  { id: 'practice', label: 'practice page, default view: the heatmap written into the HTML', file: 'practice.html', query: '', selector: `.static-heatmap, ${HEATMAP_READY}` },
   {
     id: 'training',
     label: 'training page, first view (loss chart drawn)',

@@ -229,9 +229,9 @@ def browser_section(scen, nav, chromium, where):
         w("")
     if nav:
         w("Navigation → first view: from navigation start (0) to the end of the first frame that shows the page's first "
-          "drawing: on the explorer the default heatmap that index.html holds (`.static-heatmap`, written at build time "
-          "from the model, `src/charts/first_view.rs`; the app's canvas takes its place, timed as `explorer-canvas`), "
-          "the main heatmap (`canvas.heatmap[data-ready]`) on the practice page, the loss chart "
+          "drawing: on the explorer and the practice page the default heatmap that the page's HTML holds "
+          "(`.static-heatmap`, written at build time from the model, `src/charts/first_view.rs`; the app's canvas takes "
+          "its place, timed as `explorer-canvas`), never earlier than the first contentful paint, the loss chart "
           "(`canvas[data-testid=loss-chart][data-ready]`, empty until Train) on the training page. A MutationObserver "
           "installed with `addInitScript` sees the element; the frame after it is timed as above. A fresh browser "
           "context per load (no cache; the server sends `Cache-Control: no-store`), gzip, no throttling.")

@@ -1,6 +1,6 @@
-// The default view written into index.html (src/charts/first_view.rs): the heading and the
-// heatmap paint before the WebAssembly has loaded, and the app takes over without anything moving
-// or changing. With the wasm blocked, the written view is what the page shows; loaded, the app's
+// The default view written into index.html and practice.html (src/charts/first_view.rs): the
+// heading and the heatmap paint before the WebAssembly has loaded, and the app takes over without
+// anything moving or changing. With the wasm blocked, the written view is what the page shows; loaded, the app's
 // elements sit in exactly the same boxes, read the same words, and the canvas has the written
 // picture's colours in every cell, on a phone, a narrow and a wide window, in light and dark and at
 // two pixel ratios. The picture lies over the canvas until the canvas is drawn, then goes; and a
@@ -18,33 +18,37 @@ const VIEWS = [
   { width: 1280, height: 800, deviceScaleFactor: 1.5, colorScheme: 'dark' },
 ];
 
-/** The boxes and words of the main view's first elements, and the heatmap's cell colours. */
-function readView(heatmapSel) {
-  const main = document.querySelector('main.layout');
+// The elements above the heatmap on each page, in the written view and in the app's first task.
+const PAGES = [
+  { name: 'explorer', file: '', parts: ['.main-view h2', '.main-view > .note', 'details.glossary', '.main-view > .hint'] },
+  { name: 'practice page', file: 'practice.html', parts: ['nav.page-nav a', '.main-view h2', '.main-view > .note', 'details.glossary'] },
+];
+
+/** The boxes and words of `parts`, and the heatmap's box. */
+function readView([partSels, heatmapSel]) {
   const box = (el) => {
     const r = el.getBoundingClientRect();
     return [r.x, r.y, r.width, r.height].map((v) => Math.round(v * 100) / 100);
   };
-  const parts = ['h2', '.main-view > .note', 'details.glossary', '.main-view > .hint'].map((s) => {
-    const el = main.querySelector(s);
+  const parts = partSels.map((s) => {
+    const el = document.querySelector(s);
     return { s, box: box(el), text: el.textContent };
   });
-  const heatmap = main.querySelector(heatmapSel);
-  return { parts, heatmap: box(heatmap) };
+  return { parts, heatmap: box(document.querySelector(heatmapSel)) };
 }
 
-test('the written first view is the app\'s first view, in the same place and colours', { timeout: 120_000 }, async () => {
+for (const { name, file, parts } of PAGES) test(`${name}: the written first view is the app's first view, in the same place and colours`, { timeout: 120_000 }, async () => {
   for (const view of VIEWS) {
     const { width, height, deviceScaleFactor, colorScheme } = view;
-    const where = `${width} px, ${colorScheme}, ×${deviceScaleFactor}`;
+    const where = `${name}, ${width} px, ${colorScheme}, ×${deviceScaleFactor}`;
     // Written: the wasm never arrives.
     let written;
     {
       const { page, context } = await app.newPage({ viewport: { width, height }, deviceScaleFactor, colorScheme });
       try {
         await page.route('**/*.wasm', (route) => route.abort());
-        await page.goto(`${app.url}/`, { waitUntil: 'load' });
-        written = await page.evaluate(readView, '.static-heatmap');
+        await page.goto(`${app.url}/${file}`, { waitUntil: 'load' });
+        written = await page.evaluate(readView, [parts, '.static-heatmap']);
         // Each cell's colour as CSS paints it, and the row labels.
         written.cells = await page.evaluate(() =>
           [...document.querySelectorAll('.static-heatmap .cells i')].map((c) => getComputedStyle(c).backgroundColor));
@@ -78,8 +82,8 @@ test('the written first view is the app\'s first view, in the same place and col
           }
         }).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-ready'] });
       });
-      await app.open(page);
-      const drawn = await page.evaluate(readView, 'canvas.heatmap');
+      await app.open(page, '', { file });
+      const drawn = await page.evaluate(readView, [parts, 'canvas.heatmap']);
       for (let k = 0; k < written.parts.length; k++) {
         const [a, b] = [written.parts[k], drawn.parts[k]];
         assert.equal(b.text, a.text, `${where}: ${a.s} reads the same`);
@@ -118,7 +122,7 @@ test('the written first view is the app\'s first view, in the same place and col
 });
 
 test('a link with a query never shows the written view', { timeout: 60_000 }, async () => {
-  for (const query of ['?tau=2', '?embed=1', '?s=A+dog+ran']) {
+  for (const query of ['?tau=2', '?embed=1', '?s=A+dog+ran', 'practice.html?seed=2']) {
     const { page, context } = await app.newPage({ viewport: { width: 1280, height: 800 } });
     try {
       await page.route('**/*.wasm', (route) => route.abort());

@@ -397,6 +397,7 @@ pub fn start_practice() {
     crate::components::panic_banner::install();
     crate::web::timing::time_inputs();
     leptos::mount::mount_to_body(PracticeApp);
+    crate::web::first_view::take_over(location_search().is_empty());
 }
 
 /// [`start`] for the training page.

@@ -1,25 +1,28 @@
-//! The explorer's first view as HTML, written into index.html at build time so that the default
-//! heatmap paints with the page, before the WebAssembly has loaded.
+//! The first view of the explorer and the practice page as HTML, written into index.html and
+//! practice.html at build time so that the default heatmap paints with the page, before the
+//! WebAssembly has loaded.
 //!
 //! Why: the heatmap is the page's reason to exist, and drawn by the app it came ≈ 115 ms after the
 //! page's first paint (the wasm's download and compile, the task that builds the page, the task
 //! that draws it). Written into the HTML, it paints with the header.
 //!
 //! What: the main view exactly as the app's first task builds it for a link without a query (the
-//! heading, the weights note, the closed glossary, the hint), with the heatmap as a grid of cells
-//! in place of the canvas. Every number and colour comes from the model and the palette the canvas
+//! practice page's way back, the heading, the weights note, the closed glossary, the explorer's
+//! hint), with the heatmap as a grid of cells in place of the canvas. Every number and colour comes from the model and the palette the canvas
 //! uses ([`cell_colour`], [`percent_label`]); the cell size follows the canvas's [`HeatmapLayout`]
 //! in CSS (`.static-heatmap` in style/main.css: container units give the same cell at every
-//! width), so nothing moves when the app takes over. The app's first task removes this main view
+//! width), so nothing moves when the app takes over. The app's first task removes this view
 //! and lays the picture over its own canvas until the canvas is drawn (`web::first_view`).
-//! `cargo run --example first_view` writes it into index.html; a native test fails when the two
-//! differ.
+//! `cargo run --example first_view` writes it into both pages; a native test fails when a page
+//! differs.
 
 use super::colors::{cell_colour, label_on, viridis_stops, Theme};
 use super::layout::{
     percent_label, short_label, HeatmapLayout, LEGEND_HIGH, LEGEND_LOW, LEGEND_MASKED,
 };
+
 use super::svg::escape;
+use crate::model::embed::full_link;
 use crate::model::explorer::{ExplorerConfig, Prepared};
 use crate::model::tokenizer::checked_tokens;
 use crate::model::url_state::ViewState;
@@ -27,7 +30,7 @@ use crate::text;
 use nalgebra::DMatrix;
 use std::fmt::Write;
 
-/// The lines around the first view in index.html.
+/// The lines around the first view in each page.
 pub const START_MARKER: &str =
     "<!-- The first view, written by `cargo run --example first_view` (src/charts/first_view.rs). -->";
 pub const END_MARKER: &str = "<!-- End of the first view. -->";
@@ -67,8 +70,29 @@ impl DefaultView {
     }
 }
 
-/// The whole first view: the `main` the app's first task replaces.
-pub fn first_view_html(d: &DefaultView) -> String {
+/// The two pages that open on the explorer's heatmap.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Page {
+    /// index.html: the heading, the notes, the hint and the heatmap with its numbers.
+    Explorer,
+    /// practice.html: the way back to the explorer above them, no hint, and no numbers in the
+    /// cells (the page opens with a question about them, `NumbersHidden`).
+    Practice,
+}
+
+impl Page {
+    /// The page's file, from the crate's root.
+    pub fn file(self) -> &'static str {
+        match self {
+            Self::Explorer => "index.html",
+            Self::Practice => "practice.html",
+        }
+    }
+}
+
+/// The whole first view of `page`: what the app's first task builds above and in its `main`, in a
+/// `div` the app removes.
+pub fn first_view_html(d: &DefaultView, page: Page) -> String {
     let p = &d.prepared;
     let mut glossary = String::new();
     for (symbol, meaning) in text::glossary(p.len(), p.d_model, p.heads.len(), false) {
@@ -79,28 +103,49 @@ pub fn first_view_html(d: &DefaultView) -> String {
             escape(&meaning)
         );
     }
-    // Built like `app::full_layout`'s first task: the two side panels empty, the main view's
-    // heading, note, glossary and hint, then the heatmap. No ids: the app's own elements have them.
+    // Built like the first task of `app::full_layout` (the explorer) and `app::PracticeApp`: the
+    // way back (practice), the two side panels empty, the main view's heading, note, glossary
+    // and hint (explorer), then the heatmap. No ids: the app's own elements have them.
+    let (nav, hint) = match page {
+        Page::Explorer => (
+            String::new(),
+            format!(
+                "<p class=\"hint\">{}<span class=\"for-pointer\">{}</span><span class=\"for-touch\">{}</span></p>",
+                escape(text::HEATMAP_HINT),
+                escape(text::HEATMAP_HINT_POINTER),
+                escape(text::HEATMAP_HINT_TOUCH),
+            ),
+        ),
+        Page::Practice => (
+            format!(
+                "<nav class=\"page-nav\"><a class=\"to-explorer\" href=\"{}\">{}</a></nav>",
+                escape(&full_link("./", &d.view)),
+                escape(text::TO_EXPLORER)
+            ),
+            String::new(),
+        ),
+    };
     format!(
-        "<main class=\"layout\" id=\"first-view\">\
+        "<div id=\"first-view\">{nav}<main class=\"layout\">\
 <section class=\"panel controls\"></section>\
 <section class=\"panel main-view\">\
 <h2>{heading}{heads}</h2>\
 <p class=\"note\">{note}</p>\
 <details class=\"glossary\"><summary>{summary}</summary><dl>{glossary}</dl></details>\
-<p class=\"hint\">{hint}<span class=\"for-pointer\">{pointer}</span><span class=\"for-touch\">{touch}</span></p>\
-<div class=\"heatmap-wrap\">{picture}</div>\
+{hint}<div class=\"heatmap-wrap\">{picture}</div>\
 </section>\
 <section class=\"panel inspector\"></section>\
-</main>",
+</main></div>",
         heading = escape(text::HEATMAP_HEADING),
         heads = escape(&text::heads_label(p.heads.len(), d.view.head, false)),
         note = escape(&text::weights_note(&p.weights, d.view.seed)),
         summary = escape(text::SYMBOLS_SUMMARY),
-        hint = escape(text::HEATMAP_HINT),
-        pointer = escape(text::HEATMAP_HINT_POINTER),
-        touch = escape(text::HEATMAP_HINT_TOUCH),
-        picture = static_heatmap(&p.config.tokens, &d.weights, d.row()),
+        picture = static_heatmap(
+            &p.config.tokens,
+            &d.weights,
+            d.row(),
+            page == Page::Explorer
+        ),
     )
 }
 
@@ -113,7 +158,13 @@ fn hex(c: super::colors::Rgb) -> String {
 /// legend) with the selected row's outline: cells coloured by weight in either theme, the masked
 /// future in each theme's grey. The geometry is in style/main.css (`.static-heatmap`); this gives
 /// it the grid's size (`--n`) and the labels' margin (`--gl`, [`HeatmapLayout`]'s `grid_left`).
-pub fn static_heatmap(tokens: &[String], weights: &DMatrix<f64>, row: usize) -> String {
+/// Without `numbers`, the cells are bare, as the canvas draws them while numbers are hidden.
+pub fn static_heatmap(
+    tokens: &[String],
+    weights: &DMatrix<f64>,
+    row: usize,
+    numbers: bool,
+) -> String {
     let n = tokens.len().min(weights.nrows());
     let longest = tokens.iter().map(|t| t.chars().count()).max().unwrap_or(1);
     // At the canvas's widest, where labels never take a third of the width.
@@ -127,13 +178,17 @@ pub fn static_heatmap(tokens: &[String], weights: &DMatrix<f64>, row: usize) -> 
             } else {
                 // Viridis, the same in both themes.
                 let w = weights[(i, j)];
-                let _ = write!(
-                    cells,
-                    "<i style=\"background:{};color:{}\">{}</i>",
-                    hex(cell_colour(weights, (i, j), false, Theme::LIGHT)),
-                    hex(label_on(w)),
-                    percent_label(w)
-                );
+                let colour = hex(cell_colour(weights, (i, j), false, Theme::LIGHT));
+                if numbers {
+                    let _ = write!(
+                        cells,
+                        "<i style=\"background:{colour};color:{}\">{}</i>",
+                        hex(label_on(w)),
+                        percent_label(w)
+                    );
+                } else {
+                    let _ = write!(cells, "<i style=\"background:{colour}\"></i>");
+                }
             }
         }
     }
@@ -144,6 +199,12 @@ pub fn static_heatmap(tokens: &[String], weights: &DMatrix<f64>, row: usize) -> 
     let gradient: Vec<String> = viridis_stops()
         .map(|(at, c)| format!("{} {}%", hex(c), at * 100.0))
         .collect();
+    // The canvas's accessible name before any row is read out (`components::heatmap`).
+    let mut label = text::heatmap_label(text::HEATMAP_TITLE, n);
+    if !numbers {
+        label.push(' ');
+        label.push_str(text::NUMBERS_HIDDEN);
+    }
     let theme_vars = |name: &str, t: Theme| {
         format!(
             "--{name}-bg:{};--{name}-text:{};--{name}-muted:{};--{name}-masked:{}",
@@ -160,7 +221,7 @@ style=\"{light};{dark};--n:{n};--gl:{gl}px;--row:{row};--bar:linear-gradient(to 
 <div class=\"rows\">{labels}</div><div class=\"cols\">{labels}</div>\
 <div class=\"legend\"><span>{low}</span><b></b><span>{high}</span><i></i><span>{masked}</span></div>\
 <div class=\"selection\"></div></div></div>",
-        label = escape(&text::heatmap_label(text::HEATMAP_TITLE, n)),
+        label = escape(&label),
         light = theme_vars("light", Theme::LIGHT),
         dark = theme_vars("dark", Theme::DARK),
         gl = layout.grid_left,
@@ -171,7 +232,7 @@ style=\"{light};{dark};--n:{n};--gl:{gl}px;--row:{row};--bar:linear-gradient(to 
     )
 }
 
-/// `page` (index.html's text) with the first view between the markers replaced by `view`, or
+/// `page` (a page's text) with the first view between the markers replaced by `view`, or
 /// `None` when the markers are missing.
 pub fn with_first_view(page: &str, view: &str) -> Option<String> {
     let start = page.find(START_MARKER)? + START_MARKER.len();
@@ -186,11 +247,12 @@ pub fn with_first_view(page: &str, view: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::charts::layout::{legend_has_swatch, legend_swatch_left};
 
     #[test]
     fn every_cell_has_the_canvas_colour_and_number() {
         let d = DefaultView::compute();
-        let html = static_heatmap(&d.prepared.config.tokens, &d.weights, d.row());
+        let html = static_heatmap(&d.prepared.config.tokens, &d.weights, d.row(), true);
         let cells: Vec<&str> = html
             .split("<i")
             .skip(1)
@@ -245,15 +307,80 @@ mod tests {
         assert_eq!(with_first_view("no markers", "x"), None);
     }
 
+    /// The numbers in style/main.css's `.static-heatmap` rules that depend on the default view's
+    /// layout: where the cells' numbers, the vertical column labels and the masked swatch switch.
     #[test]
-    fn index_html_holds_the_first_view_the_model_computes() {
-        let page = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/index.html"))
-            .expect("index.html");
-        let view = first_view_html(&DefaultView::compute());
-        let expected = with_first_view(&page, &view).expect("index.html has the markers");
+    fn the_style_sheet_switches_where_the_canvas_does() {
+        let css = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/style/main.css"))
+            .expect("style/main.css");
+        // In the order they are written: the swatch, the numbers, the vertical labels.
+        let widths: Vec<f64> = css
+            .match_indices("@container (width < ")
+            .map(|(i, m)| {
+                let rest = &css[i + m.len()..];
+                rest[..rest.find("px").unwrap()].parse().unwrap()
+            })
+            .collect();
+        let [swatch, numbers, vertical] = widths[..] else {
+            panic!("three container queries: {widths:?}");
+        };
+        let d = DefaultView::compute();
+        let longest = d
+            .prepared
+            .config
+            .tokens
+            .iter()
+            .map(|t| t.chars().count())
+            .max()
+            .unwrap();
+        let at = |w: f64| HeatmapLayout::new(w, d.prepared.len(), longest, 13.0, true);
         assert!(
-            page == expected,
-            "index.html's first view is not the model's: run `cargo run --example first_view`"
+            at(numbers).cell_text && !at(numbers - 0.01).cell_text,
+            "{numbers}"
         );
+        assert!(
+            !at(vertical).vertical_columns && at(vertical - 0.01).vertical_columns,
+            "{vertical}"
+        );
+        assert!(
+            legend_has_swatch(swatch) && !legend_has_swatch(swatch - 0.01),
+            "{swatch}"
+        );
+        // The swatch and its words, from the legend's left edge (6 px).
+        assert!(css.contains(&format!(
+            "legend i {{ position: absolute; left: {}px;",
+            legend_swatch_left(470.0) - 6.0
+        )));
+        assert!(css.contains(&format!(
+            "legend i + span {{ position: absolute; left: {}px;",
+            legend_swatch_left(470.0) + 14.0
+        )));
+    }
+
+    #[test]
+    fn without_numbers_the_cells_are_bare_and_the_name_says_so() {
+        let d = DefaultView::compute();
+        let html = static_heatmap(&d.prepared.config.tokens, &d.weights, d.row(), false);
+        assert!(!html.contains("%</i>"));
+        assert!(html.contains(text::NUMBERS_HIDDEN));
+        assert_eq!(html.matches("<i style=\"background:#").count(), 28);
+    }
+
+    #[test]
+    fn each_page_holds_the_first_view_the_model_computes() {
+        let d = DefaultView::compute();
+        for page in [Page::Explorer, Page::Practice] {
+            let path = format!("{}/{}", env!("CARGO_MANIFEST_DIR"), page.file());
+            let text = std::fs::read_to_string(&path).expect("the page");
+            let view = first_view_html(&d, page);
+            let expected = with_first_view(&text, &view).expect("the page has the markers");
+            assert!(
+                text == expected,
+                "{path}'s first view is not the model's: run `cargo run --example first_view`"
+            );
+        }
+        // The practice page's cells are bare; the explorer's have their numbers.
+        assert!(!first_view_html(&d, Page::Practice).contains("%</i>"));
+        assert!(first_view_html(&d, Page::Explorer).contains(">100%</i>"));
     }
 }

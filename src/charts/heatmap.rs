@@ -11,7 +11,8 @@
 use super::canvas::{color, context_2d, drawing_area, ensure_font, text_style, Redraw};
 use super::colors::{cell_colour, label_on, viridis, Theme};
 use super::layout::{
-    percent_label, short_label, HeatmapLayout, LEGEND_HIGH, LEGEND_LOW, LEGEND_MASKED,
+    legend_bar_width, legend_has_swatch, legend_swatch_left, percent_label, short_label,
+    HeatmapLayout, LEGEND_BAR_LEFT, LEGEND_HIGH, LEGEND_LOW, LEGEND_MASKED,
 };
 use super::Result;
 use crate::format::fixed;
@@ -404,12 +405,12 @@ fn draw_legend(
     let font = 12.0 * dpr;
     let left = 6.0;
     let top = layout.legend_top + 4.0;
-    let bar_w = (layout.width - 150.0).clamp(60.0, 220.0);
+    let bar_w = legend_bar_width(layout.width);
     let label = text_style(font, theme.text, HPos::Left, VPos::Center);
     // The bar's ends are the colour scale's: weight 0 and weight 1 (100 %), linear between
     // (`colors::viridis`), so a weight can be read off a cell's colour.
     root.draw_text(LEGEND_LOW, &label, (s(left), s(top + 7.0)))?;
-    let bar_left = left + 34.0;
+    let bar_left = LEGEND_BAR_LEFT;
     let steps = 64;
     for k in 0..steps {
         let x0 = bar_left + bar_w * f64::from(k) / f64::from(steps);
@@ -429,7 +430,7 @@ fn draw_legend(
         &label,
         (s(bar_left + bar_w + 6.0), s(top + 7.0)),
     )?;
-    let swatch_left = bar_left + bar_w + 110.0;
+    let swatch_left = legend_swatch_left(layout.width);
     if broken {
         if swatch_left + 150.0 <= layout.width {
             let muted = text_style(font, theme.muted, HPos::Left, VPos::Center);
@@ -439,7 +440,7 @@ fn draw_legend(
                 (s(swatch_left), s(top + 7.0)),
             )?;
         }
-    } else if swatch_left + 100.0 <= layout.width {
+    } else if legend_has_swatch(layout.width) {
         root.draw(&Rectangle::new(
             [
                 (s(swatch_left), s(top)),

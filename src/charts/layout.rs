@@ -44,6 +44,25 @@ pub fn percent_label(weight: f64) -> String {
     format!("{}%", crate::format::fixed(weight * 100.0, 0))
 }
 
+/// The legend's colour bar starts here, after "0%" (CSS pixels from the canvas's left edge).
+pub const LEGEND_BAR_LEFT: f64 = 40.0;
+
+/// The legend's colour bar width on a canvas `width` CSS pixels wide.
+pub fn legend_bar_width(width: f64) -> f64 {
+    (width - 150.0).clamp(60.0, 220.0)
+}
+
+/// Where the masked swatch (or, for broken attention, what the hatching means) starts: 110 px
+/// after the bar, room for "100% attention".
+pub fn legend_swatch_left(width: f64) -> f64 {
+    LEGEND_BAR_LEFT + legend_bar_width(width) + 110.0
+}
+
+/// Whether the masked swatch and its words fit on a canvas `width` CSS pixels wide.
+pub fn legend_has_swatch(width: f64) -> bool {
+    legend_swatch_left(width) + 100.0 <= width
+}
+
 /// The legend's words: the colour bar's two ends and the masked swatch.
 pub const LEGEND_LOW: &str = "0%";
 pub const LEGEND_HIGH: &str = "100% attention";

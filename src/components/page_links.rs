@@ -60,7 +60,7 @@ pub fn ToExplorer() -> impl IntoView {
     let view = ViewSignals::from_context();
     view! {
         <a class="to-explorer" data-testid="to-explorer" href=move || full_link("./", &view.snapshot())>
-            "← Back to the explorer (lesson and Break it)"
+            {crate::text::TO_EXPLORER}
         </a>
     }
 }

@@ -1,12 +1,16 @@
-//! The words above the main heatmap on the explorer (and the practice page): its heading, the
-//! hint under it and the glossary's summary. The app's view and the first view written into
-//! index.html at build time (`charts::first_view`) both print these, so the two read the same.
+//! The words above the main heatmap on the explorer and the practice page: its heading, the
+//! hint under it, the glossary's summary and the way back to the explorer. The app's view and
+//! the first view written into the pages at build time (`charts::first_view`) both print these,
+//! so the two read the same.
 
 /// The heading's lead; [`heads_label`] follows it.
 pub const HEATMAP_HEADING: &str = "Who attends to whom — ";
 
 /// The heatmap's title in its accessible name ([`super::heatmap_label`]).
 pub const HEATMAP_TITLE: &str = "Causal attention heatmap";
+
+/// The practice and training pages' way back to the explorer.
+pub const TO_EXPLORER: &str = "← Back to the explorer (lesson and Break it)";
 
 /// The glossary's summary line.
 pub const SYMBOLS_SUMMARY: &str = "Symbols used here";
