@@ -6,24 +6,17 @@
 //! model, the default sentence, seed or τ, the palette, the words above the heatmap); `cargo test`
 //! fails until then.
 
-use attention_explorer::charts::first_view::{first_view_html, with_first_view, DefaultView, Page};
+use attention_explorer::charts::first_view::{DefaultView, Page, PageSource};
 
 fn main() {
     let d = DefaultView::compute();
     for page in [Page::Explorer, Page::Practice] {
-        let path = format!("{}/{}", env!("CARGO_MANIFEST_DIR"), page.file());
-        let text = std::fs::read_to_string(&path).expect("read the page");
-        let view = first_view_html(&d, page);
-        let new = with_first_view(&text, &view).expect("the page has the first view's markers");
-        if new == text {
+        let source = PageSource::read(page, &d);
+        if source.text == source.expected {
             println!("{}: the first view is up to date", page.file());
         } else {
-            std::fs::write(&path, new).expect("write the page");
-            println!(
-                "{}: wrote the first view ({} bytes)",
-                page.file(),
-                view.len()
-            );
+            std::fs::write(&source.path, &source.expected).expect("write the page");
+            println!("{}: wrote the first view", page.file());
         }
     }
 }

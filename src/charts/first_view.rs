@@ -149,6 +149,29 @@ pub fn first_view_html(d: &DefaultView, page: Page) -> String {
     )
 }
 
+/// A page's source file as it is and as it should be: with the first view the model computes
+/// between the markers. `cargo run --example first_view` writes `expected`; a test checks that
+/// `text` is it. (Native only in use: the app never reads files.)
+pub struct PageSource {
+    pub path: String,
+    pub text: String,
+    pub expected: String,
+}
+
+impl PageSource {
+    pub fn read(page: Page, d: &DefaultView) -> Self {
+        let path = format!("{}/{}", env!("CARGO_MANIFEST_DIR"), page.file());
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+        let expected = with_first_view(&text, &first_view_html(d, page))
+            .unwrap_or_else(|| panic!("{path} has no first-view markers"));
+        Self {
+            path,
+            text,
+            expected,
+        }
+    }
+}
+
 /// A colour as CSS.
 fn hex(c: super::colors::Rgb) -> String {
     format!("#{:02x}{:02x}{:02x}", c.0, c.1, c.2)
@@ -370,13 +393,11 @@ mod tests {
     fn each_page_holds_the_first_view_the_model_computes() {
         let d = DefaultView::compute();
         for page in [Page::Explorer, Page::Practice] {
-            let path = format!("{}/{}", env!("CARGO_MANIFEST_DIR"), page.file());
-            let text = std::fs::read_to_string(&path).expect("the page");
-            let view = first_view_html(&d, page);
-            let expected = with_first_view(&text, &view).expect("the page has the markers");
+            let source = PageSource::read(page, &d);
             assert!(
-                text == expected,
-                "{path}'s first view is not the model's: run `cargo run --example first_view`"
+                source.text == source.expected,
+                "{}'s first view is not the model's: run `cargo run --example first_view`",
+                source.path
             );
         }
         // The practice page's cells are bare; the explorer's have their numbers.
