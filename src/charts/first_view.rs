@@ -172,11 +172,6 @@ impl PageSource {
     }
 }
 
-/// A colour as CSS.
-fn hex(c: super::colors::Rgb) -> String {
-    format!("#{:02x}{:02x}{:02x}", c.0, c.1, c.2)
-}
-
 /// The heatmap as the canvas draws it (`heatmap::draw_heatmap`, weights as percentages, labels,
 /// legend) with the selected row's outline: cells coloured by weight in either theme, the masked
 /// future in each theme's grey. The geometry is in style/main.css (`.static-heatmap`); this gives
@@ -201,12 +196,12 @@ pub fn static_heatmap(
             } else {
                 // Viridis, the same in both themes.
                 let w = weights[(i, j)];
-                let colour = hex(cell_colour(weights, (i, j), false, Theme::LIGHT));
+                let colour = cell_colour(weights, (i, j), false, Theme::LIGHT).css();
                 if numbers {
                     let _ = write!(
                         cells,
                         "<i style=\"background:{colour};color:{}\">{}</i>",
-                        hex(label_on(w)),
+                        label_on(w).css(),
                         percent_label(w)
                     );
                 } else {
@@ -220,7 +215,7 @@ pub fn static_heatmap(
         .map(|t| format!("<span>{}</span>", escape(&short_label(t, 10))))
         .collect();
     let gradient: Vec<String> = viridis_stops()
-        .map(|(at, c)| format!("{} {}%", hex(c), at * 100.0))
+        .map(|(at, c)| format!("{} {}%", c.css(), at * 100.0))
         .collect();
     // The canvas's accessible name before any row is read out (`components::heatmap`).
     let mut label = text::heatmap_label(text::HEATMAP_TITLE, n);
@@ -231,10 +226,10 @@ pub fn static_heatmap(
     let theme_vars = |name: &str, t: Theme| {
         format!(
             "--{name}-bg:{};--{name}-text:{};--{name}-muted:{};--{name}-masked:{}",
-            hex(t.background),
-            hex(t.text),
-            hex(t.muted),
-            hex(t.masked)
+            t.background.css(),
+            t.text.css(),
+            t.muted.css(),
+            t.masked.css()
         )
     };
     format!(
@@ -292,7 +287,7 @@ mod tests {
                         "({i}, {j}) masked: {cell}"
                     );
                 } else {
-                    let colour = hex(cell_colour(&d.weights, (i, j), false, Theme::DARK));
+                    let colour = cell_colour(&d.weights, (i, j), false, Theme::DARK).css();
                     assert!(cell.contains(&format!("background:{colour}")), "({i}, {j})");
                     let number = percent_label(d.weights[(i, j)]);
                     assert!(cell.contains(&format!(">{number}</i>")), "({i}, {j})");
@@ -386,7 +381,7 @@ mod tests {
         let html = static_heatmap(&d.prepared.config.tokens, &d.weights, d.row(), false);
         assert!(!html.contains("%</i>"));
         assert!(html.contains(text::NUMBERS_HIDDEN));
-        assert_eq!(html.matches("<i style=\"background:#").count(), 28);
+        assert_eq!(html.matches("<i style=\"background:rgb(").count(), 28);
     }
 
     #[test]

@@ -3,8 +3,7 @@
 //! line. Pure string building, so it is tested natively; every piece of text is XML-escaped.
 
 use super::colors::{cell_colour, label_on, viridis_stops, Rgb, Theme};
-use super::layout::short_label;
-use crate::format::fixed;
+use super::layout::{percent_label, short_label};
 use crate::model::broken::sees_future;
 use nalgebra::DMatrix;
 use std::fmt::Write;
@@ -39,10 +38,6 @@ pub fn escape(s: &str) -> String {
     out
 }
 
-fn rgb(c: Rgb) -> String {
-    format!("rgb({},{},{})", c.0, c.1, c.2)
-}
-
 /// Geometry, in SVG user units (CSS pixels).
 const FONT: f64 = 13.0;
 const CHAR_W: f64 = 8.0;
@@ -75,7 +70,7 @@ pub fn heatmap_svg(h: &SvgHeatmap) -> String {
     );
     s.push_str("<defs><linearGradient id=\"scale\">");
     for (offset, c) in viridis_stops() {
-        let _ = write!(s, "<stop offset=\"{offset}\" stop-color=\"{}\"/>", rgb(c));
+        let _ = write!(s, "<stop offset=\"{offset}\" stop-color=\"{}\"/>", c.css());
     }
     s.push_str("</linearGradient>");
     for (id, c) in [
@@ -85,13 +80,13 @@ pub fn heatmap_svg(h: &SvgHeatmap) -> String {
         let _ = write!(
             s,
             "<pattern id=\"{id}\" width=\"6\" height=\"6\" patternUnits=\"userSpaceOnUse\" patternTransform=\"rotate(45)\"><line x1=\"0\" y1=\"0\" x2=\"0\" y2=\"6\" stroke=\"{}\" stroke-width=\"1.5\"/></pattern>",
-            rgb(c)
+            c.css()
         );
     }
     let _ = write!(
         s,
         "</defs>\n<rect width=\"{width}\" height=\"{height}\" fill=\"{}\"/>\n<g class=\"cells\">\n",
-        rgb(h.theme.background)
+        h.theme.background.css()
     );
     let cell_text = cell >= FONT * 2.5;
     let size = if cell >= 8.0 { cell - 1.0 } else { cell };
@@ -105,7 +100,7 @@ pub fn heatmap_svg(h: &SvgHeatmap) -> String {
                 "<rect class=\"cell\" data-row=\"{}\" data-col=\"{}\" x=\"{x}\" y=\"{y}\" width=\"{size}\" height=\"{size}\" fill=\"{}\"/>",
                 i + 1,
                 j + 1,
-                rgb(fill)
+                fill.css()
             );
             let future = h.show_future && sees_future(h.weights, i, j);
             if future {
@@ -122,18 +117,18 @@ pub fn heatmap_svg(h: &SvgHeatmap) -> String {
             if cell_text && (j <= i || future) {
                 let _ = write!(
                     s,
-                    "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" dominant-baseline=\"central\" font-size=\"{}\" fill=\"{}\">{}%</text>",
+                    "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" dominant-baseline=\"central\" font-size=\"{}\" fill=\"{}\">{}</text>",
                     x + cell / 2.0,
                     y + cell / 2.0,
                     FONT * 0.85,
-                    rgb(label_on(w)),
-                    fixed(w * 100.0, 0)
+                    label_on(w).css(),
+                    percent_label(w)
                 );
             }
             s.push('\n');
         }
     }
-    let ink = rgb(h.theme.text);
+    let ink = h.theme.text.css();
     let _ = write!(s, "</g>\n<g class=\"labels\" fill=\"{ink}\">\n");
     for (k, label) in labels.iter().enumerate().filter(|(k, _)| k % stride == 0) {
         let centre = cell * k as f64 + cell / 2.0;
@@ -165,7 +160,7 @@ pub fn heatmap_svg(h: &SvgHeatmap) -> String {
         bar_left + 206.0
     );
     let swatch = bar_left + 330.0;
-    let muted = rgb(h.theme.muted);
+    let muted = h.theme.muted.css();
     if h.show_future {
         let _ = write!(
             s,
@@ -175,7 +170,7 @@ pub fn heatmap_svg(h: &SvgHeatmap) -> String {
         let _ = write!(
             s,
             "<rect x=\"{swatch}\" y=\"{legend_top}\" width=\"14\" height=\"14\" fill=\"{}\"/><text x=\"{}\" y=\"{mid}\" dominant-baseline=\"central\" fill=\"{muted}\">future (masked)</text>",
-            rgb(h.theme.masked),
+            h.theme.masked.css(),
             swatch + 20.0
         );
     }
@@ -237,7 +232,7 @@ mod tests {
             } else {
                 viridis(w[(i, j)])
             };
-            assert_eq!(attr(tag, "fill"), rgb(expected), "({i}, {j})");
+            assert_eq!(attr(tag, "fill"), expected.css(), "({i}, {j})");
         }
         assert!(svg.contains(">70%</text>") && svg.contains(">30%</text>"));
         assert!(
@@ -251,7 +246,7 @@ mod tests {
         let w = DMatrix::from_row_slice(2, 2, &[0.5, 0.5, 0.25, 0.75]);
         let svg = figure(&["a", "b"], &w, true, "cap");
         let future = cells(&svg)[1];
-        assert_eq!(attr(future, "fill"), rgb(viridis(0.5)));
+        assert_eq!(attr(future, "fill"), viridis(0.5).css());
         assert_eq!(svg.matches("<rect class=\"hatch\"").count(), 1);
         assert!(svg.contains("BROKEN"));
     }
@@ -282,6 +277,6 @@ mod tests {
         assert_eq!(opened - self_closed, svg.matches("</").count());
         // The legend's gradient is viridis through its stops.
         assert_eq!(svg.matches("<stop ").count(), 11);
-        assert!(svg.contains(&format!("stop-color=\"{}\"", rgb(viridis(1.0)))));
+        assert!(svg.contains(&format!("stop-color=\"{}\"", viridis(1.0).css())));
     }
 }
