@@ -1,7 +1,7 @@
 // Browser benchmark — not a test, run by scripts/bench.sh; it drives the app with the e2e
 // suite's harness (server, browser, page helpers):
 //   node benches/browser.mjs --dist /tmp/dist-bench-z [--out bench.json] [--updates 120] [--loads 7]
-//                      [--only default,64t-8h,256t-8h] [--nav explorer,explorer-canvas,practice,training,explorer-256t-8h|none]
+//                      [--only default,64t-8h,256t-8h] [--nav explorer,explorer-canvas,practice,training,training-chart,explorer-256t-8h|none]
 //                      [--slider-only] [--no-gzip] [--port 0]
 //                      [--profile [--profile-top 25] [--trace-categories toplevel,devtools.timeline,…]]
 //
@@ -118,22 +118,26 @@ const HEATMAP_READY = 'canvas.heatmap[data-ready="true"]';
 /**
  * What "first view" means per page (navigation start → the element appears):
  *  - explorer and practice: the first heatmap pixel: the default view's picture that the page's
- *    HTML holds (`.static-heatmap`, src/charts/first_view.rs), which paints with the page; a
+ *    HTML holds (`.static-heatmap`, src/charts/first_view/), which paints with the page; a
  *    link with a query hides it, so there it is the main heatmap drawn (`canvas.heatmap
  *    [data-ready]`, set in the draw pass that painted it, src/components/heatmap.rs).
  *    `explorer-canvas` times the explorer's canvas drawn (the picture's hand-over);
- *  - training page: its first drawing, the loss chart (`canvas[data-testid=loss-chart]
- *    [data-ready]`, src/components/training/loss_curve.rs: an empty chart until Train is
- *    pressed; the page's tests wait for it and the service worker registers after it). The page
- *    has no heatmap before training; its header is built by the wasm, so the chart comes with it.
+ *  - training page: what a wide screen's first screen shows under the static header, the
+ *    settings and buttons (`fieldset.model`): written into train.html for a link without a
+ *    query (src/charts/first_view/training.rs), built by the app otherwise. The page has no
+ *    heatmap before training; `training-chart` times its first drawing, the loss chart with step
+ *    0's evaluation from the worker (`canvas[data-testid=loss-chart][data-ready]`,
+ *    src/components/training/loss_curve.rs), which lies below the first screen (its top at
+ *    1,200 px at 1280 px wide, 2,025 px at 360 px).
  */
 const NAV_TARGETS = [
   { id: 'explorer', label: 'explorer, default view (no query): the heatmap written into the HTML', file: '', query: '', selector: `.static-heatmap, ${HEATMAP_READY}` },
   { id: 'explorer-canvas', label: 'explorer, default view: the app\'s canvas drawn', file: '', query: '', selector: HEATMAP_READY },
   { id: 'practice', label: 'practice page, default view: the heatmap written into the HTML', file: 'practice.html', query: '', selector: `.static-heatmap, ${HEATMAP_READY}` },
+  { id: 'training', label: 'training page, first screen: the controls written into the HTML', file: 'train.html', query: '', selector: 'fieldset.model' },
   {
-    id: 'training',
-    label: 'training page, first view (loss chart drawn)',
+    id: 'training-chart',
+    label: 'training page: the loss chart drawn (step 0 evaluated)',
     file: 'train.html',
     query: '',
     selector: 'canvas[data-testid="loss-chart"][data-ready="true"]',

@@ -102,7 +102,7 @@ def pool_lighthouse(runs):
 
 
 def nav_order(nav):
-    order = ["explorer", "explorer-canvas", "practice", "training", "explorer-256t-8h"]
+    order = ["explorer", "explorer-canvas", "practice", "training", "training-chart", "explorer-256t-8h"]
     return sorted(nav.values(), key=lambda n: order.index(n["id"]) if n["id"] in order else 99)
 
 
@@ -123,11 +123,12 @@ def target_rows(scen, nav, sizes, lh):
                      "view, in plain JavaScript, no wasm): input → end of frame, p95", "— (reference)",
                      f"{v:.2f} ms (median {median(floor['frame']):.2f} ms, n = {len(floor['frame'])})", None, v, None, "ms"))
     for n in nav_order(nav):
-        # Not targets: a large view, and the explorer's canvas once its written picture has painted.
-        if n["id"] in ("explorer-256t-8h", "explorer-canvas") or not n["samples"]:
+        # Not targets: a large view, the explorer's canvas once its written picture has painted, and
+        # the training page's loss chart, below its first screen.
+        if n["id"] in ("explorer-256t-8h", "explorer-canvas", "training-chart") or not n["samples"]:
             continue
         v = median(n["samples"])
-        what = "first view (loss chart)" if n["id"] == "training" else "first heatmap pixel"
+        what = "first screen (the controls)" if n["id"] == "training" else "first heatmap pixel"
         rows.append((f"Navigation → {what}, {n['id']}, median", f"≤ {TARGETS['nav_ms']:g} ms", f"{v:.1f} ms (n = {len(n['samples'])})",
                      v <= TARGETS["nav_ms"], v, TARGETS["nav_ms"], "ms"))
     for page in PAGE_ORDER:
@@ -230,9 +231,11 @@ def browser_section(scen, nav, chromium, where):
     if nav:
         w("Navigation → first view: from navigation start (0) to the end of the first frame that shows the page's first "
           "drawing: on the explorer and the practice page the default heatmap that the page's HTML holds "
-          "(`.static-heatmap`, written at build time from the model, `src/charts/first_view.rs`; the app's canvas takes "
-          "its place, timed as `explorer-canvas`), never earlier than the first contentful paint, the loss chart "
-          "(`canvas[data-testid=loss-chart][data-ready]`, empty until Train) on the training page. A MutationObserver "
+          "(`.static-heatmap`, written at build time from the model, `src/charts/first_view/`; the app's canvas takes "
+          "its place, timed as `explorer-canvas`), on the training page what a wide screen's first screen shows under "
+          "the header, its settings and buttons (`fieldset.model`, written into train.html the same way; its loss chart "
+          "with step 0's evaluation, below the first screen, is timed as `training-chart`), never earlier than the "
+          "first contentful paint. A MutationObserver "
           "installed with `addInitScript` sees the element; the frame after it is timed as above. A fresh browser "
           "context per load (no cache; the server sends `Cache-Control: no-store`), gzip, no throttling.")
         w("")
@@ -362,12 +365,14 @@ def compare_table(cd):
                          [scen_value(cd[b]["browser_rounds"][r], sid, key, fn) for b in ("old", "new") for r in (0, 1)],
                          scen_value(cd["old"]["browser"], sid, key, fn), scen_value(cd["new"]["browser"], sid, key, fn), "ms"))
     nav_labels = {"explorer": "explorer: first heatmap pixel", "practice": "practice: first heatmap pixel",
-                  "training": "training page: first view (loss chart)"}
+                  "training": "training page: first screen (the controls)",
+                  "training-chart": "training page: loss chart drawn (below the first screen)"}
     def nav_value(pooled, nid):
         n = pooled[1].get(nid)
         return median(n["samples"]) if n and n["samples"] else None
     for nid, label in nav_labels.items():
-        rows.append((f"Navigation → {label}, median", f"≤ {TARGETS['nav_ms']:g} ms",
+        goal = "—" if nid == "training-chart" else f"≤ {TARGETS['nav_ms']:g} ms"
+        rows.append((f"Navigation → {label}, median", goal,
                      [nav_value(cd[b]["browser_rounds"][r], nid) for b in ("old", "new") for r in (0, 1)],
                      nav_value(cd["old"]["browser"], nid), nav_value(cd["new"]["browser"], nid), "ms"))
     def lh_value(lh, page, key):

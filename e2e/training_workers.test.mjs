@@ -2,7 +2,8 @@
 // gives the same JSON download, bit for bit, as the same link trained on the page's main thread
 // (`workers=0`, the fallback where workers are unavailable); while it trains, the page has a worker
 // and its main thread's longest task (Long Tasks API) is at most 50 ms; the workers are given the
-// page's compiled wasm module, so it is downloaded once.
+// page's compiled wasm module, so it is downloaded once; a worker that fails to load leaves the run to
+// the main thread.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useApp, twoFrames, eventually, saveDownload, openRetrained, trainedSteps as steps } from './harness.mjs';
@@ -115,6 +116,24 @@ test('run A and run B train at once, each in its own worker, and the main thread
     assert.equal(wasmRequests.length, 1, `wasm requests: ${wasmRequests}`);
     assert.ok(whileTraining <= LONGEST_TASK_MS, `the longest main-thread task while training: ${whileTraining} ms`);
     consoleLog.assertClean();
+  } finally {
+    await context.close();
+  }
+});
+
+const LOSS_CHART_DRAWN = 'canvas[data-testid=loss-chart][data-ready]';
+
+test('where the worker fails to load, the page trains the run on its main thread', { timeout: 120_000 }, async () => {
+  const { page, context } = await app.newPage();
+  try {
+    // The worker script throws: its error event leaves the run to the page's main thread.
+    await page.route('**/train-worker.js*', (route) =>
+      route.fulfill({ contentType: 'text/javascript', body: 'throw new Error("no worker here");' }));
+    await page.goto(`${app.url}/train.html`);
+    await page.locator(LOSS_CHART_DRAWN).waitFor({ timeout: 60_000 });
+    await eventually(async () => assert.equal(await page.getByTestId('training').getAttribute('data-engine'), 'page'), 30_000);
+    await page.getByTestId('train-step').click();
+    await eventually(async () => assert.equal(await steps(page), 1), 30_000);
   } finally {
     await context.close();
   }

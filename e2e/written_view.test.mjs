@@ -1,6 +1,6 @@
-// The default view written into index.html and practice.html (src/charts/first_view.rs): the
+// The default view written into index.html and practice.html (src/charts/first_view/): the
 // heading and the heatmap paint before the WebAssembly has loaded, and the app takes over without
-// anything moving or changing. With the wasm blocked, the written view is what the page shows; loaded, the app's
+// anything moving or changing; train.html's controls likewise (they cannot be used until then). With the wasm blocked, the written view is what the page shows; loaded, the app's
 // elements sit in exactly the same boxes, read the same words, and the canvas has the written
 // picture's colours in every cell, on a phone, a narrow and a wide window, in light and dark and at
 // two pixel ratios. The picture lies over the canvas until the canvas is drawn, then goes; and a
@@ -24,6 +24,26 @@ const PAGES = [
   { name: 'practice page', file: 'practice.html', parts: ['nav.page-nav a', '.main-view h2', '.main-view > .note', 'details.glossary'] },
 ];
 
+/** `view` (one of VIEWS) opened at `file` with the wasm blocked: the written view alone. */
+async function openWritten({ width, height, deviceScaleFactor, colorScheme }, file) {
+  const { page, context } = await app.newPage({ viewport: { width, height }, deviceScaleFactor, colorScheme });
+  await page.route('**/*.wasm', (route) => route.abort());
+  await page.goto(`${app.url}/${file}`, { waitUntil: 'load' });
+  return { page, context };
+}
+
+/** A page of `view` for the app, summing its layout shifts from its start into `window.__shifts`. */
+async function appPage({ width, height, deviceScaleFactor, colorScheme }) {
+  const opened = await app.newPage({ viewport: { width, height }, deviceScaleFactor, colorScheme });
+  await opened.page.addInitScript(() => {
+    window.__shifts = 0;
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) window.__shifts += e.value;
+    }).observe({ type: 'layout-shift', buffered: true });
+  });
+  return opened;
+}
+
 /** The boxes and words of `parts`, and the heatmap's box. */
 function readView([partSels, heatmapSel]) {
   const box = (el) => {
@@ -44,10 +64,8 @@ for (const { name, file, parts } of PAGES) test(`${name}: the written first view
     // Written: the wasm never arrives.
     let written;
     {
-      const { page, context } = await app.newPage({ viewport: { width, height }, deviceScaleFactor, colorScheme });
+      const { page, context } = await openWritten(view, file);
       try {
-        await page.route('**/*.wasm', (route) => route.abort());
-        await page.goto(`${app.url}/${file}`, { waitUntil: 'load' });
         written = await page.evaluate(readView, [parts, '.static-heatmap']);
         // Each cell's colour as CSS paints it, and the row labels.
         written.cells = await page.evaluate(() =>
@@ -58,13 +76,9 @@ for (const { name, file, parts } of PAGES) test(`${name}: the written first view
       }
     }
     // The app, drawn.
-    const { page, context, consoleLog } = await app.newPage({ viewport: { width, height }, deviceScaleFactor, colorScheme });
+    const { page, context, consoleLog } = await appPage(view);
     try {
       await page.addInitScript(() => {
-        window.__shifts = 0;
-        new PerformanceObserver((list) => {
-          for (const e of list.getEntries()) window.__shifts += e.value;
-        }).observe({ type: 'layout-shift', buffered: true });
         // When the app's canvas first exists, the written view has gone and its picture lies over
         // the canvas; when the canvas is drawn, the picture has gone.
         new MutationObserver((_, observer) => {
@@ -122,7 +136,7 @@ for (const { name, file, parts } of PAGES) test(`${name}: the written first view
 });
 
 test('a link with a query never shows the written view', { timeout: 60_000 }, async () => {
-  for (const query of ['?tau=2', '?embed=1', '?s=A+dog+ran', 'practice.html?seed=2']) {
+  for (const query of ['?tau=2', '?embed=1', '?s=A+dog+ran', 'practice.html?seed=2', 'train.html?tseed=2']) {
     const { page, context } = await app.newPage({ viewport: { width: 1280, height: 800 } });
     try {
       await page.route('**/*.wasm', (route) => route.abort());
@@ -140,5 +154,73 @@ test('a link with a query never shows the written view', { timeout: 60_000 }, as
     assert.equal(await page.locator('#first-view, .static-heatmap').count(), 0);
   } finally {
     await context.close();
+  }
+});
+
+// The training page's written controls: what `app::TrainApp`'s first task builds above the loss chart.
+const TRAINING_PARTS = [
+  'nav.page-nav a', '.training > h2', 'fieldset.model legend', 'fieldset.model .row', 'fieldset.model select',
+  'fieldset.model input', 'fieldset.model .hint', 'fieldset.model button', 'fieldset.model > p', 'details.how-it-works',
+  '.training > p:nth-of-type(1)', '.training > p:nth-of-type(2)',
+];
+
+/** Every element of each of `sels`: its box and words; and each menu's chosen option and the seed. */
+function readControls(sels) {
+  const box = (el) => {
+    const r = el.getBoundingClientRect();
+    return [r.x, r.y, r.width, r.height].map((v) => Math.round(v * 100) / 100);
+  };
+  return {
+    parts: sels.flatMap((s) => [...document.querySelectorAll(s)].map((el, i) => ({ s: `${s} #${i + 1}`, box: box(el), text: el.textContent }))),
+    counts: sels.map((s) => document.querySelectorAll(s).length),
+    chosen: [...document.querySelectorAll('fieldset.model select')].map((m) => m.selectedOptions[0].textContent),
+    seed: document.querySelector('fieldset.model input').value,
+  };
+}
+
+test("training page: the written controls are the app's first controls, in the same place, and inert until then", { timeout: 120_000 }, async () => {
+  for (const view of VIEWS) {
+    const { width, height, deviceScaleFactor, colorScheme } = view;
+    const where = `training page, ${width} px, ${colorScheme}, ×${deviceScaleFactor}`;
+    let written;
+    {
+      const { page, context } = await openWritten(view, 'train.html');
+      try {
+        written = await page.evaluate(readControls, TRAINING_PARTS);
+        // A picture of the controls: the keyboard does not reach them, a click does nothing.
+        await page.keyboard.press('Tab');
+        assert.equal(await page.evaluate(() => document.activeElement.closest('#first-view')), null, `${where}: nothing written takes focus`);
+        await page.locator('#first-view button').first().click({ force: true });
+        assert.equal(await page.evaluate(() => document.activeElement.closest('#first-view')), null, `${where}: a click does nothing`);
+      } finally {
+        await context.close();
+      }
+    }
+    const { page, context, consoleLog } = await appPage(view);
+    try {
+      await page.addInitScript(() => {
+        new MutationObserver((_, observer) => {
+          if (!document.querySelector('[data-testid=training]')) return;
+          window.__atMount = { writtenGone: document.getElementById('first-view') === null };
+          observer.disconnect();
+        }).observe(document, { subtree: true, childList: true });
+      });
+      await page.goto(`${app.url}/train.html`);
+      await page.locator('canvas[data-testid=loss-chart][data-ready]').waitFor({ timeout: 60_000 });
+      const built = await page.evaluate(readControls, TRAINING_PARTS);
+      assert.deepEqual(built.counts, written.counts, `${where}: as many of each part`);
+      for (let k = 0; k < written.parts.length; k++) {
+        const [a, b] = [written.parts[k], built.parts[k]];
+        assert.equal(b.text, a.text, `${where}: ${a.s} reads the same`);
+        assert.deepEqual(b.box, a.box, `${where}: ${a.s} keeps its box`);
+      }
+      assert.deepEqual(built.chosen, written.chosen, `${where}: the same choices`);
+      assert.equal(built.seed, written.seed, `${where}: the same seed`);
+      assert.deepEqual(await page.evaluate(() => window.__atMount), { writtenGone: true }, `${where}: hand-over`);
+      assert.equal(await page.evaluate(() => window.__shifts), 0, `${where}: no layout shift`);
+      consoleLog.assertClean();
+    } finally {
+      await context.close();
+    }
   }
 });

@@ -1,4 +1,4 @@
-//! Writes the first view into index.html and practice.html (between the markers
+//! Writes the first view into index.html, practice.html and train.html (between the markers
 //! `charts::first_view::START_MARKER` and `END_MARKER`): the default view's heading, notes and
 //! heatmap as HTML, computed by the model, so it paints before the WebAssembly has loaded.
 //!
@@ -10,7 +10,7 @@ use attention_explorer::charts::first_view::{DefaultView, Page, PageSource};
 
 fn main() {
     let d = DefaultView::compute();
-    for page in [Page::Explorer, Page::Practice] {
+    for page in Page::ALL {
         let source = PageSource::read(page, &d);
         if source.text == source.expected {
             println!("{}: the first view is up to date", page.file());

@@ -136,7 +136,7 @@ if [ -n "$COMPARE_OLD" ]; then
       dist="$COMPARE_OLD"; [ "$build" = new ] && dist="$COMPARE_NEW"
       ae_log "compare, round $round of 2, $build ($dist): slider and navigation (load $(cut -d' ' -f1 /proc/loadavg))"
       node benches/browser.mjs --dist "$dist" --only default,64t-8h,256t-8h,floor --slider-only \
-        --nav explorer,explorer-canvas,practice,training --updates "$UPDATES" --loads "$LOADS" --port "$(port 1)" \
+        --nav explorer,explorer-canvas,practice,training,training-chart --updates "$UPDATES" --loads "$LOADS" --port "$(port 1)" \
         --out "$CMP/browser-$build-$round.json"
       if [ -n "$LIGHTHOUSE" ]; then
         ae_log "compare, round $round of 2, $build: Lighthouse, $LH_RUNS runs per page"

@@ -405,4 +405,6 @@ pub fn start_train() {
     crate::components::panic_banner::install();
     crate::web::timing::time_inputs();
     leptos::mount::mount_to_body(TrainApp);
+    // The written controls give way to the app's (no picture to keep: no heatmap there).
+    crate::web::first_view::take_over(false);
 }

@@ -17,6 +17,7 @@ pub mod quiz;
 mod scaling;
 mod training;
 mod training_ab;
+mod training_controls;
 mod training_lab;
 
 pub use break_it::*;
@@ -28,6 +29,7 @@ pub use qkv::*;
 pub use scaling::*;
 pub use training::*;
 pub use training_ab::*;
+pub use training_controls::*;
 pub use training_lab::*;
 
 use crate::format::{fixed, percent};

@@ -1,16 +1,16 @@
 //! The hand-over from the first view written into the page (`charts::first_view`) to the app.
 //!
 //! index.html and practice.html paint the default view's heading and heatmap before the
-//! WebAssembly has loaded. The task that mounts the app builds the same elements
-//! (`app::full_layout`, `app::PracticeApp`), so [`take_over`] removes the written ones in that
-//! task and no frame shows both. Only the heatmap differs: the app's canvas is sized in that task
-//! but painted in the next, so the written picture is laid over the canvas until then, and
-//! [`give_way`] removes it in the task that paints the canvas.
+//! WebAssembly has loaded, train.html its controls. The task that mounts the app builds the same
+//! elements (`app::full_layout`, `app::PracticeApp`, `app::TrainApp`), so [`take_over`] removes
+//! the written ones in that task and no frame shows both. Only the heatmap differs: the app's
+//! canvas is sized in that task but painted in the next, so the written picture is laid over the
+//! canvas until then, and [`give_way`] removes it in the task that paints the canvas.
 
 use leptos::prelude::document;
 use web_sys::Element;
 
-/// The written view: a `div` around what the app's first task builds (index.html, practice.html).
+/// The written view: a `div` around what the app's first task builds (every page).
 const WRITTEN_VIEW: &str = "first-view";
 /// Its heatmap picture, laid over the app's canvas until the canvas is drawn.
 const PICTURE: &str = ".static-heatmap";

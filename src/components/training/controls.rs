@@ -9,7 +9,12 @@ use crate::model::train::settings::{
 use crate::model::train::shape::PositionKind;
 use crate::model::url_state::MAX_SEED;
 use crate::state::ViewSignals;
-use crate::text::{retrain_progress, run_change_label, training_rate, RUN_B_HINT};
+use crate::text::{
+    count_option, lr_option, positions_option, retrain_progress, run_change_label, task_option,
+    training_rate, HEADS_LABEL, LAYERS_LABEL, LR_LABEL, NO_RUN_B, PAUSE_BUTTON, POSITIONS_LABEL,
+    RESET_BUTTON, RUN_B_HINT, RUN_B_LABEL, RUN_B_MISTAKES, RUN_B_SETTINGS, SEED_LABEL,
+    SETTINGS_HINT, SETTINGS_LEGEND, STEPS_LEAD, STEP_BUTTON, TASK_LABEL, TRAIN_BUTTON,
+};
 use leptos::prelude::*;
 
 /// A `<select>` over `choices`, shown by `label`, reading and writing `signal`.
@@ -70,10 +75,10 @@ pub(super) fn TrainingControls() -> impl IntoView {
     };
     view! {
         <fieldset class="field model">
-            <legend>"Training"</legend>
-            {choice("train-task", "Task", &TaskChoice::ALL, |t| t.label().to_string(), task)}
+            <legend>{SETTINGS_LEGEND}</legend>
+            {choice("train-task", TASK_LABEL, &TaskChoice::ALL, task_option, task)}
             <div class="row">
-                <label for="train-seed">"Seed"</label>
+                <label for="train-seed">{SEED_LABEL}</label>
                 <input
                     id="train-seed"
                     type="number"
@@ -90,11 +95,11 @@ pub(super) fn TrainingControls() -> impl IntoView {
                     }
                 />
             </div>
-            {choice("train-layers", "Layers", &LAYER_CHOICES, |n| n.to_string(), view.train_layers)}
-            {choice("train-heads", "Heads per layer", &TRAIN_HEAD_CHOICES, |n| n.to_string(), view.train_heads)}
-            {choice("train-positions", "Positions", &PositionKind::ALL, |p| p.name().to_string(), view.train_positions)}
-            {choice("train-lr", "Learning rate", &LEARNING_RATES, |lr| lr.to_string(), view.train_lr)}
-            <p class="hint">"Changing a setting starts a new run from step 0."</p>
+            {choice("train-layers", LAYERS_LABEL, &LAYER_CHOICES, count_option, view.train_layers)}
+            {choice("train-heads", HEADS_LABEL, &TRAIN_HEAD_CHOICES, count_option, view.train_heads)}
+            {choice("train-positions", POSITIONS_LABEL, &PositionKind::ALL, positions_option, view.train_positions)}
+            {choice("train-lr", LR_LABEL, &LEARNING_RATES, lr_option, view.train_lr)}
+            <p class="hint">{SETTINGS_HINT}</p>
             <RunBChoice />
             <div class="row buttons">
                 <button
@@ -109,20 +114,20 @@ pub(super) fn TrainingControls() -> impl IntoView {
                         }
                     }
                 >
-                    {move || if runs.running() { "Pause" } else { "Train" }}
+                    {move || if runs.running() { PAUSE_BUTTON } else { TRAIN_BUTTON }}
                 </button>
                 <button type="button" data-testid="train-step" on:click=move |_| runs.step_once()>
-                    "Step once"
+                    {STEP_BUTTON}
                 </button>
                 <button type="button" data-testid="train-reset" on:click=move |_| runs.reset()>
-                    "Reset"
+                    {RESET_BUTTON}
                 </button>
             </div>
             <p class="error" role="alert">{move || training.run.error.get()}</p>
             <p data-testid="train-steps">
                 // Not a live region (an `<output>` is one by default): it changes ten times a
                 // second while training; the status line announces Train and Pause.
-                "Steps: " <output aria-live="off">{move || grouped(training.run.steps.get() as u64)}</output>
+                {STEPS_LEAD} <output aria-live="off">{move || grouped(training.run.steps.get() as u64)}</output>
                 {move || rate().map(|r| format!(" · {r}"))}
             </p>
             <p data-testid="train-progress">{progress}</p>
@@ -168,15 +173,15 @@ fn RunBChoice() -> impl IntoView {
     };
     view! {
         <div class="row">
-            <label for="train-b">"Compare with run B"</label>
+            <label for="train-b">{RUN_B_LABEL}</label>
             <select
                 id="train-b"
                 data-testid="train-b"
                 on:change:target=move |ev| view.train_b.set(ev.target().value())
             >
-                <option value="" selected=move || view.train_b.with(String::is_empty)>"No run B"</option>
-                {group("A training mistake", true)}
-                {group("Another setting", false)}
+                <option value="" selected=move || view.train_b.with(String::is_empty)>{NO_RUN_B}</option>
+                {group(RUN_B_MISTAKES, true)}
+                {group(RUN_B_SETTINGS, false)}
             </select>
         </div>
         <p class="hint">{RUN_B_HINT}</p>

@@ -19,7 +19,8 @@ use crate::model::train::mistakes::TrainingMistake;
 use crate::model::train::settings::TrainSettings;
 use crate::state::{Knockout, RunPair, Training, ViewSignals};
 use crate::text::{
-    model_explainer, step_explainer, training_status, CircuitChance, POSITION_KINDS, WHAT_TO_WATCH,
+    model_explainer, step_explainer, training_status, CircuitChance, HOW_IT_WORKS_SUMMARY,
+    POSITION_KINDS, TRAIN_TITLE, WHAT_TO_WATCH,
 };
 use closer_look::CloserLook;
 use controls::TrainingControls;
@@ -68,10 +69,10 @@ pub fn TrainingPanel() -> impl IntoView {
             data-testid="training"
             data-engine=move || if training.run.in_worker.get() { "worker" } else { "page" }
         >
-            <h2 id="training-title">"Train a model"</h2>
+            <h2 id="training-title">{TRAIN_TITLE}</h2>
             <TrainingControls />
             <details class="how-it-works" data-testid="how-it-works">
-                <summary>"How the model reads a sequence and learns"</summary>
+                <summary>{HOW_IT_WORKS_SUMMARY}</summary>
                 <p>{move || training.settings.with(|s| model_explainer(&s.config().model))}</p>
                 <p>{move || training.settings.with(|s| {
                     let config = s.config();

@@ -1,6 +1,5 @@
-//! The first view of the explorer and the practice page as HTML, written into index.html and
-//! practice.html at build time so that the default heatmap paints with the page, before the
-//! WebAssembly has loaded.
+//! The first view of each page as HTML, written into index.html, practice.html and train.html at
+//! build time so that it paints with the page, before the WebAssembly has loaded.
 //!
 //! Why: the heatmap is the page's reason to exist, and drawn by the app it came ≈ 115 ms after the
 //! page's first paint (the wasm's download and compile, the task that builds the page, the task
@@ -8,13 +7,18 @@
 //!
 //! What: the main view exactly as the app's first task builds it for a link without a query (the
 //! practice page's way back, the heading, the weights note, the closed glossary, the explorer's
-//! hint), with the heatmap as a grid of cells in place of the canvas. Every number and colour comes from the model and the palette the canvas
-//! uses ([`cell_colour`], [`percent_label`]); the cell size follows the canvas's [`HeatmapLayout`]
-//! in CSS (`.static-heatmap` in style/main.css: container units give the same cell at every
-//! width), so nothing moves when the app takes over. The app's first task removes this view
-//! and lays the picture over its own canvas until the canvas is drawn (`web::first_view`).
-//! `cargo run --example first_view` writes it into both pages; a native test fails when a page
-//! differs.
+//! hint), with the heatmap as a grid of cells in place of the canvas. Every number and colour
+//! comes from the model and the palette the canvas uses ([`cell_colour`], [`percent_label`]);
+//! the cell size follows the canvas's [`HeatmapLayout`] in CSS (`.static-heatmap` in
+//! style/main.css: container units give the same cell at every width), so nothing moves when
+//! the app takes over. The app's first task removes this view and lays the picture over its own
+//! canvas until the canvas is drawn (`web::first_view`). The training page has no heatmap in its
+//! first view: [`training`] writes its controls. `cargo run --example first_view` writes every
+//! page; a native test fails when a page differs.
+
+mod training;
+
+pub use training::training_first_view;
 
 use super::colors::{cell_colour, label_on, viridis_stops, Theme};
 use super::layout::{
@@ -32,7 +36,7 @@ use std::fmt::Write;
 
 /// The lines around the first view in each page.
 pub const START_MARKER: &str =
-    "<!-- The first view, written by `cargo run --example first_view` (src/charts/first_view.rs). -->";
+    "<!-- The first view, written by `cargo run --example first_view` (src/charts/first_view/). -->";
 pub const END_MARKER: &str = "<!-- End of the first view. -->";
 
 /// The default view (a link without a query) as the app computes it: its tokens, the shown
@@ -78,6 +82,12 @@ pub enum Page {
     /// practice.html: the way back to the explorer above them, no hint, and no numbers in the
     /// cells (the page opens with a question about them, `NumbersHidden`).
     Practice,
+    /// train.html: the way back, the panel's heading and its controls ([`training`]).
+    Training,
+}
+
+impl Page {
+    pub const ALL: [Self; 3] = [Self::Explorer, Self::Practice, Self::Training];
 }
 
 impl Page {
@@ -86,13 +96,23 @@ impl Page {
         match self {
             Self::Explorer => "index.html",
             Self::Practice => "practice.html",
+            Self::Training => "train.html",
         }
     }
 }
 
 /// The whole first view of `page`: what the app's first task builds above and in its `main`, in a
-/// `div` the app removes.
+/// `div` the app removes. It is `inert`: a picture of the page, nothing in it can be focused or
+/// used before the app's own elements replace it.
 pub fn first_view_html(d: &DefaultView, page: Page) -> String {
+    match page {
+        Page::Training => training_first_view(&d.view),
+        Page::Explorer | Page::Practice => main_view_html(d, page),
+    }
+}
+
+/// [`first_view_html`] of the explorer and the practice page: their main view and heatmap.
+fn main_view_html(d: &DefaultView, page: Page) -> String {
     let p = &d.prepared;
     let mut glossary = String::new();
     for (symbol, meaning) in text::glossary(p.len(), p.d_model, p.heads.len(), false) {
@@ -116,17 +136,10 @@ pub fn first_view_html(d: &DefaultView, page: Page) -> String {
                 escape(text::HEATMAP_HINT_TOUCH),
             ),
         ),
-        Page::Practice => (
-            format!(
-                "<nav class=\"page-nav\"><a class=\"to-explorer\" href=\"{}\">{}</a></nav>",
-                escape(&full_link("./", &d.view)),
-                escape(text::TO_EXPLORER)
-            ),
-            String::new(),
-        ),
+        Page::Practice | Page::Training => (nav_back(&d.view), String::new()),
     };
     format!(
-        "<div id=\"first-view\">{nav}<main class=\"layout\">\
+        "<div id=\"first-view\" inert>{nav}<main class=\"layout\">\
 <section class=\"panel controls\"></section>\
 <section class=\"panel main-view\">\
 <h2>{heading}{heads}</h2>\
@@ -146,6 +159,16 @@ pub fn first_view_html(d: &DefaultView, page: Page) -> String {
             d.row(),
             page == Page::Explorer
         ),
+    )
+}
+
+/// The practice and training pages' way back to the explorer, with `view` in its link
+/// (`components::page_links::ToExplorer`).
+fn nav_back(view: &ViewState) -> String {
+    format!(
+        "<nav class=\"page-nav\"><a class=\"to-explorer\" href=\"{}\">{}</a></nav>",
+        escape(&full_link("./", view)),
+        escape(text::TO_EXPLORER)
     )
 }
 
@@ -387,7 +410,7 @@ mod tests {
     #[test]
     fn each_page_holds_the_first_view_the_model_computes() {
         let d = DefaultView::compute();
-        for page in [Page::Explorer, Page::Practice] {
+        for page in Page::ALL {
             let source = PageSource::read(page, &d);
             assert!(
                 source.text == source.expected,
