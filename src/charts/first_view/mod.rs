@@ -288,7 +288,7 @@ pub fn with_first_view(page: &str, view: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::charts::layout::{legend_has_swatch, legend_swatch_left};
+    use crate::charts::layout::{legend_bar_width, legend_has_swatch, legend_swatch_left};
 
     #[test]
     fn every_cell_has_the_canvas_colour_and_number() {
@@ -387,6 +387,12 @@ mod tests {
             legend_has_swatch(swatch) && !legend_has_swatch(swatch - 0.01),
             "{swatch}"
         );
+        // The colour bar's width: the canvas's, width − slack between a floor and a ceiling.
+        let (floor, ceiling) = (legend_bar_width(0.0), legend_bar_width(f64::INFINITY));
+        let slack = 300.0 - legend_bar_width(300.0);
+        assert!(css.contains(&format!(
+            "legend b {{ width: clamp({floor}px, 100cqw - {slack}px, {ceiling}px);"
+        )));
         // The swatch and its words, from the legend's left edge (6 px).
         assert!(css.contains(&format!(
             "legend i {{ position: absolute; left: {}px;",
