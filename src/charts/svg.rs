@@ -3,7 +3,7 @@
 //! line. Pure string building, so it is tested natively; every piece of text is XML-escaped.
 
 use super::colors::{cell_colour, label_on, viridis_stops, Rgb, Theme};
-use super::layout::{percent_label, short_label};
+use super::layout::{percent_label, short_label, LEGEND_HIGH, LEGEND_LOW, LEGEND_MASKED};
 use crate::model::broken::sees_future;
 use nalgebra::DMatrix;
 use std::fmt::Write;
@@ -156,7 +156,7 @@ pub fn heatmap_svg(h: &SvgHeatmap) -> String {
     let mid = legend_top + 7.0;
     let _ = write!(
         s,
-        "</g>\n<g class=\"legend\" fill=\"{ink}\"><text x=\"{PAD}\" y=\"{mid}\" dominant-baseline=\"central\">0%</text><rect x=\"{bar_left}\" y=\"{legend_top}\" width=\"200\" height=\"14\" fill=\"url(#scale)\"/><text x=\"{}\" y=\"{mid}\" dominant-baseline=\"central\">100% attention</text>",
+        "</g>\n<g class=\"legend\" fill=\"{ink}\"><text x=\"{PAD}\" y=\"{mid}\" dominant-baseline=\"central\">{LEGEND_LOW}</text><rect x=\"{bar_left}\" y=\"{legend_top}\" width=\"200\" height=\"14\" fill=\"url(#scale)\"/><text x=\"{}\" y=\"{mid}\" dominant-baseline=\"central\">{LEGEND_HIGH}</text>",
         bar_left + 206.0
     );
     let swatch = bar_left + 330.0;
@@ -169,7 +169,7 @@ pub fn heatmap_svg(h: &SvgHeatmap) -> String {
     } else {
         let _ = write!(
             s,
-            "<rect x=\"{swatch}\" y=\"{legend_top}\" width=\"14\" height=\"14\" fill=\"{}\"/><text x=\"{}\" y=\"{mid}\" dominant-baseline=\"central\" fill=\"{muted}\">future (masked)</text>",
+            "<rect x=\"{swatch}\" y=\"{legend_top}\" width=\"14\" height=\"14\" fill=\"{}\"/><text x=\"{}\" y=\"{mid}\" dominant-baseline=\"central\" fill=\"{muted}\">{LEGEND_MASKED}</text>",
             h.theme.masked.css(),
             swatch + 20.0
         );
