@@ -384,27 +384,27 @@ fn footer(quoted: Option<&'static str>) -> impl IntoView {
     }
 }
 
-/// Installs the panic banner and the benchmark's input timing, and mounts the app.
+/// Installs the panic banner and the benchmark's input timing, mounts `page` and hands the
+/// first view written into the page over to it (`web::first_view`: a link with a query keeps no
+/// written picture; the training page has none).
+fn start_page<N: IntoView + 'static>(page: fn() -> N) {
+    crate::components::panic_banner::install();
+    crate::web::timing::time_inputs();
+    leptos::mount::mount_to_body(page);
+    crate::web::first_view::take_over(location_search().is_empty());
+}
+
+/// Starts the explorer.
 pub fn start() {
-    crate::components::panic_banner::install();
-    crate::web::timing::time_inputs();
-    leptos::mount::mount_to_body(App);
-    crate::web::first_view::take_over(location_search().is_empty());
+    start_page(App);
 }
 
-/// [`start`] for the practice page.
+/// Starts the practice page.
 pub fn start_practice() {
-    crate::components::panic_banner::install();
-    crate::web::timing::time_inputs();
-    leptos::mount::mount_to_body(PracticeApp);
-    crate::web::first_view::take_over(location_search().is_empty());
+    start_page(PracticeApp);
 }
 
-/// [`start`] for the training page.
+/// Starts the training page.
 pub fn start_train() {
-    crate::components::panic_banner::install();
-    crate::web::timing::time_inputs();
-    leptos::mount::mount_to_body(TrainApp);
-    // The written controls give way to the app's (no picture to keep: no heatmap there).
-    crate::web::first_view::take_over(false);
+    start_page(TrainApp);
 }
