@@ -21,9 +21,9 @@ use crate::model::url_state::{ViewState, MAX_SEED};
 use crate::text;
 use std::fmt::Write;
 
-/// The settings a link without a query trains: those of `view` (`state::RunPair` reads the same
-/// fields from the view's signals).
-pub fn default_settings(view: &ViewState) -> TrainSettings {
+/// The training settings `view` describes (`state::RunPair` reads the same fields from the
+/// view's signals); the writer passes the default view.
+pub fn settings_of(view: &ViewState) -> TrainSettings {
     TrainSettings {
         task: view.train_task,
         seed: view.train_seed,
@@ -87,7 +87,7 @@ fn run_b_menu(settings: TrainSettings) -> String {
 
 /// The training page's first view for `view` (the default view).
 pub fn training_first_view(view: &ViewState) -> String {
-    let s = default_settings(view);
+    let s = settings_of(view);
     let config = s.config();
     let settings = [
         choice(text::TASK_LABEL, &TaskChoice::ALL, text::task_option, s.task),
@@ -142,10 +142,7 @@ mod tests {
 
     #[test]
     fn the_default_link_trains_the_reference_default() {
-        assert_eq!(
-            default_settings(&ViewState::default()),
-            TrainSettings::default()
-        );
+        assert_eq!(settings_of(&ViewState::default()), TrainSettings::default());
     }
 
     #[test]
