@@ -222,3 +222,43 @@ test('a long sentence keeps the slider in sight of the heatmap: its chips scroll
     await context.close();
   }
 });
+
+test('a long table scrolls in its box with its header in view, and prints whole', { timeout: 90_000 }, async () => {
+  const { page, context, consoleLog } = await app.newPage({ viewport: { width: 1280, height: 800 } });
+  try {
+    // 64 tokens, row 6 selected: the inspector's table has a line for each of the 64 keys.
+    await app.open(page, `heads=2&row=6&s=${encodeURIComponent(shortWordSentence(64))}`);
+    const table = page.locator('[data-testid=inspector-table]');
+    const scroller = table.locator('xpath=..');
+    assert.equal(await table.locator('tbody tr').count(), 64);
+    const box = () => scroller.evaluate((el) => ({ client: el.clientHeight, scroll: el.scrollHeight, rem: parseFloat(getComputedStyle(document.documentElement).fontSize) }));
+    const bounded = await box();
+    assert.ok(bounded.scroll > bounded.client && bounded.client <= 28 * bounded.rem + 1, `a box of at most 28rem: ${JSON.stringify(bounded)}`);
+    // The inspector ends near the heatmap's panel instead of 64 lines further down.
+    const heights = await page.evaluate(() => ['main-view', 'inspector'].map((c) => document.querySelector(`section.${c}`).getBoundingClientRect().height));
+    assert.ok(heights[1] < heights[0] * 1.5, `inspector ${heights[1]} px tall beside a heatmap panel of ${heights[0]} px`);
+    // Scrolled to its end, the box shows the last key, and the column headings stay at its top.
+    await scroller.evaluate((el) => { el.scrollTop = el.scrollHeight; });
+    const seen = await scroller.evaluate((el) => {
+      const top = el.getBoundingClientRect().top;
+      const bottom = el.getBoundingClientRect().bottom;
+      const th = el.querySelector('thead th').getBoundingClientRect();
+      const last = el.querySelector('tbody:last-of-type tr:last-child').getBoundingClientRect();
+      const hit = document.elementFromPoint(th.left + th.width / 2, th.top + th.height / 2);
+      return { headAtTop: Math.abs(th.top - top) <= 1, headOnTop: hit?.closest('th')?.textContent, lastInBox: last.bottom <= bottom + 1 && last.top >= top };
+    });
+    assert.deepEqual(seen, { headAtTop: true, headOnTop: '#', lastInBox: true });
+    // Printed, the table is whole.
+    await page.emulateMedia({ media: 'print' });
+    const printed = await box();
+    assert.equal(printed.client, printed.scroll, `printed box ${JSON.stringify(printed)}`);
+    await page.emulateMedia({ media: 'screen' });
+    // The default sentence's table is short: no scrolling.
+    await app.open(page, '');
+    const short = await page.locator('[data-testid=inspector-table]').locator('xpath=..').evaluate((el) => el.scrollHeight <= el.clientHeight);
+    assert.ok(short, 'the 7-key table fits its box');
+    consoleLog.assertClean();
+  } finally {
+    await context.close();
+  }
+});

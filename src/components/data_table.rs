@@ -1,5 +1,6 @@
 //! [`DataTable`]: the app's tables of numbers, each in a box that scrolls sideways on a narrow
-//! screen while its caption stays in view (`.table-scroll` in style/main.css).
+//! screen while its caption stays in view, and down when the table is taller than 28 rem while its
+//! column headings stay at the top (`.table-scroll` in style/main.css; printed, the box is unbounded).
 
 use leptos::prelude::*;
 
