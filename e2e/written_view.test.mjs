@@ -24,12 +24,17 @@ const PAGES = [
   { name: 'practice page', file: 'practice.html', parts: ['nav.page-nav a', '.main-view h2', '.main-view > .note', 'details.glossary'] },
 ];
 
-/** `view` (one of VIEWS) opened at `file` with the wasm blocked: the written view alone. */
-async function openWritten({ width, height, deviceScaleFactor, colorScheme }, file) {
+/** What `read(page)` finds on `view` (one of VIEWS) opened at `file` with the wasm blocked: the
+ * written view alone. The page is closed afterwards. */
+async function readWritten({ width, height, deviceScaleFactor, colorScheme }, file, read) {
   const { page, context } = await app.newPage({ viewport: { width, height }, deviceScaleFactor, colorScheme });
-  await page.route('**/*.wasm', (route) => route.abort());
-  await page.goto(`${app.url}/${file}`, { waitUntil: 'load' });
-  return { page, context };
+  try {
+    await page.route('**/*.wasm', (route) => route.abort());
+    await page.goto(`${app.url}/${file}`, { waitUntil: 'load' });
+    return await read(page);
+  } finally {
+    await context.close();
+  }
 }
 
 /** A page of `view` for the app, summing its layout shifts from its start into `window.__shifts`. */
@@ -62,19 +67,13 @@ for (const { name, file, parts } of PAGES) test(`${name}: the written first view
     const { width, height, deviceScaleFactor, colorScheme } = view;
     const where = `${name}, ${width} px, ${colorScheme}, ×${deviceScaleFactor}`;
     // Written: the wasm never arrives.
-    let written;
-    {
-      const { page, context } = await openWritten(view, file);
-      try {
-        written = await page.evaluate(readView, [parts, '.static-heatmap']);
-        // Each cell's colour as CSS paints it, and the row labels.
-        written.cells = await page.evaluate(() =>
-          [...document.querySelectorAll('.static-heatmap .cells i')].map((c) => getComputedStyle(c).backgroundColor));
-        written.labels = await page.locator('.static-heatmap .rows').textContent();
-      } finally {
-        await context.close();
-      }
-    }
+    const written = await readWritten(view, file, async (page) => ({
+      ...(await page.evaluate(readView, [parts, '.static-heatmap'])),
+      // Each cell's colour as CSS paints it, and the row labels.
+      cells: await page.evaluate(() =>
+        [...document.querySelectorAll('.static-heatmap .cells i')].map((c) => getComputedStyle(c).backgroundColor)),
+      labels: await page.locator('.static-heatmap .rows').textContent(),
+    }));
     // The app, drawn.
     const { page, context, consoleLog } = await appPage(view);
     try {
@@ -182,20 +181,15 @@ test("training page: the written controls are the app's first controls, in the s
   for (const view of VIEWS) {
     const { width, height, deviceScaleFactor, colorScheme } = view;
     const where = `training page, ${width} px, ${colorScheme}, ×${deviceScaleFactor}`;
-    let written;
-    {
-      const { page, context } = await openWritten(view, 'train.html');
-      try {
-        written = await page.evaluate(readControls, TRAINING_PARTS);
-        // A picture of the controls: the keyboard does not reach them, a click does nothing.
-        await page.keyboard.press('Tab');
-        assert.equal(await page.evaluate(() => document.activeElement.closest('#first-view')), null, `${where}: nothing written takes focus`);
-        await page.locator('#first-view button').first().click({ force: true });
-        assert.equal(await page.evaluate(() => document.activeElement.closest('#first-view')), null, `${where}: a click does nothing`);
-      } finally {
-        await context.close();
-      }
-    }
+    const written = await readWritten(view, 'train.html', async (page) => {
+      const controls = await page.evaluate(readControls, TRAINING_PARTS);
+      // A picture of the controls: the keyboard does not reach them, a click does nothing.
+      await page.keyboard.press('Tab');
+      assert.equal(await page.evaluate(() => document.activeElement.closest('#first-view')), null, `${where}: nothing written takes focus`);
+      await page.locator('#first-view button').first().click({ force: true });
+      assert.equal(await page.evaluate(() => document.activeElement.closest('#first-view')), null, `${where}: a click does nothing`);
+      return controls;
+    });
     const { page, context, consoleLog } = await appPage(view);
     try {
       await page.addInitScript(() => {

@@ -22,10 +22,9 @@ export const ALLOWANCE = {
   'train.html': 'the lab: knocking heads out with predict-first, the composition test, run B beside run A, Web Workers',
 };
 
-/** The code files `page` (an .html file in `dist`) loads: those it names, and those its
- * start-up script names (the wasm, which it fetches after the first paint). */
-export function pageFiles(dist, page) {
-  const html = readFileSync(path.join(dist, page), 'utf8');
+/** The code files `page` (an .html file in `dist`, whose text is `html`) loads: those it names,
+ * and those its start-up script names (the wasm, which it fetches after the first paint). */
+export function pageFiles(dist, page, html = readFileSync(path.join(dist, page), 'utf8')) {
   const named = [...html.matchAll(/\b(?:src|href)="(?:\.\/)?([^"/?#]+\.(?:js|wasm|css))"/g)].map((m) => m[1]);
   const started = named
     .filter((f) => f.startsWith('bootstrap-') && existsSync(path.join(dist, f)))
@@ -36,8 +35,8 @@ export function pageFiles(dist, page) {
 /** The code `page` loads, as `{ name, bytes }`: the files of [`pageFiles`] (each must exist), then
  * the text of its <style> and <script> elements, if any, as one entry. */
 export function pageCode(dist, page) {
-  const code = pageFiles(dist, page).map((name) => ({ name, bytes: readFileSync(path.join(dist, name)) }));
   const html = readFileSync(path.join(dist, page), 'utf8');
+  const code = pageFiles(dist, page, html).map((name) => ({ name, bytes: readFileSync(path.join(dist, name)) }));
   const written = [...html.matchAll(/<(script|style)\b[^>]*>([\s\S]*?)<\/\1>/gi)].map((m) => m[2]).join('\n');
   if (written.trim()) code.push({ name: `(written into ${page})`, bytes: Buffer.from(written) });
   return code;
