@@ -385,8 +385,8 @@ fn footer(quoted: Option<&'static str>) -> impl IntoView {
 }
 
 /// Installs the panic banner and the benchmark's input timing, mounts `page` and hands the
-/// first view written into the page over to it (`web::first_view`: a link with a query keeps no
-/// written picture; the training page has none).
+/// first view written into the page over to it (`web::first_view`: the written heatmap stays
+/// over the canvas only for a link without a query, the one view it shows).
 fn start_page<N: IntoView + 'static>(page: fn() -> N) {
     crate::components::panic_banner::install();
     crate::web::timing::time_inputs();

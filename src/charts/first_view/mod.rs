@@ -87,10 +87,9 @@ pub enum Page {
 }
 
 impl Page {
+    /// Every page with a written first view.
     pub const ALL: [Self; 3] = [Self::Explorer, Self::Practice, Self::Training];
-}
 
-impl Page {
     /// The page's file, from the crate's root.
     pub fn file(self) -> &'static str {
         match self {
