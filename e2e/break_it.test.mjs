@@ -68,6 +68,7 @@ for (const key of KEYS) {
     try {
       await app.open(page, '');
       assert.equal(await page.locator('[data-testid=broken-banner]').count(), 0, 'no banner while correct');
+      assert.match(await page.getByTestId('weights-note').textContent(), /The mechanism is real/);
       const correctJson = await downloadJson(page);
       assert.deepEqual(correctJson.broken, []);
       assert.ok(maxDiff(correctJson.heads[0].weights, expectedWeights(correctJson, 0, new Set())) < 1e-12);
@@ -104,6 +105,9 @@ for (const key of KEYS) {
       assert.equal(r.bannerRole, 'status');
       assert.ok(r.banner.includes('BROKEN: this is not correct attention'), r.banner);
       assert.match(await page.locator('#heatmap-title').textContent(), /\(BROKEN\)/);
+      // The note on the weights no longer calls the mechanism real attention.
+      const note = await page.getByTestId('weights-note').textContent();
+      assert.ok(note.includes('not correct attention') && !note.includes('The mechanism is real'), note);
       // Row sums: the table's, and the sentence's count, against the JSON.
       r.sums.forEach((s, i) => assert.equal(s.toFixed(3), rowSums[i].toFixed(3), `row ${i + 1} sum`));
       if (off === 0) assert.ok(said.includes('Every row still sums to 1.'), said);

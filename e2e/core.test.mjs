@@ -190,6 +190,8 @@ test('page loads: accessible heatmap, seven token chips, clean console', { timeo
     assert.equal(caption, 'Attention weights of “mat” (row 6)');
     assert.equal(await text(page, '[data-testid=tau]'), '1.00');
     assert.equal(await text(page, '[data-testid=divisor]'), '4.000');
+    // The printed product is the arithmetic: 4 × 1.00 is 4.000, so "=".
+    assert.match(await text(page, '#temperature-readout'), /√d·τ = √16 × 1\.00 = 4\.000$/);
     consoleLog.assertClean();
   } finally {
     await context.close();
@@ -401,6 +403,11 @@ test('Download JSON: complete, consistent with the inspector, reproduced by NumP
     const shown = await waitFor(() => text(page, '[data-testid=tau]'), (t) => t !== '1.00', { what: 'τ to change' });
     assert.ok(Math.abs(Number(shown) - tau) <= 0.0005 + 1e-12, `τ readout ${shown} vs 10^${v}`);
     assert.equal(await text(page, '[data-testid=divisor]'), (4 * tau).toFixed(3));
+    // "=" only where the printed factors multiply to the printed product (as at τ = 0.1, 4 ×
+    // 0.100 = 0.400), "≈" where they do not (τ printed rounded); compared in thousandths.
+    const exact = Math.round(4 * Number(shown) * 1000) === Math.round(Number((4 * tau).toFixed(3)) * 1000);
+    const readout = await text(page, '#temperature-readout');
+    assert.ok(readout.endsWith(`√16 × ${shown} ${exact ? '=' : '≈'} ${(4 * tau).toFixed(3)}`), readout);
 
     const second = await downloadJson(page, 'core-download-dragged.json');
     checkJsonShape(second.doc, tau);

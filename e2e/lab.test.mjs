@@ -70,6 +70,9 @@ test('knock out layer 1\'s previous-token head: predict first, then the repeated
     }
     assert.match(await page.getByTestId('ko-unchanged').textContent(),
       /^Knocking a head out removes what it writes, not where it looks.* Unchanged here, bit for bit: layer 1 head 1 and layer 1 head 2 \(2 of 4 heads\)\.$/);
+    // Layer 1's head knocked out: layer 2 comes after it, so its patterns can change.
+    assert.equal(await page.getByTestId('ko-grid-hint').textContent(),
+      'Every head with them knocked out: the heads in layer 2 read what the knocked-out heads write, so their patterns can change; the others attend as before.');
     // The knocked-out heads are marked on the grid; the knocked-out grid is drawn.
     assert.equal(await page.locator('.ko-mark').count(), 1);
     assert.equal(await results.locator('.train-thumbs canvas').count(), 4);
@@ -90,6 +93,9 @@ test('knock out layer 1\'s previous-token head: predict first, then the repeated
     await page.getByRole('radio', { name: 'Stay within 10%' }).check();
     await grade.waitFor();
     assert.match(await grade.textContent(), /^You said it would stay within 10%\./);
+    // Mean-ablation does not remove what the head writes: the note says what it writes instead.
+    assert.match(await page.getByTestId('ko-unchanged').textContent(),
+      /^Knocking a head out by its mean replaces what it writes with its average output row on the held-out set/);
     consoleLog.assertClean();
   } finally {
     await context.close();

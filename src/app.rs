@@ -156,7 +156,7 @@ pub fn TrainApp() -> impl IntoView {
         <main>
             <TrainingPanel />
             <AfterFirstPaint>
-                <WhereNext text=TRAINING_NEXT page="./" label="Open the explorer with this view" />
+                <WhereNext text=TRAINING_NEXT page="./" label="Open the explorer" />
             </AfterFirstPaint>
         </main>
         <AfterFirstPaint>
@@ -262,7 +262,10 @@ fn main_view_heading(view: ViewSignals, model: ExplorerModel) -> impl IntoView {
         <h2 id="heatmap-title">{text::HEATMAP_HEADING} {heads_label(view)}</h2>
         <BrokenBanner />
         <p class="note" data-testid="weights-note">
-            {move || model.prepared.with(|p| weights_note(&p.weights, p.config.seed))}
+            {move || {
+                let broken = view.broken.with(|b| !b.is_empty());
+                model.prepared.with(|p| weights_note(&p.weights, p.config.seed, broken))
+            }}
         </p>
         {move || (view.weights.get() == WeightsChoice::Yours && model.trained_in_use()).then(|| view! {
             <p class="note" data-testid="yours-note">
@@ -300,7 +303,10 @@ fn embed_layout(view: ViewSignals, model: ExplorerModel) -> impl IntoView {
         <Notices />
         <main class="embed">
             <div class="embed-bar">
-                <p class="note" data-testid="weights-note">{move || model.prepared.with(|p| weights_note_short(&p.weights, p.config.seed))}</p>
+                <p class="note" data-testid="weights-note">{move || {
+                    let broken = view.broken.with(|b| !b.is_empty());
+                    model.prepared.with(|p| weights_note_short(&p.weights, p.config.seed, broken))
+                }}</p>
                 <OpenFullApp />
             </div>
             <section class="panel main-view" aria-labelledby="heatmap-title">

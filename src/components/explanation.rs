@@ -33,10 +33,11 @@ pub fn Explanation() -> impl IntoView {
                 <dt>"Why divide by √d"</dt>
                 <dd>
                     "A dot product of two d-long vectors with unit-variance entries has a spread of about √d, so "
-                    "longer heads produce larger scores and a peakier softmax. Dividing by √d undoes that growth and "
-                    "keeps a fresh model's attention spread out, where gradients can still teach it. Setting "
-                    "τ = 1/√d cancels the division and shows what attention would look like without it; step 4 of "
-                    "the lesson below measures why that hurts."
+                    "longer heads produce larger scores and a peakier softmax. Dividing by √d undoes that growth, so "
+                    "a fresh model's attention is about as spread out at every head size. Setting τ = 1/√d cancels "
+                    "the division and shows what attention would look like without it. Step 4 of the lesson below "
+                    "measures what that does to learning: how much of the learning signal still reaches the "
+                    "queries, and from which head size the unscaled rows pass less of it than the scaled ones."
                 </dd>
             </dl>
         </section>

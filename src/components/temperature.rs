@@ -5,10 +5,10 @@
 use crate::format::fixed;
 use crate::model::claims::HeadShape;
 use crate::model::temperature::{
-    divisor, slider_value, track_percent, unscaled_tau, Regime, SLIDER_MAX_TAU, SLIDER_MIN_TAU,
+    slider_value, track_percent, unscaled_tau, Regime, SLIDER_MAX_TAU, SLIDER_MIN_TAU,
 };
 use crate::state::{ExplorerModel, ViewSignals};
-use crate::text::{format_tau, regime_sentence};
+use crate::text::{format_tau, regime_sentence, DivisorReadout};
 use leptos::either::Either;
 use leptos::prelude::*;
 
@@ -23,7 +23,7 @@ pub fn TemperatureSlider(
     let head_size = model.head_size();
     // Closures, not memos, for these cheap values: every distinct memo type adds code to the wasm.
     let unscaled = move || unscaled_tau(head_size.get());
-    let shown_divisor = move || divisor(head_size.get(), view.tau.get());
+    let readout = move || DivisorReadout::new(head_size.get(), view.tau.get());
     let on_input = move |ev: leptos::ev::Targeted<leptos::ev::Event, web_sys::HtmlInputElement>| {
         // The browser's own number parsing (NaN when the value is unusable).
         let v = ev.target().value_as_number();
@@ -100,8 +100,12 @@ pub fn TemperatureSlider(
             </p>
             <p id="temperature-readout" class="readout">
                 "τ = " <output data-testid="tau">{move || format_tau(view.tau.get())}</output>
-                " · scores (q·k) divided by √d·τ = √" {move || head_size.get()} " × " {move || format_tau(view.tau.get())}
-                " = " <output data-testid="divisor">{move || fixed(shown_divisor(), 3)}</output>
+                " · scores (q·k) divided by √d·τ = √" {move || head_size.get()} " × "
+                {move || {
+                    let r = readout();
+                    format!("{} {} ", r.tau, r.relation)
+                }}
+                <output data-testid="divisor">{move || readout().divisor}</output>
             </p>
             <p id="temperature-regime" class="regime" aria-live="polite">
                 {move || {

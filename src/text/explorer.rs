@@ -1,12 +1,12 @@
-//! The explorer's own sentences: the temperature readout, the heatmap's accessible names and
-//! tooltips, the row inspector, the weights note, the positions help and the symbols list.
+//! The explorer's own sentences: the heatmap's accessible names and tooltips, the row
+//! inspector, the weights note, the positions help and the symbols list (the temperature's words
+//! are in `temperature.rs`).
 
-use super::{beside_limit, format_tau, quote, top_keys_text};
+use super::{quote, top_keys_text};
 use crate::format::{fixed, grouped, percent};
-use crate::model::claims::{top_keys, HeadShape, NEARLY_ONE_HOT};
+use crate::model::claims::top_keys;
 use crate::model::explorer::WeightSource;
 use crate::model::stats::row_stats;
-use crate::model::temperature::{divisor, unscaled_tau, Regime};
 use crate::model::train::tasks::GRAMMAR_WORDS;
 use nalgebra::DMatrix;
 
@@ -23,72 +23,6 @@ pub const PRACTICE_NEXT: &str = "Where next: the training page, where a tiny tra
 
 /// Where the training page leads.
 pub const TRAINING_NEXT: &str = "Where next: back to the explorer, where a model trained on the tiny grammar (Weights menu) shows its heads on your own sentence; or train again with another seed, task or number of heads and compare what forms.";
-
-/// What the temperature `tau` (in `regime`, for heads of size `head_size`) means, in plain words,
-/// with the live head's `shape` at that temperature: every count in it is computed, and the
-/// claims without a number (colder is never flatter, hotter tends to the average, the limit at
-/// τ → 0) are properties tested in `model::claims`.
-pub fn regime_sentence(regime: Regime, tau: f64, head_size: usize, shape: &HeadShape) -> String {
-    let sqrt_d = (head_size as f64).sqrt();
-    // What the scores are divided by now, printed with enough digits never to read as the mark's
-    // own value when τ is only near the mark.
-    let divided_by = |mark: f64| beside_limit(divisor(head_size, tau), divisor(head_size, mark), 3);
-    let opening = match regime {
-        Regime::Unscaled if tau == unscaled_tau(head_size) => format!(
-            "τ = 1/√{head_size}: the scores are divided by √d · τ = 1, so this is exactly attention without the 1/√d scaling, softmax(QKᵀ). The scores are {}× larger than at τ = 1, so every row is at least as peaked as there.",
-            format_tau(1.0 / tau)
-        ),
-        Regime::Unscaled => format!(
-            "τ = {}, close to 1/√{head_size} = {} (attention without the 1/√d scaling): the scores are divided by √d · τ = {} instead of {} at τ = 1, so they are {}× larger than there and every row is at least as peaked.",
-            format_tau(tau),
-            format_tau(unscaled_tau(head_size)),
-            divided_by(unscaled_tau(head_size)),
-            fixed(sqrt_d, 3),
-            format_tau(1.0 / tau)
-        ),
-        Regime::Colder => "Colder than unscaled attention. As τ → 0 each row puts all its weight on its top-scoring key, or splits it evenly between keys whose scores tie.".to_string(),
-        Regime::Between => "Between unscaled and standard: every row is at least as peaked as at τ = 1 and at most as peaked as without the scaling.".to_string(),
-        Regime::Scaled if tau == 1.0 => "τ = 1: standard scaled attention, softmax(QKᵀ/√d), the setting trained models use.".to_string(),
-        Regime::Scaled => format!(
-            "τ = {}, close to 1 (standard scaled attention, softmax(QKᵀ/√d), the setting trained models use): the scores are divided by √d · τ = {} instead of {}.",
-            format_tau(tau),
-            divided_by(1.0),
-            fixed(sqrt_d, 3)
-        ),
-        Regime::Hotter => "Hotter than standard: rows flatten toward the plain average of the past, where row t gives each of its t tokens 1/t.".to_string(),
-    };
-    format!("{opening} {}", shape_sentence(shape))
-}
-
-/// "none of the 6 rows", "2 of the 6 rows", "all 6 rows": `n` of `m`, said the way a person would.
-pub fn rows_counted(n: usize, m: usize) -> String {
-    match n {
-        0 => format!("none of the {m} rows"),
-        n if n == m => format!("all {m} rows"),
-        n => format!("{n} of the {m} rows"),
-    }
-}
-
-/// The live counts behind [`regime_sentence`]: how many rows are nearly one-hot or tied.
-pub fn shape_sentence(shape: &HeadShape) -> String {
-    let m = shape.rows_with_choice;
-    if m == 0 {
-        return "The only row sees only its own token, so it is always 100 % on it.".to_string();
-    }
-    let counts = format!(
-        "In this head {} that see more than one key put over {} of their weight on one key; averaged over those {m} rows, the largest weight is {}.",
-        rows_counted(shape.nearly_one_hot, m),
-        percent(NEARLY_ONE_HOT),
-        percent(shape.mean_max_weight)
-    );
-    match shape.tied {
-        0 => counts,
-        1 => format!("{counts} 1 of them splits its top weight equally between tied keys."),
-        tied => {
-            format!("{counts} {tied} of them split their top weight equally between tied keys.")
-        }
-    }
-}
 
 /// The heatmap's accessible name before any row is selected: what the `n` × `n` chart shows.
 pub fn heatmap_label(title: &str, n: usize) -> String {
@@ -166,16 +100,17 @@ pub fn effective_tokens_text(effective: f64, visible: usize) -> String {
 }
 
 /// What is real on this page and what is not, for the weights in use: random ones mean nothing,
-/// trained ones were learned; either way the mechanism is exact. `seed`: the random weights' seed.
-pub fn weights_note(weights: &WeightSource, seed: u64) -> String {
-    match weights.checkpoint() {
+/// trained ones were learned; either way the page computes attention itself, unless a Break it
+/// mistake is on (`broken`), which the note then says instead. `seed`: the random weights' seed.
+pub fn weights_note(weights: &WeightSource, seed: u64, broken: bool) -> String {
+    let what = match weights.checkpoint() {
         None => format!(
-            "Not trained: the word vectors and W_q, W_k, W_v and W_o are random (seed {seed}), so which word a row picks means nothing yet. The mechanism is real: every step from scores to weights to outputs is exactly attention's."
+            "Not trained: the word vectors and W_q, W_k, W_v and W_o are random (seed {seed}), so which word a row picks means nothing yet."
         ),
         Some(c) => {
             let cfg = c.model.config();
             format!(
-                "Trained weights: the word vectors and W_q, W_k, W_v, W_o of a {}-layer, {}-head attention model that this app's own code trained for {} steps (seed {}) to predict the next word of sentences from a {}-word grammar, saved in f32. So these patterns were learned; the attention arithmetic on them is exact.",
+                "Trained weights: the word vectors and W_q, W_k, W_v, W_o of a {}-layer, {}-head attention model that this app's own code trained for {} steps (seed {}) to predict the next word of sentences from a {}-word grammar, saved in f32. So these patterns were learned.",
                 cfg.layers,
                 cfg.heads,
                 grouped(u64::from(c.steps)),
@@ -183,7 +118,13 @@ pub fn weights_note(weights: &WeightSource, seed: u64) -> String {
                 GRAMMAR_WORDS.len()
             )
         }
-    }
+    };
+    let how = if broken {
+        "A Break it mistake is switched on, so what this view shows is not correct attention (the banner says which mistake)."
+    } else {
+        "The mechanism is real: every step from scores to weights to outputs is attention's own, computed here in 64-bit floating point."
+    };
+    format!("{what} {how}")
 }
 
 /// What the seed controls, under the seed field. `trained`: the trained model's heads and head
@@ -196,16 +137,20 @@ pub fn seed_help(trained: Option<(usize, usize)>) -> String {
 }
 
 /// [`weights_note`] in one line, for the compact `?embed=1` view.
-pub fn weights_note_short(weights: &WeightSource, seed: u64) -> String {
-    match weights.checkpoint() {
-        None => {
-            format!("Not trained: random weights (seed {seed}); the attention arithmetic is exact.")
-        }
+pub fn weights_note_short(weights: &WeightSource, seed: u64, broken: bool) -> String {
+    let what = match weights.checkpoint() {
+        None => format!("Not trained: random weights (seed {seed})"),
         Some(c) => format!(
-            "Trained weights ({} steps on a tiny grammar); the attention arithmetic is exact.",
+            "Trained weights ({} steps on a tiny grammar)",
             grouped(u64::from(c.steps))
         ),
-    }
+    };
+    let how = if broken {
+        "a Break it mistake is on: not correct attention"
+    } else {
+        "real attention, computed here"
+    };
+    format!("{what}; {how}.")
 }
 
 /// The help under the positions switch, for the current `tokens`: `repeated` is the first pair of
@@ -300,10 +245,8 @@ fn softmax_example() -> String {
 mod tests {
     use super::*;
     use crate::model::explorer::Prepared;
-    use crate::model::temperature::unscaled_tau;
     use crate::model::tokenizer::tokenize;
     use crate::model::weights::DEFAULT_HEADS;
-    use crate::text::quoted_list;
 
     /// The note under the heatmap names the trained checkpoint it shows, as the JSON does.
     #[test]
@@ -317,10 +260,24 @@ mod tests {
             Prepared::from_checkpoint(tokenize(DEFAULT_SENTENCE), &std::sync::Arc::new(checkpoint))
                 .unwrap();
         assert_eq!(
-            weights_note(&p.weights, 1337),
-            "Trained weights: the word vectors and W_q, W_k, W_v, W_o of a 1-layer, 2-head attention model that this app's own code trained for 1,000 steps (seed 1) to predict the next word of sentences from a 29-word grammar, saved in f32. So these patterns were learned; the attention arithmetic on them is exact."
+            weights_note(&p.weights, 1337, false),
+            "Trained weights: the word vectors and W_q, W_k, W_v, W_o of a 1-layer, 2-head attention model that this app's own code trained for 1,000 steps (seed 1) to predict the next word of sentences from a 29-word grammar, saved in f32. So these patterns were learned. The mechanism is real: every step from scores to weights to outputs is attention's own, computed here in 64-bit floating point."
         );
-        assert!(weights_note_short(&p.weights, 1337).starts_with("Trained weights (1,000 steps"));
+        assert!(
+            weights_note_short(&p.weights, 1337, false).starts_with("Trained weights (1,000 steps")
+        );
+        // With a Break it mistake on, no note calls what is shown attention.
+        for broken in [false, true] {
+            for note in [
+                weights_note(&WeightSource::Random, 42, broken),
+                weights_note(&p.weights, 1337, broken),
+                weights_note_short(&WeightSource::Random, 42, broken),
+                weights_note_short(&p.weights, 1337, broken),
+            ] {
+                assert_eq!(note.contains("not correct attention"), broken, "{note}");
+                assert_eq!(note.contains("real"), !broken, "{note}");
+            }
+        }
         let json = view_json(
             DEFAULT_SENTENCE,
             &p,
@@ -363,142 +320,6 @@ mod tests {
     /// The page as it opens: "The cat sat on the mat .", seed 1337, two heads of 16.
     fn default_model() -> Prepared {
         crate::model::explorer::default_view(DEFAULT_HEADS, false)
-    }
-
-    /// The rows (after the first) of `w` whose largest weight is above 95 %, counted here
-    /// without `HeadShape`, to check the sentences against.
-    fn nearly_one_hot_by_hand(w: &DMatrix<f64>) -> usize {
-        (1..w.nrows())
-            .filter(|&i| (0..=i).any(|j| w[(i, j)] > 0.95))
-            .count()
-    }
-
-    #[test]
-    fn regime_sentences() {
-        let p = default_model();
-        let d = p.head_size();
-        let said = |tau: f64, head: usize| {
-            let w = p.heads[head].weights(tau);
-            regime_sentence(Regime::of(tau, d), tau, d, &HeadShape::of(&w))
-        };
-        // The count at τ = 1/√d the page's review found: 3 of 6 rows of head 1 and 1 of 6 of head 2 pass 0.95.
-        assert!(said(unscaled_tau(d), 0).starts_with(
-            "τ = 1/√16: the scores are divided by √d · τ = 1, so this is exactly attention without the 1/√d scaling, softmax(QKᵀ). The scores are 4.00× larger than at τ = 1, so every row is at least as peaked as there. In this head 3 of the 6 rows that see more than one key put over 95.0% of their weight on one key"
-        ));
-        // The slider's position nearest the mark is not the mark.
-        assert!(said(10f64.powf(-0.6), 0).starts_with(
-            "τ = 0.251, close to 1/√16 = 0.250 (attention without the 1/√d scaling): the scores are divided by √d · τ = 1.005 instead of 4.000 at τ = 1, so they are 3.98× larger than there"
-        ));
-        assert!(said(unscaled_tau(d), 1).contains(" 1 of the 6 rows "));
-        assert!(said(0.01, 0).starts_with("Colder than unscaled attention. As τ → 0"));
-        assert!(said(0.5, 0).starts_with(
-            "Between unscaled and standard: every row is at least as peaked as at τ = 1"
-        ));
-        assert!(said(1.0, 0).starts_with(
-            "τ = 1: standard scaled attention, softmax(QKᵀ/√d), the setting trained models use. In this head"
-        ));
-        assert!(said(1.02, 0).starts_with(
-            "τ = 1.02, close to 1 (standard scaled attention, softmax(QKᵀ/√d), the setting trained models use): the scores are divided by √d · τ = 4.080 instead of 4.000."
-        ));
-        assert!(said(2.0, 0).starts_with(
-            "Hotter than standard: rows flatten toward the plain average of the past, where row t gives each of its t tokens 1/t."
-        ));
-        let one = HeadShape::of(&DMatrix::from_element(1, 1, 1.0));
-        assert!(regime_sentence(Regime::Scaled, 1.0, 16, &one)
-            .ends_with("The only row sees only its own token, so it is always 100 % on it."));
-    }
-
-    /// "Exactly" only at a mark: over every slider position (log10 τ in steps of 0.01), each mark
-    /// itself and τ a hair away from it, for every head size, the sentence names a mark as τ
-    /// ("τ = 1/√d:", "τ = 1:") if and only if τ is bit for bit 1/√d or 1, says "exactly" only
-    /// there, and near a mark prints the divisor with enough digits never to show the mark's own.
-    #[test]
-    fn exactly_only_at_a_mark() {
-        use crate::model::weights::{D_MODEL, HEAD_CHOICES};
-        let shape = HeadShape::of(&DMatrix::from_element(1, 1, 1.0));
-        for heads in HEAD_CHOICES {
-            let d = D_MODEL / heads;
-            let marks = [unscaled_tau(d), 1.0];
-            let mut taus: Vec<f64> = (-200..=200)
-                .map(|k| 10f64.powf(f64::from(k) / 100.0))
-                .collect();
-            for m in marks {
-                taus.extend([
-                    m,
-                    m * (1.0 + 1e-9),
-                    m * (1.0 - 1e-9),
-                    m * 1.0399,
-                    m * 0.9601,
-                ]);
-            }
-            for tau in taus {
-                let text = regime_sentence(Regime::of(tau, d), tau, d, &shape);
-                let at_mark = marks.contains(&tau);
-                let names_the_mark = text.starts_with("τ = 1/√") || text.starts_with("τ = 1:");
-                assert_eq!(names_the_mark, at_mark, "d {d}, τ {tau}: {text}");
-                assert!(
-                    !text.contains("exactly") || at_mark,
-                    "d {d}, τ {tau}: {text}"
-                );
-                if !at_mark && text.contains("close to") {
-                    let mark_divisor = if Regime::of(tau, d) == Regime::Unscaled {
-                        "= 1 "
-                    } else {
-                        ""
-                    };
-                    assert!(
-                        mark_divisor.is_empty() || !text.contains(mark_divisor),
-                        "{text}"
-                    );
-                    assert!(
-                        !text.contains(&format!("τ = {} instead", fixed((d as f64).sqrt(), 3))),
-                        "{text}"
-                    );
-                }
-            }
-        }
-    }
-
-    /// Every count a regime sentence states equals the live model's, for 1, 2, 4 and 8 heads,
-    /// positions on and off, across the slider (the counts are recomputed here by hand).
-    #[test]
-    fn regime_counts_match_the_model_everywhere() {
-        use crate::model::temperature::{SLIDER_MAX_TAU, SLIDER_MIN_TAU};
-        use crate::model::weights::HEAD_CHOICES;
-        for heads in HEAD_CHOICES {
-            for positions in [false, true] {
-                let p = crate::model::explorer::default_view(heads, positions);
-                let d = p.head_size();
-                for step in 0..=40 {
-                    let tau = SLIDER_MIN_TAU * 10f64.powf(f64::from(step) * 0.1);
-                    assert!(tau <= SLIDER_MAX_TAU * 1.000_001);
-                    for head in &p.heads {
-                        let w = head.weights(tau);
-                        let text = regime_sentence(Regime::of(tau, d), tau, d, &HeadShape::of(&w));
-                        let expected = format!(" {} ", rows_counted(nearly_one_hot_by_hand(&w), 6));
-                        assert!(text.contains(&expected), "{heads} heads, τ {tau}: {text}");
-                        let tied = (1..w.nrows())
-                            .filter(|&i| {
-                                let max = (0..=i).map(|j| w[(i, j)]).fold(0.0, f64::max);
-                                (0..=i).filter(|&j| max - w[(i, j)] < 1e-12).count() > 1
-                            })
-                            .count();
-                        if tied == 0 {
-                            assert!(!text.contains("tied"), "{text}");
-                        } else {
-                            assert!(
-                                text.contains(&format!(" {tied} of them split"))
-                                    || text.contains(" 1 of them splits"),
-                                "{text}"
-                            );
-                        }
-                        if positions {
-                            assert_eq!(tied, 0, "positions break the The/the tie");
-                        }
-                    }
-                }
-            }
-        }
     }
 
     #[test]
@@ -584,7 +405,6 @@ mod tests {
             assert!(bar_chart_label(tokens, i, &row)
                 .contains("the largest bars are “The” and “the” at "));
         }
-        assert_eq!(quoted_list(["a", "b", "c"]), "“a”, “b” and “c”");
     }
 
     #[test]
@@ -610,10 +430,10 @@ mod tests {
         let plain = tokenize("a b c");
         assert!(positions_help(false, &plain, None)
             .contains("a repeated word would get identical keys"));
-        assert!(
-            weights_note(&WeightSource::Random, 42).contains("are random (seed 42), so which word")
-        );
-        assert!(weights_note_short(&WeightSource::Random, 42).contains("random weights (seed 42)"));
+        assert!(weights_note(&WeightSource::Random, 42, false)
+            .contains("are random (seed 42), so which word"));
+        assert!(weights_note_short(&WeightSource::Random, 42, false)
+            .contains("random weights (seed 42)"));
     }
 
     #[test]

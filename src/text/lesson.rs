@@ -182,7 +182,7 @@ pub fn heads_intro(trained: bool) -> String {
     } else {
         "here the weights are random, so each head's pattern comes from its own random weights: differences between heads are chance, not specialisations"
     };
-    format!("Step 5 adds heads: several attentions run side by side on the same tokens, each with its own W_q, W_k and W_v, so one layer can weigh the past in several different ways at once. In trained models heads often end up doing different jobs; {here}.")
+    format!("Several attentions run side by side on the same tokens, so one layer can weigh the past in several different ways at once. In trained models heads often end up doing different jobs; {here}.")
 }
 
 /// How the current view splits `d_model` into `heads` heads of `head_size`.
@@ -193,7 +193,7 @@ pub fn heads_split(heads: usize, head_size: usize, d_model: usize) -> String {
         )
     } else {
         format!(
-            "This view has h = {heads} heads of d = d_model / h = {d_model} / {heads} = {head_size}: W_q, W_k and W_v are cut into {heads} slices of {head_size} columns, head 1 taking columns 1–{head_size}, and so on. The matrix products add up to as many multiplications as one head of {d_model}, done as {heads} independent attentions."
+            "This view has h = {heads} heads of d = d_model / h = {d_model} / {heads} = {head_size}: the model's W_q, W_k and W_v, each d_model × d_model = {d_model} × {d_model}, are cut into {heads} slices of {head_size} columns, so each head has its own {d_model} × {head_size} W_q, W_k and W_v, head 1 taking columns 1–{head_size}, and so on. The matrix products add up to as many multiplications as one head of {d_model}, done as {heads} independent attentions."
         )
     }
 }
@@ -211,8 +211,13 @@ pub fn heads_shapes(
     } else {
         "random (seeded) and untrained like W_q, W_k and W_v"
     };
+    let concat = if heads == 1 {
+        format!("With one head, concat is that output itself, T × d_model = {t} × {d_model}.")
+    } else {
+        format!("Side by side, the {heads} outputs make concat, T × d_model = {t} × {d_model} (head i in columns (i − 1)·d + 1 to i·d).")
+    };
     format!(
-        "Each head's output A·V is T × d = {t} × {head_size}. Side by side, the {heads} outputs make concat, T × d_model = {t} × {d_model} (head i in columns (i − 1)·d + 1 to i·d). The output projection W_o, d_model × d_model = {d_model} × {d_model}, {origin}, mixes them: concat · W_o is T × d_model = {t} × {d_model}, the same shape as the input X."
+        "Each head's output A·V is T × d = {t} × {head_size}. {concat} The output projection W_o, d_model × d_model = {d_model} × {d_model}, {origin}, mixes them: concat · W_o is T × d_model = {t} × {d_model}, the same shape as the input X."
     )
 }
 
@@ -297,8 +302,8 @@ pub fn presets_note(demo: &OrderDemo, positions: bool) -> String {
         )
     } else {
         format!(
-            "its weight on the same word changes by up to {} (the largest change over every head) and its output row, the blend of values, by up to {}",
-            fixed(weights, 3),
+            "its weight on the same word changes by up to {} percentage points (the largest change over the heads) and its output row, the blend of values, by up to {}",
+            fixed(weights * 100.0, 2),
             fixed(output, 3)
         )
     };
@@ -498,6 +503,8 @@ mod tests {
                 32 / heads
             )));
             assert!(said.contains(&format!("head 1 taking columns 1–{}", 32 / heads)));
+            assert!(said.contains(&format!("each d_model × d_model = 32 × 32, are cut into {heads} slices of {d} columns, so each head has its own 32 × {d} W_q")));
+            assert!(p.heads.iter().all(|h| h.q.ncols() == d));
             // The claim "as many multiplications as one head of d_model", counted: projections
             // 3·T·d_model·d per head, scores T·T·d, A·V T·T·d.
             let t = p.len();
@@ -512,6 +519,16 @@ mod tests {
             assert!(shapes.contains("W_o, d_model × d_model = 32 × 32"));
             assert_eq!(p.projections.w_o.shape(), (32, 32));
         }
+        // One head: no plural "1 outputs"; its output is concat.
+        let one = heads_shapes(7, 1, 32, 32, false);
+        assert!(
+            one.contains("With one head, concat is that output itself, T × d_model = 7 × 32."),
+            "{one}"
+        );
+        assert!(
+            !one.contains("1 outputs") && !one.contains("Side by side"),
+            "{one}"
+        );
         assert_eq!(
             heads_row_heading("on", 3, 4, 8, 32),
             "Row 4 (“on”): one strip per head (4 rows of 8 numbers) → the concatenated row (32 numbers) → · W_o → the layer's output row (32 numbers). Orange is positive, blue negative."
@@ -603,7 +620,7 @@ mod tests {
                         "{text}"
                     );
                     if w.max(o) > ROUNDING_TOLERANCE {
-                        assert!(text.contains(&format!("changes by up to {} (the largest change over every head) and its output row, the blend of values, by up to {}", fixed(w, 3), fixed(o, 3))), "{text}");
+                        assert!(text.contains(&format!("changes by up to {} percentage points (the largest change over the heads) and its output row, the blend of values, by up to {}", fixed(w * 100.0, 2), fixed(o, 3))), "{text}");
                     }
                     if !positions {
                         assert!(

@@ -15,6 +15,7 @@ mod main_view;
 mod qkv;
 pub mod quiz;
 mod scaling;
+mod temperature;
 mod training;
 mod training_ab;
 mod training_controls;
@@ -27,6 +28,7 @@ pub use lesson::*;
 pub use main_view::*;
 pub use qkv::*;
 pub use scaling::*;
+pub use temperature::*;
 pub use training::*;
 pub use training_ab::*;
 pub use training_controls::*;
@@ -43,12 +45,17 @@ pub fn quote(token: &str) -> String {
 
 /// A readable τ: three significant digits.
 pub fn format_tau(tau: f64) -> String {
+    fixed(tau, tau_decimals(tau))
+}
+
+/// How many decimals [`format_tau`] prints `tau` with.
+fn tau_decimals(tau: f64) -> u32 {
     if tau >= 10.0 {
-        fixed(tau, 1)
+        1
     } else if tau >= 1.0 {
-        fixed(tau, 2)
+        2
     } else {
-        fixed(tau, 3)
+        3
     }
 }
 
@@ -70,17 +77,22 @@ fn and_list(items: &[String]) -> String {
     }
 }
 
-/// Names in typographic quotes, joined as running text: “a”, “b” and “c”.
-fn quoted_list<'a>(names: impl IntoIterator<Item = &'a str>) -> String {
-    let quoted: Vec<String> = names.into_iter().map(quote).collect();
-    and_list(&quoted)
-}
-
 /// The keys that share a row's largest weight, as running text, and that weight as shown:
-/// ("“sat”", "35.5%"), or ("“The” and “the”", "30.6% each") when keys tie.
+/// ("“sat”", "35.5%"), or ("“The” and “the”", "30.6% each") when keys tie. A key whose token
+/// the row sees more than once is named with its place, ("key 1 “te”", "82.0%"): in the
+/// training page's repeat task "row 7 “te” attends most to “te”" read as the row's own token.
 fn top_keys_text(tokens: &[String], row: &[f64]) -> (String, String) {
     let top = top_keys(row);
-    let names = quoted_list(top.iter().map(|&j| tokens[j].as_str()));
+    let seen = &tokens[..row.len().min(tokens.len())];
+    let name = |j: usize| {
+        let token = &tokens[j];
+        if seen.iter().filter(|&t| t == token).count() > 1 {
+            format!("key {} {}", j + 1, quote(token))
+        } else {
+            quote(token)
+        }
+    };
+    let names = and_list(&top.iter().map(|&j| name(j)).collect::<Vec<_>>());
     let each = if top.len() > 1 { " each" } else { "" };
     (names, format!("{}{each}", percent(row[top[0]])))
 }
@@ -102,6 +114,27 @@ fn count(n: usize, one: &str, many: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_top_key_whose_token_repeats_is_named_with_its_place() {
+        let tokens: Vec<String> = ["te", "ka", "te", "mo"].map(String::from).to_vec();
+        // Row 3 sees "te" twice: the top key is named by its place.
+        assert_eq!(
+            top_keys_text(&tokens, &[0.8, 0.1, 0.1]),
+            ("key 1 “te”".to_string(), "80.0%".to_string())
+        );
+        // Row 2 sees "te" once: the token alone, as before.
+        assert_eq!(top_keys_text(&tokens, &[0.7, 0.3]).0, "“te”");
+        // A unique token among repeats is named alone, and ties keep their order.
+        assert_eq!(top_keys_text(&tokens, &[0.1, 0.8, 0.1]).0, "“ka”");
+        assert_eq!(
+            top_keys_text(&tokens, &[0.4, 0.2, 0.4]),
+            (
+                "key 1 “te” and key 3 “te”".to_string(),
+                "40.0% each".to_string()
+            )
+        );
+    }
 
     #[test]
     fn quotes_and_temperatures() {

@@ -131,7 +131,7 @@ pub fn gradient_readout(point: &LabPoint) -> String {
     let d = point.head_size;
     let (u, s) = (&point.gradient_unscaled, &point.gradient_scaled);
     let measured = format!(
-        "How much learning signal still reaches q? In the same {DRAWS} draws, a random gradient ({KEYS} numbers drawn from the standard normal distribution, one per weight) was sent back from the {KEYS} weights to q and what arrived was measured. At d = {d} the gradient reaching q has median {} and mean {} unscaled, median {} and mean {} scaled.",
+        "How much learning signal still reaches q? In the same {DRAWS} draws, a random gradient ({KEYS} numbers drawn from the standard normal distribution, one per weight) was sent back from the {KEYS} weights to q, and the length of what arrived, ‖∂loss/∂q‖, was measured: that is “the gradient reaching q” below. At d = {d} the gradient reaching q has median {} and mean {} unscaled, median {} and mean {} scaled.",
         fixed(u.median, 3),
         fixed(u.mean, 3),
         fixed(s.median, 3),
@@ -146,10 +146,11 @@ pub fn gradient_readout(point: &LabPoint) -> String {
     let (at_saturation, elsewhere) = point.gradient_unscaled_by_saturation;
     let saturated = if point.saturated_unscaled > 0.0 {
         format!(
-            "{} of the draws are saturated (over {} on one key) and pass on average {}, less than 9 in 10 scaled draws get",
+            "{} of the draws are saturated (over {} on one key); they pass on average {}, below the scaled draws' 10th percentile ({}), so 9 in 10 scaled draws pass more",
             percent(point.saturated_unscaled),
             percent(SATURATED),
-            fixed(at_saturation, 3)
+            fixed(at_saturation, 3),
+            fixed(s.p10, 3)
         )
     } else {
         format!(
@@ -344,9 +345,10 @@ mod tests {
                 let (at, _) = p.gradient_unscaled_by_saturation;
                 if p.saturated_unscaled > 0.0 {
                     assert!(said.contains(&format!(
-                        "{} of the draws are saturated (over 99.0% on one key) and pass on average {}, less than 9 in 10 scaled draws get",
+                        "{} of the draws are saturated (over 99.0% on one key); they pass on average {}, below the scaled draws' 10th percentile ({}), so 9 in 10 scaled draws pass more",
                         percent(p.saturated_unscaled),
-                        fixed(at, 3)
+                        fixed(at, 3),
+                        fixed(s.p10, 3)
                     )), "{said}");
                     assert!(at < s.p10, "{p:?}");
                 } else {

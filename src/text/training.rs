@@ -279,7 +279,7 @@ pub fn circuit_summary(step: usize, check: &CircuitCheck, first_formed: Option<u
     }
     match first_formed {
         Some(first) if first > step => format!(
-            "At step {at} the copying circuit has not formed yet; in this run it forms at the evaluation of step {} (move Replay there).",
+            "At step {at} the copying circuit has not formed yet; in this run it forms at the evaluation of step {} (move Replay to that step or later).",
             grouped(first as u64)
         ),
         Some(first) => format!(
@@ -297,9 +297,17 @@ pub fn circuit_summary(step: usize, check: &CircuitCheck, first_formed: Option<u
 /// copy by another route), so the words say "usually" and name what the list does not test.
 pub const CIRCUIT_INTRO: &str = "Copying usually takes two heads, the induction circuit: a previous-token head in layer 1 writes into each position the token before it; an induction head in layer 2 uses that to attend to the token after the current token's earlier occurrence, the one the repeat predicts. The list below checks that such heads exist while copying pays off; it does not test that layer 2 really reads layer 1, and a run can find another route.";
 
-/// The closer look's note on its temperature (the transformer tests check both halves: layer 1
-/// only spreads as τ rises; a later layer's row can sharpen).
-pub const CLOSER_TAU_NOTE: &str = "Every layer's scores are divided by √d · τ, as in the explorer. In layer 1, τ above 1 spreads every row's weights and τ below 1 sharpens them; layer 2 also reads layer 1's changed output, so its rows can move either way. τ = 1 is the model as trained (its head grid).";
+/// The closer look's note on its temperature, for a model of `layers` layers (the transformer
+/// tests check both halves: layer 1 only spreads as τ rises; a later layer's row can sharpen).
+pub fn closer_tau_note(layers: usize) -> String {
+    let how = "τ above 1 spreads every row's weights and τ below 1 sharpens them";
+    let rest = if layers > 1 {
+        format!("Every layer's scores are divided by √d · τ, as in the explorer. In layer 1, {how}; the later layers also read layer 1's changed output, so their rows can move either way.")
+    } else {
+        format!("The layer's scores are divided by √d · τ, as in the explorer: {how}.")
+    };
+    format!("{rest} τ = 1 is the model as it was trained, the patterns the head grid above shows.")
+}
 
 /// How the model reads a sequence (`config`: the run's model), for a learner who has met one
 /// attention layer in the explorer.

@@ -70,13 +70,34 @@ pub fn knocked_heads_text(heads: &[(usize, usize)], kind: AblationKind) -> Strin
     format!("{} ({}-ablated)", heads_text(heads), kind.key())
 }
 
+/// What a knock-out of `kind` does to a head's output, to open the notes below.
+fn knockout_does(kind: AblationKind) -> &'static str {
+    match kind {
+        AblationKind::Zero => "Knocking a head out removes what it writes",
+        AblationKind::Mean => {
+            "Knocking a head out by its mean replaces what it writes with its average output row on the held-out set, the same at every position"
+        }
+    }
+}
+
+/// The layers after the first one with a knocked-out head, in words ("layer 2", "layers 2 to
+/// 3"), or `None` when that layer is the last.
+fn later_layers(knocked: &[(usize, usize)], layers: usize) -> Option<String> {
+    let first = knocked.iter().map(|&(l, _)| l).min()?;
+    match layers.checked_sub(first + 2)? {
+        0 => Some(format!("layer {layers}")),
+        _ => Some(format!("layers {} to {layers}", first + 2)),
+    }
+}
+
 /// Under the knock-out's scores table: why some scores did not move. `knocked`: the heads knocked
-/// out; `unchanged`: the heads whose two scores are the same bits as intact
+/// out, all of `kind`; `unchanged`: the heads whose two scores are the same bits as intact
 /// ([`crate::model::train::ablation::unchanged_scores`]); `(layers, heads)`: the model's shape.
 /// The reason given holds for the heads up to the first layer with a knocked-out head, which that
 /// function's test shows are always on the list.
 pub fn unchanged_scores_note(
     knocked: &[(usize, usize)],
+    kind: AblationKind,
     unchanged: &[(usize, usize)],
     (layers, heads): (usize, usize),
 ) -> String {
@@ -88,17 +109,29 @@ pub fn unchanged_scores_note(
     } else {
         format!("in layers 1 to {}", first + 1)
     };
-    let after = if first + 1 < layers {
-        " Heads in later layers read what the knocked-out heads no longer write, so their scores can change."
+    let after = if later_layers(knocked, layers).is_some() {
+        " Heads in later layers read what the knocked-out heads write, which is now different, so their scores can change."
     } else {
         ""
     };
     format!(
-        "Knocking a head out removes what it writes, not where it looks, and the scores measure where heads look. A head reads only what the layers before it wrote, so no head {reach} reads anything a knocked-out head wrote: those heads score exactly as before, any knocked-out one among them included.{after} Unchanged here, bit for bit: {} ({} of {} heads).",
+        "{}, not where it looks, and the scores measure where heads look. A head reads only what the layers before it wrote, so no head {reach} reads anything a knocked-out head wrote: those heads score exactly as before, any knocked-out one among them included.{after} Unchanged here, bit for bit: {} ({} of {} heads).",
+        knockout_does(kind),
         heads_text(unchanged),
         unchanged.len(),
         layers * heads
     )
+}
+
+/// Above the knocked-out model's head grid: which of its patterns can differ from the intact
+/// model's (the same reason as [`unchanged_scores_note`]: a head reads only earlier layers).
+pub fn knockout_grid_hint(knocked: &[(usize, usize)], layers: usize) -> String {
+    match later_layers(knocked, layers) {
+        Some(later) => format!(
+            "Every head with them knocked out: the heads in {later} read what the knocked-out heads write, so their patterns can change; the others attend as before."
+        ),
+        None => "Every head with them knocked out: no layer comes after them, so every head attends as before (a knock-out changes what a head writes, not where it looks).".to_string(),
+    }
 }
 
 /// The loss a prediction is about.
@@ -359,13 +392,17 @@ mod tests {
 
     #[test]
     fn the_unchanged_scores_note_names_the_heads_that_kept_theirs() {
-        let note = unchanged_scores_note(&[(0, 0)], &[(0, 0), (0, 1)], (2, 2));
+        let note = unchanged_scores_note(&[(0, 0)], AblationKind::Zero, &[(0, 0), (0, 1)], (2, 2));
         assert_eq!(
             note,
-            "Knocking a head out removes what it writes, not where it looks, and the scores measure where heads look. A head reads only what the layers before it wrote, so no head in layer 1 reads anything a knocked-out head wrote: those heads score exactly as before, any knocked-out one among them included. Heads in later layers read what the knocked-out heads no longer write, so their scores can change. Unchanged here, bit for bit: layer 1 head 1 and layer 1 head 2 (2 of 4 heads)."
+            "Knocking a head out removes what it writes, not where it looks, and the scores measure where heads look. A head reads only what the layers before it wrote, so no head in layer 1 reads anything a knocked-out head wrote: those heads score exactly as before, any knocked-out one among them included. Heads in later layers read what the knocked-out heads write, which is now different, so their scores can change. Unchanged here, bit for bit: layer 1 head 1 and layer 1 head 2 (2 of 4 heads)."
         );
+        let mean = unchanged_scores_note(&[(0, 0)], AblationKind::Mean, &[(0, 0), (0, 1)], (2, 2));
+        assert!(mean.starts_with("Knocking a head out by its mean replaces what it writes with its average output row on the held-out set, the same at every position, not where it looks"), "{mean}");
+        assert!(!mean.contains("removes"), "{mean}");
         let late = unchanged_scores_note(
             &[(1, 1), (2, 0)],
+            AblationKind::Zero,
             &[(0, 0), (0, 1), (1, 0), (1, 1), (2, 1)],
             (3, 2),
         );
@@ -374,12 +411,34 @@ mod tests {
             "{late}"
         );
         assert!(late.ends_with("layer 1 head 1, layer 1 head 2, layer 2 head 1, layer 2 head 2 and layer 3 head 2 (5 of 6 heads)."), "{late}");
-        let last = unchanged_scores_note(&[(1, 0)], &[(0, 0), (1, 0)], (2, 1));
+        let last = unchanged_scores_note(&[(1, 0)], AblationKind::Zero, &[(0, 0), (1, 0)], (2, 1));
         assert!(!last.contains("later layers"), "{last}");
         assert!(
             last.ends_with("layer 1 head 1 and layer 2 head 1 (2 of 2 heads)."),
             "{last}"
         );
-        assert_eq!(unchanged_scores_note(&[], &[], (2, 2)), "");
+        assert_eq!(
+            unchanged_scores_note(&[], AblationKind::Zero, &[], (2, 2)),
+            ""
+        );
+    }
+
+    #[test]
+    fn the_grid_hint_names_only_layers_that_come_after() {
+        assert_eq!(
+            knockout_grid_hint(&[(0, 1)], 2),
+            "Every head with them knocked out: the heads in layer 2 read what the knocked-out heads write, so their patterns can change; the others attend as before."
+        );
+        assert!(
+            knockout_grid_hint(&[(1, 0), (0, 0)], 3).contains("the heads in layers 2 to 3 read")
+        );
+        for (knocked, layers) in [
+            (vec![(1, 0)], 2),
+            (vec![(0, 0), (0, 1)], 1),
+            (vec![(2, 1)], 3),
+        ] {
+            let hint = knockout_grid_hint(&knocked, layers);
+            assert!(hint.contains("no layer comes after them"), "{hint}");
+        }
     }
 }

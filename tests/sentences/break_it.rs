@@ -134,7 +134,7 @@ proptest! {
             prop_assert_clean!(&summary);
             let top = tied_top(&row);
             let each = if top.len() > 1 { " each" } else { "" };
-            prop_assert!(summary.ends_with(&format!("attends most to {} ({}{each}); its weights sum to {}.", names(tokens, &top), percent(row[top[0]]), fixed(sums[i], 3))), "{}", summary);
+            prop_assert!(summary.ends_with(&format!("attends most to {} ({}{each}); its weights sum to {}.", names(tokens, &top, row.len()), percent(row[top[0]]), fixed(sums[i], 3))), "{}", summary);
             for j in 0..t {
                 let cell = text::broken_cell_description(tokens, broken, i, j);
                 prop_assert_eq!(cell.ends_with(" (sees the future!)"), j > i && broken[(i, j)] > 0.0, "{}", cell);

@@ -118,7 +118,7 @@ proptest! {
                 } else {
                     prop_assert!(i == 0 || max_of(&row) - min_of(&row) >= ROUNDING, "{}", summary);
                     let each = if top.len() > 1 { " each" } else { "" };
-                    let said = format!("attends most to {} ({}{each}).", names(tokens, &top), percent(row[top[0]]));
+                    let said = format!("attends most to {} ({}{each}).", names(tokens, &top, row.len()), percent(row[top[0]]));
                     prop_assert!(summary.ends_with(&said), "expected {:?}: {}", said, summary);
                 }
                 let glance = text::row_glance(tokens, &w, i);
@@ -126,7 +126,7 @@ proptest! {
                 let bars = text::bar_chart_label(tokens, i, &row);
                 let which = if top.len() > 1 { "bars are" } else { "bar is" };
                 let each = if top.len() > 1 { " each" } else { "" };
-                let said = format!("the largest {which} {} at {}{each}.", names(tokens, &top), percent(row[top[0]]));
+                let said = format!("the largest {which} {} at {}{each}.", names(tokens, &top, row.len()), percent(row[top[0]]));
                 prop_assert!(bars.contains(&said), "expected {:?}: {}", said, bars);
                 for j in 0..v.p.len() {
                     let cell = text::cell_description(tokens, &w, i, j);

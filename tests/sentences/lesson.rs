@@ -108,7 +108,7 @@ proptest! {
         if swap.max(weight_swap) <= ROUNDING {
             prop_assert!(said.contains("neither its weights on the three words nor its output row change beyond rounding"), "{}", said);
         } else {
-            prop_assert!(said.contains(&format!("its weight on the same word changes by up to {} (the largest change over every head) and its output row, the blend of values, by up to {}", fixed(weight_swap, 3), fixed(swap, 3))), "{}", said);
+            prop_assert!(said.contains(&format!("its weight on the same word changes by up to {} percentage points (the largest change over the heads) and its output row, the blend of values, by up to {}", fixed(weight_swap * 100.0, 2), fixed(swap, 3))), "{}", said);
         }
         if !positions {
             prop_assert!(swap.max(weight_swap) <= ROUNDING, "the order inside a past changed a row without positions: {} {}", swap, weight_swap);
@@ -222,7 +222,7 @@ proptest! {
         let example: Vec<String> = e.iter().map(|x| fixed(x / total, 3)).collect();
         prop_assert!(def("softmax").contains(&format!("scores 2, 1, 0 give weights {}", example.join(", "))), "{}", def("softmax"));
         // What is trained and what is not.
-        let note = text::weights_note(&v.p.weights, v.p.config.seed);
+        let note = text::weights_note(&v.p.weights, v.p.config.seed, false);
         prop_assert_clean!(&note);
         match v.p.weights.checkpoint() {
             None => prop_assert!(note.contains(&format!("random (seed {})", v.p.config.seed)), "{}", note),

@@ -272,8 +272,22 @@ pub fn quote(t: &str) -> String {
 }
 
 /// “a”, “b” and “c”.
-pub fn names(tokens: &[String], keys: &[usize]) -> String {
-    let q: Vec<String> = keys.iter().map(|&k| quote(&tokens[k])).collect();
+pub fn names(tokens: &[String], keys: &[usize], visible: usize) -> String {
+    // A token the row sees more than once is named with its place.
+    let q: Vec<String> = keys
+        .iter()
+        .map(|&k| {
+            let times = tokens[..visible]
+                .iter()
+                .filter(|&t| *t == tokens[k])
+                .count();
+            if times > 1 {
+                format!("key {} {}", k + 1, quote(&tokens[k]))
+            } else {
+                quote(&tokens[k])
+            }
+        })
+        .collect();
     match q.split_last() {
         None => String::new(),
         Some((last, [])) => last.clone(),

@@ -150,7 +150,7 @@ fn main_view_html(d: &DefaultView, page: Page) -> String {
 </main></div>",
         heading = escape(text::HEATMAP_HEADING),
         heads = escape(&text::heads_label(p.heads.len(), d.view.head, false)),
-        note = escape(&text::weights_note(&p.weights, d.view.seed)),
+        note = escape(&text::weights_note(&p.weights, d.view.seed, false)),
         summary = escape(text::SYMBOLS_SUMMARY),
         picture = static_heatmap(
             &p.config.tokens,

@@ -152,7 +152,8 @@ pub(super) fn PositionsStep() -> impl IntoView {
             "Without position codes a token's vector depends only on its word, and a row's score for "
             "a key depends only on the two vectors. Then the causal mask tells a row which words came "
             "before it, but nothing tells it in which order. Shuffle the tokens before the selected "
-            "row (the row's own token stays last) and compare the row's weights key by key."
+            "row (the row's own token keeps its place, after them) and compare the row's weights key "
+            "by key."
         </p>
         <div class="row">
             <input
@@ -178,10 +179,9 @@ pub(super) fn PositionsStep() -> impl IntoView {
         <p>
             "The same three words in two orders mean opposite things. Apply “dog bites man” or “man "
             "bites dog”, pick a row and shuffle its past. Then try the swap: apply “dog bites man”, click row 3 (“man”) "
-            "and note its weights; apply “bites dog man” and compare; switch position codes on and do "
-            "it again."
+            "in the heatmap at the top of the page and note its weights; apply “bites dog man” and "
+            "compare; switch position codes on and do it again. Then open “What you should find”."
         </p>
-        <p data-testid="presets-note">{presets}</p>
         <div class="row presets">
             {PRESETS
                 .into_iter()
@@ -195,6 +195,10 @@ pub(super) fn PositionsStep() -> impl IntoView {
                 })
                 .collect_view()}
         </div>
+        <details class="what-to-find">
+            <summary>"What you should find"</summary>
+            <p data-testid="presets-note">{presets}</p>
+        </details>
         <p>
             "Sinusoidal codes are one choice among several: many models learn one position vector "
             "per place instead, and rotary position embeddings (RoPE) rotate each query and key by "

@@ -148,7 +148,7 @@ pub(super) fn AttentionTrace() -> impl IntoView {
                         "applies softmax; its output is the weighted sum of the value vectors. Click a row of the "
                         "heatmap to trace another token."
                     </p>
-                    <p class="note" data-testid="trace-weights-note">{weights_note(&prepared.0.weights, prepared.0.config.seed)}</p>
+                    <p class="note" data-testid="trace-weights-note">{weights_note(&prepared.0.weights, prepared.0.config.seed, false)}</p>
                     <TraceTable trace=trace.clone() keys=tokens.clone() token=name.clone() head=h />
                     {query_keys_table(&prepared.0, h, trace)}
                     {blend_table(&prepared.0, h, trace)}

@@ -15,7 +15,7 @@ use crate::model::export::weights_csv;
 use crate::model::trace::RowTrace;
 use crate::model::train::shape::PositionKind;
 use crate::state::Shared;
-use crate::text::{closer_row_summary, induction_walkthrough, of_run, quote, CLOSER_TAU_NOTE};
+use crate::text::{closer_row_summary, closer_tau_note, induction_walkthrough, of_run, quote};
 use crate::web::download::{download_canvas_png, download_text};
 use leptos::html;
 use leptos::prelude::*;
@@ -223,7 +223,7 @@ pub(super) fn CloserLook() -> impl IntoView {
             />
             <output for="closer-tau" data-testid="closer-tau">{move || format!("τ = {}", fixed(tau(), 2))}</output>
         </div>
-        <p class="hint">{CLOSER_TAU_NOTE}</p>
+        <p class="hint" data-testid="closer-tau-note">{move || closer_tau_note(shape().0)}</p>
         <div node_ref=wrap data-testid="closer-heatmap">
             <Show when=move || ready.get() && heatmap_built.get()>
                 <Heatmap

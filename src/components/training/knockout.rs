@@ -13,8 +13,9 @@ use crate::model::train::knockout::AblationKind;
 use crate::model::train::prediction::LossChange;
 use crate::state::{Knockout, KnockoutResult};
 use crate::text::{
-    ablation_kind_label, change_label, knocked_heads_text, loss_cell, of_run, prediction_grade,
-    prediction_question, score_cell, signed_cell, unchanged_scores_note, KNOCKOUT_INTRO,
+    ablation_kind_label, change_label, knocked_heads_text, knockout_grid_hint, loss_cell, of_run,
+    prediction_grade, prediction_question, score_cell, signed_cell, unchanged_scores_note,
+    KNOCKOUT_INTRO,
 };
 use leptos::html;
 use leptos::prelude::*;
@@ -182,21 +183,31 @@ fn scores_table(intact: &EvalPoint, knocked: &EvalPoint) -> impl IntoView {
     }
 }
 
-/// Which heads kept their scores under the knock-out, and why.
-fn unchanged_note(r: &KnockoutResult) -> String {
-    let knocked: Vec<(usize, usize)> = r
-        .knocked
+/// The heads a result knocked out, as (layer, head) from 0.
+fn knocked_heads(r: &KnockoutResult) -> Vec<(usize, usize)> {
+    r.knocked
         .ablation
         .heads()
         .iter()
         .map(|k| (k.layer, k.head))
-        .collect();
+        .collect()
+}
+
+/// Which heads kept their scores under the knock-out, and why.
+fn unchanged_note(r: &KnockoutResult) -> String {
     let shape = (
         r.intact.heads.len(),
         r.intact.heads.first().map_or(0, Vec::len),
     );
+    let kind = r
+        .knocked
+        .ablation
+        .heads()
+        .first()
+        .map_or(AblationKind::Zero, |k| k.kind);
     unchanged_scores_note(
-        &knocked,
+        &knocked_heads(r),
+        kind,
         &unchanged_scores(&r.intact, &r.knocked.eval),
         shape,
     )
@@ -265,7 +276,11 @@ pub(super) fn KnockoutResults() -> impl IntoView {
                 {question}
                 {result}
                 <div class="train-layers" node_ref=grid_ref hidden=move || knockout.result.get().is_none()>
-                    <p class="hint">"Every head with them knocked out (what the heads after them now attend to):"</p>
+                    <p class="hint" data-testid="ko-grid-hint">
+                        {move || knockout.result.with(|r| {
+                            r.as_ref().map(|r| knockout_grid_hint(&knocked_heads(r), r.intact.heads.len()))
+                        })}
+                    </p>
                     {move || {
                         let (layers, heads) = shape();
                         (0..layers)

@@ -89,8 +89,9 @@ fn circuit_lines_say_which_head_and_how_far() {
     assert!(
         circuit_summary(1_100, &formed, Some(1_100)).ends_with("for the first time in this run.")
     );
-    assert!(circuit_summary(500, &close, Some(1_100))
-        .ends_with("in this run it forms at the evaluation of step 1,100 (move Replay there)."));
+    assert!(circuit_summary(500, &close, Some(1_100)).ends_with(
+        "in this run it forms at the evaluation of step 1,100 (move Replay to that step or later)."
+    ));
     assert!(circuit_summary(1_500, &close, Some(1_100))
         .ends_with("though they did at the evaluation of step 1,100."));
     assert!(
@@ -305,9 +306,22 @@ fn the_static_intro_matches_the_tasks() {
     let html = include_str!("../../../train.html");
     let task = RepeatTask::REFERENCE;
     assert!(html.contains(&format!(
-        "a random segment of {}–{} tokens appears twice among {} random tokens",
-        task.min_segment, task.max_segment, task.seq_len
+        "each sequence is {} random tokens in which a segment of {}–{} of them appears twice in a row",
+        task.seq_len, task.min_segment, task.max_segment
     )));
+    // "Twice in a row": the second copy starts where the first ends.
+    let mut rng = crate::model::rng::SeededRng::stream(1, "intro");
+    for _ in 0..100 {
+        let seq = task.sample(&mut rng);
+        let r = seq.repeat.unwrap();
+        assert_eq!(seq.tokens.len(), task.seq_len);
+        assert!((task.min_segment..=task.max_segment).contains(&r.len));
+        assert_eq!(r.second(), r.first + r.len);
+        assert_eq!(
+            seq.tokens[r.first..r.first + r.len],
+            seq.tokens[r.second()..r.second() + r.len]
+        );
+    }
     for quoted in [
         "the cat sat on the mat .",
         "the keys to the cabinet are rusted .",
@@ -315,5 +329,30 @@ fn the_static_intro_matches_the_tasks() {
         assert!(html.contains(&format!("“{quoted}”")), "{quoted}");
         let tokens: Vec<String> = quoted.split(' ').map(str::to_string).collect();
         assert!(grammar_ids(&tokens).is_ok(), "{quoted}");
+    }
+}
+
+/// The closer look's τ note speaks of later layers only when the model has them.
+#[test]
+fn the_closer_tau_note_fits_the_model_shape() {
+    let one = closer_tau_note(1);
+    assert!(
+        !one.contains("layer 2") && !one.contains("later layers"),
+        "{one}"
+    );
+    assert!(
+        one.starts_with("The layer's scores are divided by √d · τ"),
+        "{one}"
+    );
+    for layers in [2, 3] {
+        let many = closer_tau_note(layers);
+        assert!(
+            many.contains("In layer 1, τ above 1 spreads every row's weights"),
+            "{many}"
+        );
+        assert!(
+            many.contains("the later layers also read layer 1's changed output"),
+            "{many}"
+        );
     }
 }
