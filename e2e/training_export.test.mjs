@@ -151,7 +151,7 @@ test('the training page downloads the model it shows, and NumPy recomputes its v
     const softmax = await traceColumn(5);
     assert.deepEqual(softmax.slice(0, 10), hot);
     assert.ok(softmax.slice(10).every((w) => w === 0));
-    assert.match(await traceTable.locator('caption').textContent(), /^Trace of “[a-z]{2}” \(row 10\), head 1, d = 16, τ = 2\.000$/);
+    assert.match(await traceTable.locator('caption').textContent(), /^Trace of “[a-z]{2}” \(row 10\), layer \d, head 1, d = 16, τ = 2\.000$/);
     assert.ok(Math.abs(Number(await page.locator('[data-testid=closer-trace] [data-testid=trace-sum]').textContent()) - 1) < 1e-9);
     assert.ok((await page.locator('[data-testid=closer-trace] [data-testid=trace-check]').textContent()).startsWith('✓'));
     // The chosen head as CSV: row 10 is the table's row, exactly.

@@ -120,7 +120,7 @@ fn composition_of_seed_1_at_step_1200() {
         "layer 2 reads layer 1 (tested at step 1,200): intact, layer 2 head 2's induction score 0.78, \
          repeated part 24.8% of the first copy's. Knocking out layer 1 head 1 (the previous-token \
          head, 0.83): layer 2 head 2's induction score 0.15, repeated part 79.6% of the first \
-         copy's, broken; knocking out head 2: layer 2 head 2's induction score 0.77, repeated part \
+         copy's, broken; knocking out layer 1 head 2: layer 2 head 2's induction score 0.77, repeated part \
          25.1% of the first copy's, still copying. Composition holds. With mean-ablation it holds \
          too. (Broken: induction below 0.50, repeated part above 60%.)"
     );

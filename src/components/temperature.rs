@@ -95,7 +95,9 @@ pub fn TemperatureSlider(
                 </button>
             </div>
             <p class="hint" data-testid="marks-help">
-                "“unscaled” sets τ = 1/√d, which cancels the division by √d: attention without the "
+                "Attention divides each score q·k (a query's dot product with a key) by √d, where d is "
+                "the length of those vectors, each head's size (here " {move || head_size.get()} "). "
+                "“unscaled” sets τ = 1/√d, which cancels that division: attention without the "
                 "scaling. “τ = 1” is standard scaled attention."
             </p>
             <p id="temperature-readout" class="readout">

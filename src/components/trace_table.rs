@@ -15,7 +15,15 @@ use leptos::prelude::*;
 // Leptos hands a component its props by value; this one only reads them.
 #[allow(clippy::needless_pass_by_value)]
 #[component]
-pub fn TraceTable(trace: RowTrace, keys: Vec<String>, token: String, head: usize) -> impl IntoView {
+pub fn TraceTable(
+    trace: RowTrace,
+    keys: Vec<String>,
+    token: String,
+    head: usize,
+    /// The head's layer (from 0), named in the caption, for a model with several.
+    #[prop(optional)]
+    layer: Option<usize>,
+) -> impl IntoView {
     let rows = keys
         .into_iter()
         .enumerate()
@@ -46,7 +54,7 @@ pub fn TraceTable(trace: RowTrace, keys: Vec<String>, token: String, head: usize
         <DataTable
             test_id="trace-table"
             class="trace"
-            caption=trace_caption(&token, &trace, head)
+            caption=trace_caption(&token, &trace, head, layer)
             columns=columns
         >
             <tbody>{rows}</tbody>

@@ -93,14 +93,25 @@ pub fn zero_scores_check(gap: f64, identical: bool) -> String {
     }
 }
 
-/// Step 2's live readout: how far head `head` (0-based) at `tau` is from the average.
+/// Step 2's live readout: how far head `head` (0-based) at `tau` is from the average. A gap a
+/// reader can see in the heatmap is a plain decimal ("0.448", not "4.48e-1"); only a gap below
+/// 0.01, which the printed weights hardly show, keeps the scientific form.
 pub fn live_gap(tau: f64, head: usize, gap: f64) -> String {
     format!(
         "With the live scores of head {} at τ = {}: largest |A(τ) − wei| = {}.",
         head + 1,
         format_tau(tau),
-        scientific(gap, 2)
+        plain_or_scientific(gap)
     )
+}
+
+/// `x` to 3 decimals from 0.01 up, else as `d.dde±n`.
+fn plain_or_scientific(x: f64) -> String {
+    if x >= 0.01 {
+        fixed(x, 3)
+    } else {
+        scientific(x, 2)
+    }
 }
 
 /// Step 6's verdict on a shuffle of the past: computed from the comparison, never assumed.
@@ -430,6 +441,10 @@ mod tests {
                 scientific(gap, 2)
             )
         );
+        assert!(gap < 0.01, "{gap}");
+        let cold = largest_gap(&p.heads[0].weights(1.0), &wei);
+        assert!(cold >= 0.01, "{cold}");
+        assert!(live_gap(1.0, 0, cold).ends_with(&format!("= {}.", fixed(cold, 3))));
     }
 
     #[test]

@@ -27,10 +27,12 @@ pub fn blend_caption(token: &str, t: usize, dims: usize, d: usize) -> String {
     )
 }
 
-/// The trace table's caption: row `trace.t` (`token`) of head `head` (0-based).
-pub fn trace_caption(token: &str, trace: &RowTrace, head: usize) -> String {
+/// The trace table's caption: row `trace.t` (`token`) of head `head` (0-based), and its `layer`
+/// (0-based) when given: the training page's models have layers, the explorer's has one.
+pub fn trace_caption(token: &str, trace: &RowTrace, head: usize, layer: Option<usize>) -> String {
+    let layer = layer.map_or(String::new(), |l| format!("layer {}, ", l + 1));
     format!(
-        "Trace of {} (row {}), head {}, d = {}, τ = {}",
+        "Trace of {} (row {}), {layer}head {}, d = {}, τ = {}",
         quote(token),
         trace.t + 1,
         head + 1,
@@ -120,8 +122,12 @@ mod tests {
         let head = &p.heads[0];
         let trace = RowTrace::new(head, &head.weights(0.5), 5, 0.5);
         assert_eq!(
-            trace_caption("mat", &trace, 0),
+            trace_caption("mat", &trace, 0, None),
             "Trace of “mat” (row 6), head 1, d = 16, τ = 0.500"
+        );
+        assert_eq!(
+            trace_caption("mat", &trace, 0, Some(1)),
+            "Trace of “mat” (row 6), layer 2, head 1, d = 16, τ = 0.500"
         );
         assert_eq!(trace_sqrt_d_heading(&trace), "÷ √d (= 4.00)");
         assert_eq!(

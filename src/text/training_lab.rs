@@ -232,7 +232,7 @@ pub fn composition_item(step: usize, c: &Composition) -> CircuitItem {
             ", not copying"
         };
         let line = copying_line(n, ind);
-        let _ = write!(text, "; knocking out head {}: {line}{state}", h + 1);
+        let _ = write!(text, "; knocking out layer 1 head {}: {line}{state}", h + 1);
     }
     let verdict = if c.holds() {
         "Composition holds."
@@ -364,7 +364,7 @@ mod tests {
         assert!(item.met);
         assert_eq!(
             item.text,
-            "layer 2 reads layer 1 (tested at step 1,200): intact, layer 2 head 2's induction score 0.78, repeated part 24.8% of the first copy's. Knocking out layer 1 head 1 (the previous-token head, 0.83): layer 2 head 2's induction score 0.15, repeated part 79.6% of the first copy's, broken; knocking out head 2: layer 2 head 2's induction score 0.77, repeated part 25.1% of the first copy's, still copying. Composition holds. With mean-ablation it holds too. (Broken: induction below 0.50, repeated part above 60%.)"
+            "layer 2 reads layer 1 (tested at step 1,200): intact, layer 2 head 2's induction score 0.78, repeated part 24.8% of the first copy's. Knocking out layer 1 head 1 (the previous-token head, 0.83): layer 2 head 2's induction score 0.15, repeated part 79.6% of the first copy's, broken; knocking out layer 1 head 2: layer 2 head 2's induction score 0.77, repeated part 25.1% of the first copy's, still copying. Composition holds. With mean-ablation it holds too. (Broken: induction below 0.50, repeated part above 60%.)"
         );
         // Every way it can fail is said, and the status follows the verdict.
         let other_breaks = Composition {

@@ -169,7 +169,7 @@ pub(super) fn CloserLook() -> impl IntoView {
                 )}
             </p>
             <div data-testid="closer-trace">
-                <TraceTable trace=row keys=keys token=token head=h />
+                <TraceTable trace=row keys=keys token=token head=h layer=l />
             </div>
         })
     };
