@@ -173,7 +173,7 @@ pub fn TrainApp() -> impl IntoView {
 fn heads_label(view: ViewSignals) -> impl Fn() -> String + Copy {
     // With "Break it" mistakes on, the heading says so (see `ExplorerModel::shown_weights`).
     move || {
-        let broken = view.broken.with(|b| !b.is_empty());
+        let broken = view.is_broken();
         text::heads_label(view.heads.get(), view.head.get(), broken)
     }
 }
@@ -181,7 +181,7 @@ fn heads_label(view: ViewSignals) -> impl Fn() -> String + Copy {
 /// The selected head's heatmap: click or keyboard chooses the inspector's row. With "Break it"
 /// mistakes on it shows the broken weights and hatches the cells that see the future.
 fn main_heatmap(view: ViewSignals, model: ExplorerModel) -> impl IntoView {
-    let broken = Signal::derive(move || !view.broken.get().is_empty());
+    let broken = Signal::derive(move || view.is_broken());
     // On the practice page, while a question is open, the numbers it may ask about are hidden.
     let hidden = NumbersHidden::from_context();
     let hide_numbers = Signal::derive(move || NumbersHidden::now(hidden));
@@ -263,7 +263,7 @@ fn main_view_heading(view: ViewSignals, model: ExplorerModel) -> impl IntoView {
         <BrokenBanner />
         <p class="note" data-testid="weights-note">
             {move || {
-                let broken = view.broken.with(|b| !b.is_empty());
+                let broken = view.is_broken();
                 model.prepared.with(|p| weights_note(&p.weights, p.config.seed, broken))
             }}
         </p>
@@ -304,7 +304,7 @@ fn embed_layout(view: ViewSignals, model: ExplorerModel) -> impl IntoView {
         <main class="embed">
             <div class="embed-bar">
                 <p class="note" data-testid="weights-note">{move || {
-                    let broken = view.broken.with(|b| !b.is_empty());
+                    let broken = view.is_broken();
                     model.prepared.with(|p| weights_note_short(&p.weights, p.config.seed, broken))
                 }}</p>
                 <OpenFullApp />

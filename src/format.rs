@@ -31,6 +31,15 @@ pub fn fixed(x: f64, decimals: u32) -> String {
     }
 }
 
+/// The number [`fixed`]`(x, decimals)` prints, as an `f64` (the nearest one to the printed
+/// decimal), for `x` in `fixed`'s integer range: `x · 10^decimals` rounded half away from zero,
+/// then scaled back. A sentence that does arithmetic with a printed number uses this, so that it
+/// agrees with the digits on the page.
+pub fn printed_value(x: f64, decimals: u32) -> f64 {
+    let scale = 10u64.pow(decimals.min(15)) as f64;
+    (x * scale).round() / scale
+}
+
 /// `x` as `d.ddde±n` with `decimals` digits after the point (at most 9), like
 /// `format!("{x:.decimals$e}")` away from exact binary ties; "NaN", "inf" and "-inf" as core prints them.
 pub fn scientific(x: f64, decimals: u32) -> String {
@@ -101,6 +110,24 @@ pub fn percent(weight: f64) -> String {
 mod tests {
     use super::*;
     use crate::model::rng::SeededRng;
+
+    /// `printed_value` is the number `fixed` prints, for the slider's temperatures at the
+    /// decimals the page prints them with and for seeded values at every precision up to 6.
+    #[test]
+    fn printed_value_is_what_fixed_prints() {
+        let mut rng = SeededRng::stream(7, "printed-value");
+        let mut values: Vec<f64> = (-200..=200)
+            .map(|k| 10f64.powf(f64::from(k) / 100.0))
+            .collect();
+        values.extend((0..2_000).map(|_| (rng.next_open01() - 0.5) * 2_000.0));
+        values.extend([0.0, 0.5, 1.0005, 2.675, -0.125]);
+        for x in values {
+            for decimals in 0..=6 {
+                let printed: f64 = fixed(x, decimals).parse().unwrap();
+                assert_eq!(printed_value(x, decimals), printed, "{x} to {decimals}");
+            }
+        }
+    }
 
     #[test]
     fn grouped_puts_a_comma_every_three_digits() {

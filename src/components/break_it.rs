@@ -38,7 +38,7 @@ pub fn BrokenBanner() -> impl IntoView {
 pub fn BrokenLessonNote() -> impl IntoView {
     let view = ViewSignals::from_context();
     move || {
-        (!view.broken.get().is_empty()).then(|| {
+        view.is_broken().then(|| {
             view! {
                 <p class="note" data-testid="broken-lesson-note">
                     "“Break it” mistakes are on, so the main heatmap shows broken weights; the numbers in this step are correct attention's."
@@ -80,7 +80,7 @@ pub fn BreakIt() -> impl IntoView {
     let panel_ref = NodeRef::<leptos::html::Div>::new();
     let on_screen = use_visibility(panel_ref);
     let damage = use_while_seen(Some(on_screen), "break-it", move || {
-        let broken = !view.broken.get().is_empty();
+        let broken = view.is_broken();
         broken.then(|| Damage::new(&model.main_weights.get(), &model.shown_weights.get()))
     });
     let correct = use_while_seen(Some(on_screen), "break-it", move || {
@@ -88,7 +88,7 @@ pub fn BreakIt() -> impl IntoView {
     });
     // The first thing to look at when a mistake lets rows read the future.
     let cheating = use_while_seen(Some(on_screen), "break-it", move || {
-        if view.broken.get().is_empty() {
+        if !view.is_broken() {
             return None;
         }
         model

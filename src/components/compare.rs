@@ -324,7 +324,7 @@ fn compare_body(
                 on_select=Callback::new(|_: usize| {})
                 percent_labels=true
                 title="Setting A heatmap"
-                broken=Signal::derive(move || !view.broken.get().is_empty())
+                broken=Signal::derive(move || view.is_broken())
             />
             <Heatmap
                 weights=b_weights

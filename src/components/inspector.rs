@@ -25,7 +25,7 @@ pub fn RowInspector() -> impl IntoView {
     // What the heatmap shows: with the "Break it" mistakes made, when any is on; then every key
     // is listed and counted, the future included.
     let weights = model.shown_weights;
-    let broken = move || !view.broken.get().is_empty();
+    let broken = move || view.is_broken();
     // The keys the row's numbers cover: its past, or every key when broken.
     let seen = move |i: usize, n: usize| if broken() { n } else { i + 1 };
     let row = Memo::new(move |_| {

@@ -23,7 +23,7 @@ pub fn PhoneDock() -> impl IntoView {
         // The numbers of the heatmap above it: with "Break it" mistakes on, the broken weights,
         // whose rows need not sum to 1 (so no entropy: the sum is what the reader needs).
         let w = model.shown_weights.get();
-        let broken = view.broken.with(|b| !b.is_empty());
+        let broken = view.is_broken();
         model.tokens.with(|t| {
             let n = t.len().min(w.nrows());
             (n > 0).then(|| {

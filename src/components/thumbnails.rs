@@ -30,7 +30,7 @@ pub fn Thumbnail(
     let view = ViewSignals::from_context();
     // Drawn whole every time: there are no labels to keep.
     use_canvas("thumbnail", canvas_ref, None, move |pass| {
-        let show_future = !view.broken.get().is_empty();
+        let show_future = view.is_broken();
         weights.with(|weights| {
             let Some(weights) = weights else { return };
             let layout = HeatmapLayout::new(THUMB, weights.nrows(), 1, 0.0, false);

@@ -48,6 +48,11 @@ impl ViewSignals {
         use_context::<ViewSignals>().expect("ViewSignals is provided by every page")
     }
 
+    /// Whether any Break it mistake is on (tracked: a reactive read of `broken`).
+    pub fn is_broken(&self) -> bool {
+        self.broken.with(|b| !b.is_empty())
+    }
+
     /// Sets the head count, keeping the selected head in range.
     pub fn set_heads(&self, heads: usize) {
         self.heads.set(heads);

@@ -2,7 +2,7 @@
 //! by (`√d × τ`), and the sentence on what the temperature does to the live head.
 
 use super::{beside_limit, format_tau, tau_decimals};
-use crate::format::{fixed, percent};
+use crate::format::{fixed, percent, printed_value};
 use crate::model::claims::{HeadShape, NEARLY_ONE_HOT};
 use crate::model::temperature::{divisor, unscaled_tau, Regime};
 
@@ -26,13 +26,11 @@ impl DivisorReadout {
     pub fn new(head_size: usize, tau: f64) -> Self {
         let divisor_text = fixed(divisor(head_size, tau), 3);
         let root = (head_size as f64).sqrt();
-        // τ as printed, as a number: `fixed` rounds τ · 10^places to an integer and prints its
-        // digits. A whole √d times it has at most 3 decimals, so printing that product to 3
-        // decimals is the product itself; the equation holds when that is the printed divisor.
-        // (Numbers are compared, not parsed from the strings: a float parser would add about
-        // 15 kB gzip to the explorer's wasm.)
-        let scale = 10f64.powi(tau_decimals(tau) as i32);
-        let printed_tau = (tau * scale).round() / scale;
+        // τ as printed, as a number. A whole √d times it has at most 3 decimals, so printing that
+        // product to 3 decimals is the product itself; the equation holds when that is the
+        // printed divisor. (Numbers are compared, not parsed from the strings: a float parser
+        // would add about 15 kB gzip to the explorer's wasm.)
+        let printed_tau = printed_value(tau, tau_decimals(tau));
         let exact = root.fract() == 0.0 && fixed(root * printed_tau, 3) == divisor_text;
         Self {
             tau: format_tau(tau),
