@@ -95,7 +95,7 @@ test('knock out layer 1\'s previous-token head: predict first, then the repeated
     assert.match(await grade.textContent(), /^You said it would stay within 10%\./);
     // Mean-ablation does not remove what the head writes: the note says what it writes instead.
     assert.match(await page.getByTestId('ko-unchanged').textContent(),
-      /^Knocking a head out by its mean replaces what it writes with its average output row on the held-out set/);
+      /^Knocking a head out by its mean replaces what it writes \(with its average output row on the held-out set, the same at every position\), not where it looks/);
     consoleLog.assertClean();
   } finally {
     await context.close();

@@ -75,7 +75,7 @@ fn knockout_does(kind: AblationKind) -> &'static str {
     match kind {
         AblationKind::Zero => "Knocking a head out removes what it writes",
         AblationKind::Mean => {
-            "Knocking a head out by its mean replaces what it writes with its average output row on the held-out set, the same at every position"
+            "Knocking a head out by its mean replaces what it writes (with its average output row on the held-out set, the same at every position)"
         }
     }
 }
@@ -398,7 +398,7 @@ mod tests {
             "Knocking a head out removes what it writes, not where it looks, and the scores measure where heads look. A head reads only what the layers before it wrote, so no head in layer 1 reads anything a knocked-out head wrote: those heads score exactly as before, any knocked-out one among them included. Heads in later layers read what the knocked-out heads write, which is now different, so their scores can change. Unchanged here, bit for bit: layer 1 head 1 and layer 1 head 2 (2 of 4 heads)."
         );
         let mean = unchanged_scores_note(&[(0, 0)], AblationKind::Mean, &[(0, 0), (0, 1)], (2, 2));
-        assert!(mean.starts_with("Knocking a head out by its mean replaces what it writes with its average output row on the held-out set, the same at every position, not where it looks"), "{mean}");
+        assert!(mean.starts_with("Knocking a head out by its mean replaces what it writes (with its average output row on the held-out set, the same at every position), not where it looks"), "{mean}");
         assert!(!mean.contains("removes"), "{mean}");
         let late = unchanged_scores_note(
             &[(1, 1), (2, 0)],
