@@ -1,6 +1,6 @@
 //! Writes the trained checkpoints the app fetches: each built-in default,
 //! seed 1, trained natively for a fixed number of steps, then saved in f32
-//! (`model::train::checkpoint_file`) to `assets/checkpoints/<task>.bin`. It also writes
+//! (`model::train::page::checkpoint_file`) to `assets/checkpoints/<task>.bin`. It also writes
 //! `tests/data/checkpoint_scores.txt`: the head scores of the *saved* (f32) weights on the run's
 //! held-out set, which `tests/checkpoints.rs` and the Train page's e2e test compare against.
 //!
@@ -8,9 +8,9 @@
 //!
 //! Deterministic: the same code gives the same bytes (the trainer is bit-exact natively).
 
-use attention_explorer::model::train::checkpoint_file::{decode, encode, CheckpointTask};
-use attention_explorer::model::train::detectors::score_heads;
-use attention_explorer::model::train::trainer::Trainer;
+use attention_explorer::model::train::lab::detectors::score_heads;
+use attention_explorer::model::train::page::checkpoint_file::{decode, encode, CheckpointTask};
+use attention_explorer::model::train::page::stepping::Trainer;
 use std::fmt::Write as _;
 use std::time::Instant;
 

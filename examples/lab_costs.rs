@@ -6,15 +6,16 @@
 //! (The release profile is built for size like the page, `opt-level = "z"`, with the products at
 //! opt-level 3; the page's WebAssembly is slower again.)
 
-use attention_explorer::model::train::ablation::{evaluate_ablated, HeadMeans};
 use attention_explorer::model::train::backward::Workspace;
-use attention_explorer::model::train::composition::composition;
-use attention_explorer::model::train::export::lab_json;
-use attention_explorer::model::train::knockout::AblationKind;
-use attention_explorer::model::train::mistakes::TrainingMistake;
-use attention_explorer::model::train::trainer::{TrainConfig, Trainer};
-use attention_explorer::model::train::transformer::Pass;
-use attention_explorer::model::train::workers::SequenceGradient;
+use attention_explorer::model::train::lab::ablation::{evaluate_ablated, HeadMeans};
+use attention_explorer::model::train::lab::composition::composition;
+use attention_explorer::model::train::lab::knockout::AblationKind;
+use attention_explorer::model::train::lab::mistakes::TrainingMistake;
+use attention_explorer::model::train::lab::pass::Pass;
+use attention_explorer::model::train::lab::run_config::TrainConfig;
+use attention_explorer::model::train::page::export::lab_json;
+use attention_explorer::model::train::page::stepping::Trainer;
+use attention_explorer::model::train::page::workers::SequenceGradient;
 use std::time::Instant;
 
 /// The median of `runs` timings of `f`, in ms.

@@ -10,10 +10,11 @@
 //!
 //! Add `--config profile.release.opt-level=3` to cargo for the fastest native code.
 
-use attention_explorer::model::train::composition::composition;
-use attention_explorer::model::train::evaluation::EvalPoint;
-use attention_explorer::model::train::mistakes::TrainingMistake;
-use attention_explorer::model::train::trainer::{TrainConfig, Trainer};
+use attention_explorer::model::train::lab::composition::composition;
+use attention_explorer::model::train::lab::evaluation::EvalPoint;
+use attention_explorer::model::train::lab::mistakes::TrainingMistake;
+use attention_explorer::model::train::lab::run_config::TrainConfig;
+use attention_explorer::model::train::page::stepping::Trainer;
 use std::fmt::Write as _;
 use std::time::Instant;
 

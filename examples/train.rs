@@ -17,10 +17,11 @@
 
 use attention_explorer::model::rng::SeededRng;
 use attention_explorer::model::train::backward::Workspace;
-use attention_explorer::model::train::evaluation::EvalPoint;
+use attention_explorer::model::train::lab::evaluation::EvalPoint;
+use attention_explorer::model::train::lab::run_config::TrainConfig;
+use attention_explorer::model::train::page::stepping::Trainer;
 use attention_explorer::model::train::shape::PositionKind;
 use attention_explorer::model::train::tasks::{Grammar, GRAMMAR_WORDS};
-use attention_explorer::model::train::trainer::{TrainConfig, Trainer};
 use attention_explorer::model::train::transformer::Transformer;
 use std::time::Instant;
 

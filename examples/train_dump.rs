@@ -28,8 +28,10 @@
 use attention_explorer::model::rng::SeededRng;
 use attention_explorer::model::train::adam::Adam;
 use attention_explorer::model::train::backward::Workspace;
+use attention_explorer::model::train::lab::run_config::TrainConfig;
+use attention_explorer::model::train::page::stepping::Trainer;
 use attention_explorer::model::train::shape::PositionKind;
-use attention_explorer::model::train::trainer::{Task, TrainConfig, Trainer};
+use attention_explorer::model::train::tasks::Task;
 use attention_explorer::model::train::transformer::Transformer;
 use std::fmt::Write as _;
 use std::time::Instant;

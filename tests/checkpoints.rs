@@ -4,15 +4,15 @@
 //! also reads), and really is trained: the repeat checkpoint has the induction circuit, the
 //! grammar checkpoint's held-out loss is within 10 % of the grammar's exact held-out floor.
 
-use attention_explorer::model::train::checkpoint_file::{decode, CheckpointTask};
-use attention_explorer::model::train::detectors::score_heads;
+use attention_explorer::model::train::lab::detectors::score_heads;
+use attention_explorer::model::train::page::checkpoint_file::{decode, CheckpointTask};
+use attention_explorer::model::train::page::stepping::Trainer;
 use attention_explorer::model::train::tasks::Grammar;
-use attention_explorer::model::train::trainer::Trainer;
 
 fn load(
     task: CheckpointTask,
 ) -> (
-    attention_explorer::model::train::checkpoint_file::Checkpoint,
+    attention_explorer::model::train::page::checkpoint_file::Checkpoint,
     Trainer,
 ) {
     let path = format!(

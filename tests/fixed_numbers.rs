@@ -18,18 +18,18 @@ use attention_explorer::model::scaling_lab::{lab_point, DRAWS, KEYS, LAB_SEED, S
 use attention_explorer::model::temperature::Regime;
 use attention_explorer::model::tokenizer::tokenize;
 use attention_explorer::model::tokenizer::{checked_tokens, MAX_SENTENCE_CHARS, MAX_TOKENS};
-use attention_explorer::model::train::checkpoints::MAX_CHECKPOINTS;
-use attention_explorer::model::train::composition::{
+use attention_explorer::model::train::lab::composition::{
     Composition, CopyingNumbers, COPYING_RATIO_MAX,
 };
-use attention_explorer::model::train::evaluation::{
+use attention_explorer::model::train::lab::evaluation::{
     BestHead, CircuitCheck, INDUCTION_MIN, PREVIOUS_TOKEN_MIN, REPEAT_RATIO_MAX, STUCK_CHECK_STEP,
 };
-use attention_explorer::model::train::mistakes::TrainingMistake;
-use attention_explorer::model::train::prediction::{Graded, LossChange, STAY_WITHIN};
-use attention_explorer::model::train::settings::GrammarFloors;
+use attention_explorer::model::train::lab::mistakes::TrainingMistake;
+use attention_explorer::model::train::lab::prediction::{Graded, LossChange, STAY_WITHIN};
+use attention_explorer::model::train::lab::run_config::TrainConfig;
+use attention_explorer::model::train::page::checkpoints::MAX_CHECKPOINTS;
+use attention_explorer::model::train::page::settings::GrammarFloors;
 use attention_explorer::model::train::tasks::{Grammar, NEAR_FLOOR_PERCENT};
-use attention_explorer::model::train::trainer::TrainConfig;
 use attention_explorer::text::quiz::quiz_prompt;
 use attention_explorer::text::{
     as_used_note, change_label, checkpoints_note, circuit_items, composition_intro,

@@ -20,7 +20,7 @@ use attention_explorer::model::scaling_lab::HEAD_SIZES;
 use attention_explorer::model::tokenizer::{
     checked_tokens, is_punctuation, tokenize, SentenceError, MAX_SENTENCE_CHARS, MAX_TOKENS,
 };
-use attention_explorer::model::train::settings::{
+use attention_explorer::model::train::page::settings::{
     TaskChoice, LAYER_CHOICES, LEARNING_RATES, MAX_LINK_STEPS, TRAIN_HEAD_CHOICES,
 };
 use attention_explorer::model::train::shape::PositionKind;

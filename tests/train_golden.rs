@@ -8,9 +8,11 @@
 //! Regenerate (only after an intended change to the model, the tasks or the optimiser):
 //!   `UPDATE_TRAIN_GOLDEN=1 cargo test --test train_golden`
 
+use attention_explorer::model::train::lab::run_config::TrainConfig;
+use attention_explorer::model::train::page::stepping::Trainer;
 use attention_explorer::model::train::shape::{PositionKind, TransformerConfig};
 use attention_explorer::model::train::tasks::RepeatTask;
-use attention_explorer::model::train::trainer::{Task, TrainConfig, Trainer};
+use attention_explorer::model::train::tasks::Task;
 
 const GOLDEN: &str = include_str!("data/train_golden.txt");
 const STEPS: usize = 100;

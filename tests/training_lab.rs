@@ -5,10 +5,13 @@
 
 use attention_explorer::model::broken::{broken_weights, Mistake, Mistakes};
 use attention_explorer::model::rng::SeededRng;
-use attention_explorer::model::train::composition::composition;
-use attention_explorer::model::train::mistakes::{mistaken_weights, score_scale, TrainingMistake};
-use attention_explorer::model::train::trainer::{TrainConfig, Trainer};
-use attention_explorer::model::train::transformer::Pass;
+use attention_explorer::model::train::lab::composition::composition;
+use attention_explorer::model::train::lab::mistakes::{
+    mistaken_weights, score_scale, TrainingMistake,
+};
+use attention_explorer::model::train::lab::pass::Pass;
+use attention_explorer::model::train::lab::run_config::TrainConfig;
+use attention_explorer::model::train::page::stepping::Trainer;
 use nalgebra::DMatrix;
 
 /// Within 1e-12 (the runs are bit-exact natively; this leaves room for a maths library that
@@ -60,7 +63,7 @@ fn composition_of_seed_1_at_step_1200() {
     // Layer 1 head 1 is the previous-token head, layer 2 head 2 the induction head watched.
     assert_eq!((c.previous_token_head.head, c.induction_head.head), (0, 1));
     assert!(near(c.previous_token_head.score, 0.834_551_326_543_570_4));
-    let expect = |n: &attention_explorer::model::train::composition::CopyingNumbers,
+    let expect = |n: &attention_explorer::model::train::lab::composition::CopyingNumbers,
                   [ind, first, rep]: [f64; 3]| {
         assert!(
             near(n.induction, ind) && near(n.first_copy_loss, first) && near(n.repeated_loss, rep),
@@ -231,9 +234,9 @@ fn what_each_mistake_does_by_step_200() {
 /// `mistake.json`, `mistake-<key>.json`).
 #[test]
 fn writes_lab_downloads_for_the_numpy_check() {
-    use attention_explorer::model::train::ablation::{evaluate_ablated, HeadMeans};
-    use attention_explorer::model::train::export::lab_json;
-    use attention_explorer::model::train::knockout::AblationKind;
+    use attention_explorer::model::train::lab::ablation::{evaluate_ablated, HeadMeans};
+    use attention_explorer::model::train::lab::knockout::AblationKind;
+    use attention_explorer::model::train::page::export::lab_json;
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("lab");
     std::fs::create_dir_all(&dir).unwrap();
     // And one file per mistake (layer 1 head 2 zero-ablated), so NumPy redoes each mistake's

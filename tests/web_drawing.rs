@@ -295,7 +295,7 @@ fn cell_numbers_on_the_2d_context_match_plotters_text() {
 #[wasm_bindgen_test]
 fn run_bs_overlapping_curves_each_show() {
     use attention_explorer::charts::loss_chart::{draw_loss_chart, FIRST_COPY, HELD_OUT, REPEATED};
-    use attention_explorer::model::train::evaluation::EvalPoint;
+    use attention_explorer::model::train::lab::evaluation::EvalPoint;
     let run: Vec<EvalPoint> = (0..=24)
         .map(|i| {
             let loss = if i < 3 { 4.0 - f64::from(i) } else { 0.0 };

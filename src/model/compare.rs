@@ -7,7 +7,7 @@
 //! (positions flipped), `s:the mat sat on the cat .` (another sentence of as many tokens), or
 //! `broken:mask-zero,dropout` (B with these "Break it" mistakes; `broken:` is B correct).
 
-use super::broken::broken_weights_all;
+use super::broken::{broken_weights_all, Mistake, Mistakes};
 use super::explorer::{ExplorerConfig, Prepared};
 use super::export::csv_field;
 use super::tokenizer::{checked_tokens, tokenize};
@@ -32,6 +32,110 @@ pub fn setting_b(change: &CompareChange, a: &ViewState) -> ViewState {
         CompareChange::Broken(m) => b.broken = *m,
     }
     b
+}
+
+/// What setting B changes, as the compare view's first menu offers it: the kind of a
+/// [`CompareChange`], or none (compare off).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CompareKind {
+    Off,
+    Tau,
+    Seed,
+    Positions,
+    Sentence,
+    Broken,
+}
+
+impl CompareKind {
+    /// In the menu's order.
+    pub const ALL: [Self; 6] = [
+        Self::Off,
+        Self::Tau,
+        Self::Seed,
+        Self::Positions,
+        Self::Sentence,
+        Self::Broken,
+    ];
+
+    /// Its value in the menu, which is also the start of its change's text in a link (`tau` of
+    /// `cmp=tau:2`, [`CompareChange::key`]).
+    pub fn key(self) -> &'static str {
+        match self {
+            Self::Off => "off",
+            Self::Tau => "tau",
+            Self::Seed => "seed",
+            Self::Positions => "pos",
+            Self::Sentence => "s",
+            Self::Broken => "broken",
+        }
+    }
+
+    /// The kind whose [`key`](Self::key) is `key`, if any.
+    pub fn from_key(key: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|k| k.key() == key)
+    }
+
+    /// The kind of `change` (none: compare off).
+    pub fn of(change: Option<&CompareChange>) -> Self {
+        match change {
+            None => Self::Off,
+            Some(CompareChange::Tau(_)) => Self::Tau,
+            Some(CompareChange::Seed(_)) => Self::Seed,
+            Some(CompareChange::Positions) => Self::Positions,
+            Some(CompareChange::Sentence(_)) => Self::Sentence,
+            Some(CompareChange::Broken(_)) => Self::Broken,
+        }
+    }
+
+    /// The change this kind starts with when the learner picks it, for view `a`: always one that
+    /// differs from A (τ 2, or 0.5 when A has 2; seed 7, or 8; the sentence with "cat" and "mat"
+    /// swapped; B correct when A has a mistake, else B with the mask written as zeros). `None`
+    /// for [`Off`](Self::Off).
+    pub fn first_change(self, a: &ViewState) -> Option<CompareChange> {
+        Some(match self {
+            Self::Off => return None,
+            Self::Tau => CompareChange::Tau(if a.tau == 2.0 { 0.5 } else { 2.0 }),
+            Self::Seed => CompareChange::Seed(if a.seed == 7 { 8 } else { 7 }),
+            Self::Positions => CompareChange::Positions,
+            Self::Sentence => CompareChange::Sentence(SWAPPED_SENTENCE.to_string()),
+            Self::Broken if a.broken.is_empty() => {
+                CompareChange::Broken(Mistakes::NONE.with(Mistake::MaskWithZero, true))
+            }
+            Self::Broken => CompareChange::Broken(Mistakes::NONE),
+        })
+    }
+
+    /// The change of this kind with `value` typed into B's value box, read as a link reads it;
+    /// `None` when it is not a value of this kind.
+    pub fn with_value(self, value: &str) -> Option<CompareChange> {
+        CompareChange::parse(&format!("{}:{value}", self.key()))
+    }
+}
+
+/// B with the one mistake whose key is `key` (`""` or an unknown key: B correct), as B's
+/// mistake menu chooses it.
+pub fn mistake_change(key: &str) -> CompareChange {
+    CompareChange::Broken(
+        Mistake::from_key(key).map_or(Mistakes::NONE, |m| Mistakes::NONE.with(m, true)),
+    )
+}
+
+/// What B's value box shows for `change`: τ, the seed or the sentence; empty for the others.
+pub fn typed_value(change: Option<&CompareChange>) -> String {
+    match change {
+        Some(CompareChange::Tau(t)) => t.to_string(),
+        Some(CompareChange::Seed(s)) => s.to_string(),
+        Some(CompareChange::Sentence(s)) => s.clone(),
+        _ => String::new(),
+    }
+}
+
+/// The key B's mistake menu shows for `change`: its first mistake's, or `""` (none).
+pub fn shown_mistake(change: Option<&CompareChange>) -> &'static str {
+    match change {
+        Some(CompareChange::Broken(m)) => m.iter().next().map_or("", Mistake::key),
+        _ => "",
+    }
 }
 
 /// Why B cannot be compared with A cell by cell: its sentence's token count differs, or it is
@@ -296,5 +400,88 @@ mod tests {
         assert_eq!(lines[0], "row,col,query,key,a,b,a_minus_b");
         assert_eq!(lines[3], "2,1,\"\"\"y\",\"x\",0.25,0.5,-0.25");
         assert_eq!(lines.len(), 5);
+    }
+
+    /// The change a kind starts with always differs from A, is of that kind, and reads back from
+    /// its own link text; the menu's keys are the links' and B's value box reads like a link.
+    #[test]
+    fn each_kind_starts_with_a_change_that_differs_from_a() {
+        let broken = Mistakes::NONE.with(Mistake::Dropout, true);
+        let views = [
+            ViewState::default(),
+            ViewState {
+                tau: 2.0,
+                seed: 7,
+                broken,
+                ..ViewState::default()
+            },
+        ];
+        for a in &views {
+            assert_eq!(CompareKind::Off.first_change(a), None);
+            for kind in &CompareKind::ALL[1..] {
+                let change = kind.first_change(a).unwrap();
+                assert_eq!(CompareKind::of(Some(&change)), *kind);
+                assert_ne!(
+                    setting_b(&change, a),
+                    ViewState {
+                        compare: None,
+                        ..a.clone()
+                    }
+                );
+                assert_eq!(parse(&change.key()).as_ref(), Some(&change), "{kind:?}");
+                assert!(change.key().starts_with(kind.key()));
+            }
+        }
+        let [plain, changed] = &views;
+        let tau = |a| CompareKind::Tau.first_change(a);
+        assert_eq!(tau(plain), Some(CompareChange::Tau(2.0)));
+        assert_eq!(tau(changed), Some(CompareChange::Tau(0.5)));
+        assert_eq!(
+            CompareKind::Seed.first_change(plain),
+            Some(CompareChange::Seed(7))
+        );
+        assert_eq!(
+            CompareKind::Seed.first_change(changed),
+            Some(CompareChange::Seed(8))
+        );
+        assert_eq!(
+            CompareKind::Broken.first_change(plain),
+            Some(CompareChange::Broken(
+                Mistakes::NONE.with(Mistake::MaskWithZero, true)
+            ))
+        );
+        assert_eq!(
+            CompareKind::Broken.first_change(changed),
+            Some(CompareChange::Broken(Mistakes::NONE))
+        );
+        assert_eq!(CompareKind::of(None), CompareKind::Off);
+        for kind in CompareKind::ALL {
+            assert_eq!(CompareKind::from_key(kind.key()), Some(kind));
+        }
+        assert_eq!(CompareKind::from_key("nothing"), None);
+    }
+
+    #[test]
+    fn typed_values_and_mistakes_read_back_as_b() {
+        for change in [
+            CompareChange::Tau(0.25),
+            CompareChange::Seed(42),
+            CompareChange::Sentence(SWAPPED_SENTENCE.to_string()),
+        ] {
+            let kind = CompareKind::of(Some(&change));
+            assert_eq!(kind.with_value(&typed_value(Some(&change))), Some(change));
+        }
+        assert_eq!(CompareKind::Tau.with_value("x"), None);
+        assert_eq!(CompareKind::Off.with_value("2"), None);
+        assert_eq!(typed_value(Some(&CompareChange::Positions)), "");
+        let one = mistake_change(Mistake::Dropout.key());
+        assert_eq!(
+            one,
+            CompareChange::Broken(Mistakes::NONE.with(Mistake::Dropout, true))
+        );
+        assert_eq!(shown_mistake(Some(&one)), Mistake::Dropout.key());
+        assert_eq!(mistake_change(""), CompareChange::Broken(Mistakes::NONE));
+        assert_eq!(shown_mistake(Some(&mistake_change(""))), "");
+        assert_eq!(shown_mistake(None), "");
     }
 }

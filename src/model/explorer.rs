@@ -2,7 +2,7 @@
 //! (τ-independent projections, then the τ-dependent softmax) so the slider stays cheap.
 
 use super::attention::{attend, HeadAttention, HeadProjections, LayerOutput};
-use super::train::checkpoint_file::Checkpoint;
+use super::train::page::checkpoint_file::Checkpoint;
 use super::weights::{embed, sinusoidal_positions, Projections, D_MODEL};
 use nalgebra::DMatrix;
 use std::sync::Arc;

@@ -13,6 +13,7 @@ pub mod multihead;
 pub mod positions;
 pub mod quiz;
 pub mod rng;
+pub mod sampling;
 pub mod scaling_lab;
 pub mod stats;
 pub mod temperature;

@@ -13,7 +13,7 @@
 
 use super::explorer::{ExplorerConfig, Prepared, WeightSource};
 use super::host::lowercase;
-use super::train::checkpoint_file::Checkpoint;
+use super::train::page::checkpoint_file::Checkpoint;
 use super::train::shape::{ParamGroup, PositionKind};
 use super::train::tasks::GRAMMAR_WORDS;
 use super::weights::{sinusoidal_positions, Projections};
@@ -157,7 +157,7 @@ mod tests {
     use super::*;
     use crate::model::explorer::DEFAULT_SENTENCE;
     use crate::model::tokenizer::tokenize;
-    use crate::model::train::checkpoint_file::decode;
+    use crate::model::train::page::checkpoint_file::decode;
 
     fn grammar_checkpoint() -> Arc<Checkpoint> {
         Arc::new(decode(include_bytes!("../../assets/checkpoints/grammar.bin")).unwrap())
@@ -204,11 +204,11 @@ mod tests {
     /// then shows that run's attention (to f32 rounding: the file keeps f32); it refuses the rest.
     #[test]
     fn the_explorer_shows_exactly_the_learner_s_runs_it_can_read() {
-        use crate::model::train::checkpoint_file::{encode, CheckpointTask};
-        use crate::model::train::settings::{
+        use crate::model::train::page::checkpoint_file::{encode, CheckpointTask};
+        use crate::model::train::page::settings::{
             TaskChoice, TrainSettings, LAYER_CHOICES, TRAIN_HEAD_CHOICES,
         };
-        use crate::model::train::trainer::Trainer;
+        use crate::model::train::page::stepping::Trainer;
         let tokens = tokenize(DEFAULT_SENTENCE);
         let ids = grammar_ids(&tokens).unwrap();
         let mut offered = 0;
@@ -289,7 +289,7 @@ mod report {
     use super::*;
     use crate::model::explorer::DEFAULT_SENTENCE;
     use crate::model::tokenizer::tokenize;
-    use crate::model::train::checkpoint_file::decode;
+    use crate::model::train::page::checkpoint_file::decode;
 
     /// The account of the trained heads on "The cat sat on the mat ." (section "Trained
     /// checkpoints"): each row's most-attended key, per head, at τ = 1.

@@ -3,12 +3,12 @@
 
 use crate::views::*;
 use attention_explorer::format::{fixed, grouped, percent};
-use attention_explorer::model::train::detectors::AgreementReport;
-use attention_explorer::model::train::evaluation::{
+use attention_explorer::model::train::lab::detectors::AgreementReport;
+use attention_explorer::model::train::lab::evaluation::{
     BestHead, CircuitCheck, INDUCTION_MIN, PREVIOUS_TOKEN_MIN, REPEAT_RATIO_MAX,
 };
-use attention_explorer::model::train::mistakes::TrainingMistake;
-use attention_explorer::model::train::settings::GrammarFloors;
+use attention_explorer::model::train::lab::mistakes::TrainingMistake;
+use attention_explorer::model::train::page::settings::GrammarFloors;
 use attention_explorer::text;
 use proptest::prelude::*;
 

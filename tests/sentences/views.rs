@@ -6,7 +6,7 @@ use attention_explorer::model::broken::{Mistake, Mistakes};
 use attention_explorer::model::explorer::{ExplorerConfig, Prepared};
 use attention_explorer::model::temperature::{unscaled_tau, SLIDER_MAX_TAU, SLIDER_MIN_TAU};
 use attention_explorer::model::tokenizer::{checked_tokens, tokenize, MAX_TOKENS};
-use attention_explorer::model::train::checkpoint_file::{decode, Checkpoint};
+use attention_explorer::model::train::page::checkpoint_file::{decode, Checkpoint};
 use attention_explorer::model::train::tasks::GRAMMAR_WORDS;
 use attention_explorer::model::weights::HEAD_CHOICES;
 use nalgebra::DMatrix;

@@ -15,22 +15,25 @@
 //! - projections: `dW_q += X_inᵀ dQ` (and k, v), `dX_in += dQ W_qᵀ + dK W_kᵀ + dV W_vᵀ`;
 //! - inputs: `dE[token_t] += dX₀[t]`, and `dP[t] += dX₀[t]` for learned positions.
 //!
-//! The tests check every group against central finite differences, for the correct model and
-//! for each training mistake (whose `dA → dS` step is derived in [`super::mistakes`]).
+//! A pass that scores by another [`ScoringRule`] (a training mistake) differs only in
+//! `dA → dS`, which the rule supplies ([`ScoringRule::weights_backward`]), and in whether the
+//! rotation and the position table take part ([`ScoringRule::adds_positions`]). The tests check
+//! every group against central finite differences; the lab runs the same check for each training
+//! mistake.
 //!
 //! **Where the gradient goes.** Every contribution to the parameters' gradient is one of two
 //! operations on the running sum: a product `grad[block] += aᵀ · b` (the weight gradients
 //! `X_inᵀ dQ`, `Zᵀ dX`, `X_Lᵀ dlogits`) or a row added entry by entry (an embedding row, the
 //! position table). The backward pass hands each to a [`GradSink`]: [`Direct`] applies it to the
-//! step's gradient at once (what a step does), and [`super::workers`] records its operands so
+//! step's gradient at once (what a step does), and [`super::page::workers`] records its operands so
 //! that another thread can compute a sequence and the step can still apply the very same
 //! operations, in the same order, to its running sum (the bits depend on that order: the
 //! products add each term onto the sum in turn).
 
 use super::kernels::{matmul_a_bt_acc, matmul_acc, matmul_at_b_acc};
-use super::mistakes::{score_scale, scores_backward, uses_positions, TrainingMistake};
+use super::scoring::{CausalSoftmax, ScoringRule};
 use super::shape::{ParamGroup, PositionKind};
-use super::transformer::{ForwardCache, Pass, Transformer};
+use super::transformer::{ForwardCache, KeepOutputs, Transformer};
 
 /// Receives the backward pass's contributions to the gradient (see the module documentation).
 pub(crate) trait GradSink {
@@ -102,7 +105,7 @@ impl Transformer {
         grad: &mut [f64],
         ws: &mut Workspace,
     ) -> BatchLoss {
-        self.loss_and_grad_with(batch, grad, ws, None)
+        self.loss_and_grad_under(batch, grad, ws, &CausalSoftmax)
     }
 
     /// One sequence of [`Transformer::loss_and_grad`]: adds `weight ·` the gradient of its summed
@@ -115,40 +118,40 @@ impl Transformer {
         grad: &mut [f64],
         ws: &mut Workspace,
     ) -> Vec<f64> {
-        self.sequence_loss_and_grad_with(tokens, weight, grad, ws, None)
+        self.sequence_loss_and_grad_under(tokens, weight, grad, ws, &CausalSoftmax)
     }
 
-    /// [`Self::sequence_loss_and_grad`] for a model trained with `mistake` (its forward pass and
-    /// the matching backward pass; `None` is the same arithmetic bit for bit).
-    pub fn sequence_loss_and_grad_with(
+    /// [`Self::sequence_loss_and_grad`] for a model whose heads score by `rule` (its forward pass
+    /// and the matching backward pass; [`CausalSoftmax`] is the plain one bit for bit).
+    pub fn sequence_loss_and_grad_under(
         &self,
         tokens: &[usize],
         weight: f64,
         grad: &mut [f64],
         ws: &mut Workspace,
-        mistake: Option<TrainingMistake>,
+        rule: &dyn ScoringRule,
     ) -> Vec<f64> {
         assert_eq!(grad.len(), self.params().len());
-        self.forward_with(tokens, &mut ws.cache, 1.0, Pass::with_mistake(mistake));
+        self.forward_under(tokens, &mut ws.cache, 1.0, rule, &KeepOutputs);
         let losses = ws.cache.position_losses();
-        self.backward(weight, &mut Direct(grad), ws);
+        self.backward(weight, &mut Direct(grad), ws, rule);
         losses
     }
 
-    /// [`Self::loss_and_grad`] for a model trained with `mistake`.
-    pub fn loss_and_grad_with(
+    /// [`Self::loss_and_grad`] for a model whose heads score by `rule`.
+    pub fn loss_and_grad_under(
         &self,
         batch: &[Vec<usize>],
         grad: &mut [f64],
         ws: &mut Workspace,
-        mistake: Option<TrainingMistake>,
+        rule: &dyn ScoringRule,
     ) -> BatchLoss {
         let predicted: usize = batch.iter().map(|s| s.len().saturating_sub(1)).sum();
         let weight = 1.0 / predicted.max(1) as f64;
         let mut positions = Vec::with_capacity(batch.len());
         let mut total = 0.0;
         for tokens in batch {
-            let losses = self.sequence_loss_and_grad_with(tokens, weight, grad, ws, mistake);
+            let losses = self.sequence_loss_and_grad_under(tokens, weight, grad, ws, rule);
             for &l in &losses {
                 total += l;
             }
@@ -162,20 +165,16 @@ impl Transformer {
 
     /// The mean loss over `batch` without gradients.
     pub fn batch_loss(&self, batch: &[Vec<usize>]) -> BatchLoss {
-        self.batch_loss_with(batch, None)
+        self.batch_loss_under(batch, &CausalSoftmax)
     }
 
-    /// [`Self::batch_loss`] with the forward pass making `mistake`.
-    pub fn batch_loss_with(
-        &self,
-        batch: &[Vec<usize>],
-        mistake: Option<TrainingMistake>,
-    ) -> BatchLoss {
+    /// [`Self::batch_loss`] with every head scoring by `rule`.
+    pub fn batch_loss_under(&self, batch: &[Vec<usize>], rule: &dyn ScoringRule) -> BatchLoss {
         let mut cache = ForwardCache::default();
         let mut positions = Vec::with_capacity(batch.len());
         let (mut total, mut count) = (0.0, 0);
         for tokens in batch {
-            self.forward_with(tokens, &mut cache, 1.0, Pass::with_mistake(mistake));
+            self.forward_under(tokens, &mut cache, 1.0, rule, &KeepOutputs);
             let losses = cache.position_losses();
             for &l in &losses {
                 total += l;
@@ -190,14 +189,21 @@ impl Transformer {
     }
 
     /// Hands `weight ·` the gradient of the summed position losses of the sequence in `ws.cache`
-    /// (the last forward pass, at τ = 1, with the mistake it made) to `grad`.
-    pub(crate) fn backward(&self, weight: f64, grad: &mut impl GradSink, ws: &mut Workspace) {
+    /// (the last forward pass, at τ = 1, scored by `rule`: the caller passes the rule that pass
+    /// used) to `grad`.
+    pub(crate) fn backward(
+        &self,
+        weight: f64,
+        grad: &mut impl GradSink,
+        ws: &mut Workspace,
+        rule: &dyn ScoringRule,
+    ) {
         let cfg = *self.config();
         let (d, vocab) = (cfg.d_model, cfg.vocab);
         let p = self.params();
         let cache = &ws.cache;
         assert!(!cache.ablated, "no backward pass through knocked-out heads");
-        let positions = uses_positions(cache.mistake);
+        let positions = rule.adds_positions();
         let t = cache.tokens.len();
         let td = t * d;
 
@@ -230,7 +236,7 @@ impl Transformer {
             }
             matmul_a_bt_acc(&ws.dx, &p[off.o..off.o + d * d], &mut ws.dz, t, d, d);
             for head in 0..cfg.heads {
-                self.head_backward(layer, head, ws);
+                self.head_backward(layer, head, ws, rule);
             }
             if cfg.positions == PositionKind::Rotary && positions {
                 self.rotate_rows(&mut ws.dq, t, -1.0);
@@ -256,12 +262,11 @@ impl Transformer {
     /// Head `head` of layer `layer` (its `dZ` in `ws.dz`): writes the head's columns of `ws.dq`,
     /// `ws.dk` and `ws.dv` (each head owns its columns, which are 0 before). With A the head's
     /// weights and `dA = dZ_h V_hᵀ`: `dV_h = Aᵀ dZ_h`, `dS = scale · A ⊙ (dA − rowsum(A ⊙ dA))`,
-    /// `dQ_h = dS K_h`, `dK_h = dSᵀ Q_h`. Above the diagonal A and dS are exactly 0, which adds
-    /// nothing to any sum, so every entry is the same sum in the same order as a loop over j ≤ i.
-    fn head_backward(&self, layer: usize, head: usize, ws: &mut Workspace) {
+    /// `dQ_h = dS K_h`, `dK_h = dSᵀ Q_h`, with `dA → dS` as `rule` says
+    /// ([`ScoringRule::weights_backward`]).
+    fn head_backward(&self, layer: usize, head: usize, ws: &mut Workspace, rule: &dyn ScoringRule) {
         let (d, hs) = (self.config().d_model, self.config().head_size());
-        let mistake = ws.cache.mistake;
-        let (c0, scale) = (head * hs, score_scale(mistake, hs, 1.0));
+        let (c0, scale) = (head * hs, rule.score_scale(hs, 1.0));
         let lc = &ws.cache.layers[layer];
         let t = ws.cache.tokens.len();
         let h = &mut ws.head;
@@ -290,24 +295,7 @@ impl Transformer {
         matmul_acc(a.as_slice(), &h.dz, &mut h.dv, t, t, hs);
         // dA, then dS in its place, row by row.
         matmul_a_bt_acc(&h.dz, &h.v, &mut h.ds, t, hs, t);
-        if let Some(m) = mistake.filter(|m| m.changes_softmax()) {
-            scores_backward(m, a, &mut h.ds, scale);
-        } else {
-            for i in 0..t {
-                let row = &mut h.ds[i * t..(i + 1) * t];
-                let mut weighted = 0.0;
-                for (j, &da) in row[..=i].iter().enumerate() {
-                    weighted += a[(i, j)] * da;
-                }
-                for (j, ds) in row.iter_mut().enumerate() {
-                    *ds = if j <= i {
-                        scale * a[(i, j)] * (*ds - weighted)
-                    } else {
-                        0.0
-                    };
-                }
-            }
-        }
+        rule.weights_backward(a, &mut h.ds, scale);
         matmul_acc(&h.ds, &h.k, &mut h.dq, t, t, hs);
         matmul_at_b_acc(&h.ds, &h.q, &mut h.dk, t, t, hs);
         for (whole, block) in [
@@ -323,13 +311,17 @@ impl Transformer {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::model::rng::SeededRng;
     use crate::model::train::shape::TransformerConfig;
     use crate::model::train::transformer::tests::small;
 
-    fn random_batch(cfg: &TransformerConfig, seed: u64, sequences: usize) -> Vec<Vec<usize>> {
+    pub(crate) fn random_batch(
+        cfg: &TransformerConfig,
+        seed: u64,
+        sequences: usize,
+    ) -> Vec<Vec<usize>> {
         let mut rng = SeededRng::stream(seed, "gradcheck-batch");
         (0..sequences)
             .map(|s| {
@@ -345,19 +337,23 @@ mod tests {
     /// Central differences `(L(θ + h) − L(θ − h)) / 2h` for every parameter, compared group by
     /// group with the hand-written gradient: `‖g − g_fd‖ / max(‖g‖, ‖g_fd‖) ≤ 1e-6`.
     fn check_gradients(cfg: TransformerConfig, seed: u64) {
-        check_gradients_with(cfg, seed, None);
+        check_gradients_under(cfg, seed, &CausalSoftmax);
     }
 
-    /// [`check_gradients`] for a model trained with `mistake`: the loss differenced is the
-    /// forward pass making the mistake. Without positions, a learned position table is never
-    /// read, so its gradient must be exactly 0 (and its differences are).
-    fn check_gradients_with(cfg: TransformerConfig, seed: u64, mistake: Option<TrainingMistake>) {
+    /// [`check_gradients`] for a model whose heads score by `rule`: the loss differenced is the
+    /// forward pass under the rule. Without positions, a learned position table is never read,
+    /// so its gradient must be exactly 0 (and its differences are).
+    pub(crate) fn check_gradients_under(
+        cfg: TransformerConfig,
+        seed: u64,
+        rule: &(impl ScoringRule + std::fmt::Debug),
+    ) {
         let mut model = Transformer::new(cfg, seed).unwrap();
         let batch = random_batch(&cfg, seed, 3);
         let mut grad = vec![0.0; model.params().len()];
         let mut ws = Workspace::default();
-        let loss = model.loss_and_grad_with(&batch, &mut grad, &mut ws, mistake);
-        let loss_of = |m: &Transformer| m.batch_loss_with(&batch, mistake).mean;
+        let loss = model.loss_and_grad_under(&batch, &mut grad, &mut ws, rule);
+        let loss_of = |m: &Transformer| m.batch_loss_under(&batch, rule).mean;
         assert!((loss.mean - loss_of(&model)).abs() < 1e-14);
         let h = 1e-5;
         for span in cfg.layout() {
@@ -375,7 +371,7 @@ mod tests {
                 norm_n += numeric.powi(2);
             }
             let label = span.group.label();
-            if span.group == ParamGroup::Positions && !uses_positions(mistake) {
+            if span.group == ParamGroup::Positions && !rule.adds_positions() {
                 assert_eq!((norm_a, norm_n), (0.0, 0.0), "{label} is never read");
                 continue;
             }
@@ -384,50 +380,8 @@ mod tests {
             let rel = diff.sqrt() / scale;
             assert!(
                 rel <= 1e-6,
-                "{cfg:?} seed {seed} {mistake:?}, {label}: relative error {rel:e}"
+                "{cfg:?} seed {seed} {rule:?}, {label}: relative error {rel:e}"
             );
-        }
-    }
-
-    /// Every mistake, every position kind, 1 and 2 layers, 1, 2 and 4 heads: the hand-written
-    /// backward pass of the mistaken model matches its finite differences, group by group.
-    #[test]
-    fn gradients_match_finite_differences_for_every_mistake() {
-        for mistake in TrainingMistake::ALL {
-            for positions in PositionKind::ALL {
-                for (layers, heads) in [(1, 2), (2, 4), (2, 1)] {
-                    check_gradients_with(small(positions, layers, heads), 13, Some(mistake));
-                }
-            }
-        }
-    }
-
-    /// The mistakes change the loss (each is a different function of the same weights), and
-    /// without a mistake the `_with` path is the plain one bit for bit.
-    #[test]
-    fn each_mistake_is_a_different_loss_and_none_is_the_plain_one() {
-        let cfg = small(PositionKind::Rotary, 2, 2);
-        let model = Transformer::new(cfg, 3).unwrap();
-        let batch = random_batch(&cfg, 3, 2);
-        let plain = model.batch_loss(&batch).mean;
-        assert_eq!(
-            model.batch_loss_with(&batch, None).mean.to_bits(),
-            plain.to_bits()
-        );
-        let (mut g1, mut g2) = (
-            vec![0.0; cfg.parameter_count()],
-            vec![0.0; cfg.parameter_count()],
-        );
-        let mut ws = Workspace::default();
-        model.loss_and_grad(&batch, &mut g1, &mut ws);
-        model.loss_and_grad_with(&batch, &mut g2, &mut ws, None);
-        assert_eq!(g1, g2);
-        let losses: Vec<f64> = TrainingMistake::ALL
-            .iter()
-            .map(|&m| model.batch_loss_with(&batch, Some(m)).mean)
-            .collect();
-        for (n, l) in losses.iter().enumerate() {
-            assert!((l - plain).abs() > 1e-6, "{:?}", TrainingMistake::ALL[n]);
         }
     }
 

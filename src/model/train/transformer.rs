@@ -15,16 +15,21 @@
 //! No `LayerNorm`, no MLP, no biases: the reference experiment this trainer was built for formed the
 //! previous-token → induction circuit without them, and a final `LayerNorm` stopped it forming.
 //!
+//! The pass reads in that order: [`Transformer::embed`], [`Transformer::attention_layer`] (each
+//! head in [`Transformer::attention_head`]) and [`Transformer::unembed_and_loss`]. Two things may
+//! be changed from outside without touching it: how a head turns scores into weights (a
+//! [`ScoringRule`], correct causal attention by default) and what happens to a head's output
+//! before the layer adds it ([`AfterHead`], nothing by default).
+//!
 //! Why flat buffers instead of `DMatrix` products: see [`super::kernels`]. The attention weights,
 //! the only non-linear piece, still come from [`crate::model::attention::causal_softmax`], and a
 //! test runs the same model through the explorer's `HeadProjections`/`attend`/`LayerOutput` and
 //! checks the two agree.
 
 use super::kernels::{matmul, matmul_acc};
-use super::knockout::Ablation;
-use super::mistakes::{mistaken_weights, score_scale, uses_positions, TrainingMistake};
+use super::scoring::{CausalSoftmax, ScoringRule};
 use super::shape::{ParamGroup, PositionKind, TransformerConfig};
-use crate::model::attention::{attend, causal_softmax, HeadProjections, LayerOutput};
+use crate::model::attention::{attend, HeadProjections, LayerOutput};
 use crate::model::rng::SeededRng;
 use crate::model::temperature::logit_scale;
 use crate::model::weights::sinusoidal_positions;
@@ -39,32 +44,28 @@ pub(crate) struct LayerOffsets {
     pub o: usize,
 }
 
-/// How a forward pass runs, besides the weights and the temperature: the training mistake it
-/// makes, if any ([`TrainingMistake`]), and the heads it knocks out, if any ([`Ablation`]). The
-/// default is the model as used: correct causal attention, every head on, which is the plain
-/// [`Transformer::forward`] bit for bit.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct Pass<'a> {
-    pub mistake: Option<TrainingMistake>,
-    pub ablation: Option<&'a Ablation>,
+/// What happens to each head's output `Z_h = A_h V_h` before its layer adds it to the residual
+/// stream: nothing ([`KeepOutputs`]), or a row that replaces every row of it (a knock-out). The
+/// head's weights are computed (and kept) either way.
+pub trait AfterHead {
+    /// The row (head size long) replacing each output row of head `head` of layer `layer`, if any.
+    fn replacement(&self, layer: usize, head: usize) -> Option<&[f64]>;
+
+    /// Whether any head's output is replaced (a pass that replaces one has no backward pass).
+    fn replaces_any(&self) -> bool;
 }
 
-impl<'a> Pass<'a> {
-    /// A pass making `mistake` (none: correct attention), every head on.
-    pub fn with_mistake(mistake: Option<TrainingMistake>) -> Self {
-        Self {
-            mistake,
-            ablation: None,
-        }
+/// Every head's output as computed: the model as used.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct KeepOutputs;
+
+impl AfterHead for KeepOutputs {
+    fn replacement(&self, _layer: usize, _head: usize) -> Option<&[f64]> {
+        None
     }
 
-    /// This pass with `ablation`'s heads knocked out.
-    #[must_use]
-    pub fn knocking_out(self, ablation: &'a Ablation) -> Self {
-        Self {
-            ablation: Some(ablation),
-            ..self
-        }
+    fn replaces_any(&self) -> bool {
+        false
     }
 }
 
@@ -183,23 +184,28 @@ impl Transformer {
         logit_scale(self.config.head_size(), 1.0)
     }
 
-    /// Rotates every head's pairs of row `pos` by `+angle` (`sign = 1.0`) or back (`-1.0`, the
-    /// transpose, which the backward pass needs).
+    /// Rotates every head's pairs of rows `0..t` of `m`, row `pos` by `pos`'s angles, forward
+    /// (`sign = 1.0`) or back (`-1.0`, the transpose, which the backward pass needs).
     pub(crate) fn rotate_rows(&self, m: &mut [f64], t: usize, sign: f64) {
-        let (d, hs) = (self.config.d_model, self.config.head_size());
-        let half = hs / 2;
-        for pos in 0..t {
-            let row = &mut m[pos * d..(pos + 1) * d];
-            for head in row.chunks_exact_mut(hs) {
-                for pair in 0..half {
-                    let (c, s) = (
-                        self.rope_cos[pos * half + pair],
-                        sign * self.rope_sin[pos * half + pair],
-                    );
-                    let (a, b) = (head[2 * pair], head[2 * pair + 1]);
-                    head[2 * pair] = a * c - b * s;
-                    head[2 * pair + 1] = a * s + b * c;
-                }
+        let d = self.config.d_model;
+        for (pos, row) in m.chunks_exact_mut(d).take(t).enumerate() {
+            self.rotate_row(row, pos, sign);
+        }
+    }
+
+    /// Rotates every head's pairs `(2i, 2i+1)` of one `d_model` row at position `pos` by
+    /// `sign · pos · θ_i` (see [`PositionKind::Rotary`]).
+    pub(crate) fn rotate_row(&self, row: &mut [f64], pos: usize, sign: f64) {
+        let half = self.config.head_size() / 2;
+        for head in row.chunks_exact_mut(self.config.head_size()) {
+            for pair in 0..half {
+                let (c, s) = (
+                    self.rope_cos[pos * half + pair],
+                    sign * self.rope_sin[pos * half + pair],
+                );
+                let (a, b) = (head[2 * pair], head[2 * pair + 1]);
+                head[2 * pair] = a * c - b * s;
+                head[2 * pair + 1] = a * s + b * c;
             }
         }
     }
@@ -214,123 +220,178 @@ impl Transformer {
     /// explorer's τ, applied to the trained model for the training page's closer look; training
     /// uses τ = 1, where this is the same arithmetic bit for bit).
     pub fn forward_at(&self, tokens: &[usize], cache: &mut ForwardCache, tau: f64) {
-        self.forward_with(tokens, cache, tau, Pass::default());
+        self.forward_under(tokens, cache, tau, &CausalSoftmax, &KeepOutputs);
     }
 
-    /// [`Self::forward_at`] making `pass.mistake` and knocking out `pass.ablation`'s heads (see
-    /// [`Pass`]). With the default pass it is the same arithmetic, bit for bit: every change is
-    /// behind a test of the pass. A mistake is remembered in `cache` for the backward pass; an
-    /// ablation is for forward passes only (the backward pass refuses its cache).
-    pub fn forward_with(&self, tokens: &[usize], cache: &mut ForwardCache, tau: f64, pass: Pass) {
+    /// The forward pass, top to bottom: [`Self::embed`], each [`Self::attention_layer`] in turn,
+    /// then [`Self::unembed_and_loss`]. Every head scores by `rule` (correct causal attention is
+    /// [`CausalSoftmax`]) and its output goes through `after_head` ([`KeepOutputs`]: unchanged).
+    /// The backward pass of this cache must be given the same rule; a pass that replaced a head's
+    /// output has none (see [`ForwardCache::ablated`]).
+    pub fn forward_under(
+        &self,
+        tokens: &[usize],
+        cache: &mut ForwardCache,
+        tau: f64,
+        rule: &dyn ScoringRule,
+        after_head: &dyn AfterHead,
+    ) {
         let cfg = &self.config;
-        let (t, d, vocab, hs) = (tokens.len(), cfg.d_model, cfg.vocab, cfg.head_size());
+        let t = tokens.len();
         assert!(
             (1..=cfg.max_len).contains(&t),
             "{t} tokens (1..={})",
             cfg.max_len
         );
         cache.prepare(cfg, t);
-        let p = &self.params;
-        let emb = self.offset(ParamGroup::TokenEmbedding);
-        let x0 = &mut cache.x[0];
-        for (i, &tok) in tokens.iter().enumerate() {
-            assert!(tok < vocab, "token id {tok} outside the vocabulary");
-            x0[i * d..(i + 1) * d].copy_from_slice(&p[emb + tok * d..emb + (tok + 1) * d]);
+        cache.tokens.clear();
+        cache.tokens.extend_from_slice(tokens);
+        self.embed(tokens, rule, &mut cache.x[0]);
+        let scale = rule.score_scale(cfg.head_size(), tau);
+        for layer in 0..cfg.layers {
+            self.attention_layer(layer, cache, scale, rule, after_head);
         }
-        let positions = uses_positions(pass.mistake);
-        match cfg.positions {
-            PositionKind::Sinusoidal if positions => {
-                add_assign(&mut x0[..t * d], &self.sinusoid[..t * d]);
+        self.unembed_and_loss(cache);
+        cache.ablated = after_head.replaces_any();
+    }
+
+    /// `X₀[t] = E[token_t]`, plus the position code of row t for sinusoidal or learned positions
+    /// (unless `rule` adds none), into the first `T · d_model` entries of `x0`.
+    pub fn embed(&self, tokens: &[usize], rule: &dyn ScoringRule, x0: &mut [f64]) {
+        let d = self.config.d_model;
+        for (pos, (&token, row)) in tokens.iter().zip(x0.chunks_exact_mut(d)).enumerate() {
+            self.embed_row(token, pos, rule.adds_positions(), row);
+        }
+    }
+
+    /// One row of [`Self::embed`]: `E[token]`, plus the position code of row `pos` for sinusoidal
+    /// or learned positions if `adds_positions`, into `row` (`d_model` entries).
+    pub(crate) fn embed_row(
+        &self,
+        token: usize,
+        pos: usize,
+        adds_positions: bool,
+        row: &mut [f64],
+    ) {
+        let (d, p) = (self.config.d_model, &self.params);
+        assert!(
+            token < self.config.vocab,
+            "token id {token} outside the vocabulary"
+        );
+        let emb = self.offset(ParamGroup::TokenEmbedding) + token * d;
+        row.copy_from_slice(&p[emb..emb + d]);
+        match self.config.positions {
+            PositionKind::Sinusoidal if adds_positions => {
+                add_assign(row, &self.sinusoid[pos * d..(pos + 1) * d]);
             }
-            PositionKind::Learned if positions => {
-                let pos = self.offset(ParamGroup::Positions);
-                add_assign(&mut x0[..t * d], &p[pos..pos + t * d]);
+            PositionKind::Learned if adds_positions => {
+                let start = self.offset(ParamGroup::Positions) + pos * d;
+                add_assign(row, &p[start..start + d]);
             }
             _ => {}
         }
-        let scale = score_scale(pass.mistake, hs, tau);
-        // How far right each row's scores and values are read: the past, or every key.
-        let sees_future = pass.mistake.is_some_and(TrainingMistake::sees_future);
-        let last = |i: usize| if sees_future { t - 1 } else { i };
-        for layer in 0..cfg.layers {
-            let off = self.layer_offsets(layer);
-            let (before, after) = cache.x.split_at_mut(layer + 1);
-            let (x_in, x_out) = (&before[layer], &mut after[0]);
-            let lc = &mut cache.layers[layer];
-            matmul(x_in, &p[off.q..off.q + d * d], &mut lc.q, t, d, d);
-            matmul(x_in, &p[off.k..off.k + d * d], &mut lc.k, t, d, d);
-            matmul(x_in, &p[off.v..off.v + d * d], &mut lc.v, t, d, d);
-            if cfg.positions == PositionKind::Rotary && positions {
-                self.rotate_rows(&mut lc.q, t, 1.0);
-                self.rotate_rows(&mut lc.k, t, 1.0);
-            }
-            lc.z.fill(0.0);
-            for head in 0..cfg.heads {
-                let cols = head * hs..(head + 1) * hs;
-                // Scores QKᵀ for this head; entries above the diagonal stay 0 (the softmax masks
-                // them) unless a mistake lets rows see the future.
-                let mut scores = DMatrix::<f64>::zeros(t, t);
-                for i in 0..t {
-                    let q_i = &lc.q[i * d + cols.start..i * d + cols.end];
-                    for j in 0..=last(i) {
-                        let k_j = &lc.k[j * d + cols.start..j * d + cols.end];
-                        scores[(i, j)] = dot(q_i, k_j);
-                    }
-                }
-                let weights = match pass.mistake {
-                    Some(m) if m.changes_softmax() => mistaken_weights(m, &scores, scale),
-                    _ => causal_softmax(&scores, scale),
-                };
-                for i in 0..t {
-                    for j in 0..=last(i) {
-                        let a = weights[(i, j)];
-                        let (z_row, v_row) = (
-                            &mut lc.z[i * d + cols.start..i * d + cols.end],
-                            &lc.v[j * d + cols.start..j * d + cols.end],
-                        );
-                        for (z, &v) in z_row.iter_mut().zip(v_row) {
-                            *z += a * v;
-                        }
-                    }
-                }
-                lc.attn[head] = weights;
-                if let Some(row) = pass.ablation.and_then(|a| a.replacement(layer, head)) {
-                    for z_row in lc.z.chunks_exact_mut(d).take(t) {
-                        z_row[cols.clone()].copy_from_slice(row);
-                    }
-                }
-            }
-            x_out[..t * d].copy_from_slice(&x_in[..t * d]);
-            matmul_acc(&lc.z, &p[off.o..off.o + d * d], x_out, t, d, d);
+    }
+
+    /// Layer `layer` on the sequence in `cache` (its input `cache.x[layer]`): `Q`, `K`, `V`
+    /// (rotated for rotary positions), each head's weights and output ([`Self::attention_head`],
+    /// then `after_head`), and `X_{l+1} = X_l + concat · W_o` into `cache.x[layer + 1]`.
+    pub fn attention_layer(
+        &self,
+        layer: usize,
+        cache: &mut ForwardCache,
+        scale: f64,
+        rule: &dyn ScoringRule,
+        after_head: &dyn AfterHead,
+    ) {
+        let cfg = &self.config;
+        let (t, d, hs) = (cache.tokens.len(), cfg.d_model, cfg.head_size());
+        let p = &self.params;
+        let off = self.layer_offsets(layer);
+        let (before, after) = cache.x.split_at_mut(layer + 1);
+        let (x_in, x_out) = (&before[layer], &mut after[0]);
+        let lc = &mut cache.layers[layer];
+        matmul(x_in, &p[off.q..off.q + d * d], &mut lc.q, t, d, d);
+        matmul(x_in, &p[off.k..off.k + d * d], &mut lc.k, t, d, d);
+        matmul(x_in, &p[off.v..off.v + d * d], &mut lc.v, t, d, d);
+        if cfg.positions == PositionKind::Rotary && rule.adds_positions() {
+            self.rotate_rows(&mut lc.q, t, 1.0);
+            self.rotate_rows(&mut lc.k, t, 1.0);
         }
+        lc.z.fill(0.0);
+        for head in 0..cfg.heads {
+            self.attention_head(head, lc, t, scale, rule);
+            if let Some(row) = after_head.replacement(layer, head) {
+                for z_row in lc.z.chunks_exact_mut(d).take(t) {
+                    z_row[head * hs..(head + 1) * hs].copy_from_slice(row);
+                }
+            }
+        }
+        x_out[..t * d].copy_from_slice(&x_in[..t * d]);
+        matmul_acc(&lc.z, &p[off.o..off.o + d * d], x_out, t, d, d);
+    }
+
+    /// Head `head` of a layer whose `q`, `k` and `v` are in `lc`: its scores `q_i · k_j` for every
+    /// key row i reads (`j ≤ i`, or every key if `rule` reads the future; the rest stay 0, which the
+    /// softmax masks), its weights by `rule` into `lc.attn[head]`, and its output `A V_h` into its
+    /// columns of `lc.z` (which hold 0 before).
+    pub fn attention_head(
+        &self,
+        head: usize,
+        lc: &mut LayerCache,
+        t: usize,
+        scale: f64,
+        rule: &dyn ScoringRule,
+    ) {
+        let (d, hs) = (self.config.d_model, self.config.head_size());
+        let cols = head * hs..(head + 1) * hs;
+        let last = |i: usize| if rule.reads_future() { t - 1 } else { i };
+        let mut scores = DMatrix::<f64>::zeros(t, t);
+        for i in 0..t {
+            let q_i = &lc.q[i * d + cols.start..i * d + cols.end];
+            for j in 0..=last(i) {
+                let k_j = &lc.k[j * d + cols.start..j * d + cols.end];
+                scores[(i, j)] = dot(q_i, k_j);
+            }
+        }
+        let weights = rule.weights(&scores, scale);
+        for i in 0..t {
+            for j in 0..=last(i) {
+                let a = weights[(i, j)];
+                let (z_row, v_row) = (
+                    &mut lc.z[i * d + cols.start..i * d + cols.end],
+                    &lc.v[j * d + cols.start..j * d + cols.end],
+                );
+                for (z, &v) in z_row.iter_mut().zip(v_row) {
+                    *z += a * v;
+                }
+            }
+        }
+        lc.attn[head] = weights;
+    }
+
+    /// `logits = X_L · W_U`, each row's softmax into `cache.probs`, and what the loss needs:
+    /// `log Σ exp` of each row and the next token's logit.
+    pub fn unembed_and_loss(&self, cache: &mut ForwardCache) {
+        let cfg = &self.config;
+        let (t, d, vocab) = (cache.tokens.len(), cfg.d_model, cfg.vocab);
         let unembed = self.offset(ParamGroup::Unembedding);
         matmul(
             &cache.x[cfg.layers],
-            &p[unembed..unembed + d * vocab],
+            &self.params[unembed..unembed + d * vocab],
             &mut cache.probs,
             t,
             d,
             vocab,
         );
-        // Softmax of each row of logits, keeping log Σ exp and the next token's logit for the loss.
         for i in 0..t {
             let row = &mut cache.probs[i * vocab..(i + 1) * vocab];
-            cache.target_logit[i] = if i + 1 < t { row[tokens[i + 1]] } else { 0.0 };
-            let max = row.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-            let mut sum = 0.0;
-            for l in row.iter_mut() {
-                *l = (*l - max).exp();
-                sum += *l;
-            }
-            for l in row.iter_mut() {
-                *l /= sum;
-            }
-            cache.log_norm[i] = max + sum.ln();
+            cache.target_logit[i] = if i + 1 < t {
+                row[cache.tokens[i + 1]]
+            } else {
+                0.0
+            };
+            cache.log_norm[i] = softmax_in_place(row);
         }
-        cache.tokens.clear();
-        cache.tokens.extend_from_slice(tokens);
-        cache.mistake = pass.mistake;
-        cache.ablated = pass.ablation.is_some_and(|a| !a.is_empty());
     }
 
     /// Each head's attention weights for `tokens`, `[layer][head]`, T × T each.
@@ -340,15 +401,20 @@ impl Transformer {
 
     /// [`Self::attention`] at temperature `tau` (see [`Self::forward_at`]).
     pub fn attention_at(&self, tokens: &[usize], tau: f64) -> Vec<Vec<DMatrix<f64>>> {
-        self.attention_with(tokens, tau, Pass::default())
+        self.attention_under(tokens, tau, &CausalSoftmax, &KeepOutputs)
     }
 
-    /// Each head's weights under `pass` (a training mistake, knocked-out heads; see [`Pass`]),
-    /// `[layer][head]`: the head grid of a run trained with a mistake, or of a model with heads
-    /// knocked out (a knocked-out head's own weights are unchanged; the layers after it change).
-    pub fn attention_with(&self, tokens: &[usize], tau: f64, pass: Pass) -> Vec<Vec<DMatrix<f64>>> {
+    /// Each head's weights from [`Self::forward_under`], `[layer][head]`. A head whose output
+    /// `after_head` replaces keeps its own weights; the layers after it change.
+    pub fn attention_under(
+        &self,
+        tokens: &[usize],
+        tau: f64,
+        rule: &dyn ScoringRule,
+        after_head: &dyn AfterHead,
+    ) -> Vec<Vec<DMatrix<f64>>> {
         let mut cache = ForwardCache::default();
-        self.forward_with(tokens, &mut cache, tau, pass);
+        self.forward_under(tokens, &mut cache, tau, rule, after_head);
         cache.layers.into_iter().map(|l| l.attn).collect()
     }
 
@@ -484,7 +550,8 @@ impl Transformer {
     }
 }
 
-fn dot(a: &[f64], b: &[f64]) -> f64 {
+/// `Σ a_i b_i`, summed from 0 in index order (every score of a pass).
+pub(crate) fn dot(a: &[f64], b: &[f64]) -> f64 {
     let mut sum = 0.0;
     for (&x, &y) in a.iter().zip(b) {
         sum += x * y;
@@ -496,6 +563,22 @@ fn add_assign(a: &mut [f64], b: &[f64]) {
     for (x, &y) in a.iter_mut().zip(b) {
         *x += y;
     }
+}
+
+/// One row of logits becomes its softmax (the maximum subtracted, `exp`, divided by the sum, in
+/// index order); returns `log Σ exp` of the logits, from which a token's loss is
+/// `log Σ exp − logit`.
+pub(crate) fn softmax_in_place(row: &mut [f64]) -> f64 {
+    let max = row.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let mut sum = 0.0;
+    for l in row.iter_mut() {
+        *l = (*l - max).exp();
+        sum += *l;
+    }
+    for l in row.iter_mut() {
+        *l /= sum;
+    }
+    max + sum.ln()
 }
 
 /// One head of a model on one sequence ([`Transformer::heads_at`]).
@@ -534,9 +617,8 @@ pub struct ForwardCache {
     pub log_norm: Vec<f64>,
     /// The logit of the next token at each row (0 at the last row).
     pub target_logit: Vec<f64>,
-    /// The training mistake the pass made (the backward pass follows it).
-    pub mistake: Option<TrainingMistake>,
-    /// Whether the pass knocked out any head (then there is no backward pass).
+    /// Whether the pass replaced any head's output ([`AfterHead`], a knock-out): then there is no
+    /// backward pass.
     pub ablated: bool,
 }
 

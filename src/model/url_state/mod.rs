@@ -10,8 +10,8 @@
 use super::broken::Mistakes;
 use super::quiz::DEFAULT_QUIZ_SEED;
 use super::tokenizer::MAX_TOKENS;
-use super::train::knockout::heads_of_mask;
-use super::train::settings::{TaskChoice, TrainSettings};
+use super::train::lab::knockout::heads_of_mask;
+use super::train::page::settings::{TaskChoice, TrainSettings};
 use super::train::shape::PositionKind;
 use super::trained::WeightsChoice;
 use super::weights::{DEFAULT_HEADS, DEFAULT_SEED};
@@ -208,7 +208,7 @@ macro_rules! view_params {
                 read: readers::read_train_steps,
                 write: |&n| (n > 0).then(|| n.to_string()),
             }
-            /// Training view: run B, run A with one change (`model::train::run_b::RunChange`, as
+            /// Training view: run B, run A with one change (`model::train::page::run_b::RunChange`, as
             /// its link text: `b=seed:7`, `b=mistake:no-mask`, …; empty: no run B); both runs
             /// retrain from the link.
             train_b: String {
@@ -218,7 +218,7 @@ macro_rules! view_params {
                 write: |change| (!change.is_empty()).then(|| change.clone()),
             }
             /// Training view: the heads knocked out of the model shown, as a bit set
-            /// (`model::train::knockout::mask_of`), written `layer.head` from 1, comma-separated
+            /// (`model::train::lab::knockout::mask_of`), written `layer.head` from 1, comma-separated
             /// (`ko=1.2,2.1`); checked against `tlayers` and `theads`.
             train_knockout: usize {
                 key: "ko",

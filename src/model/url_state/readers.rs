@@ -8,9 +8,9 @@ use crate::model::broken::{Mistake, Mistakes};
 use crate::model::host::parse_decimal;
 use crate::model::scaling_lab::HEAD_SIZES;
 use crate::model::tokenizer::{checked_tokens, tokenize, MAX_TOKENS};
-use crate::model::train::knockout::mask_of;
-use crate::model::train::run_b::RunChange;
-use crate::model::train::settings::{
+use crate::model::train::lab::knockout::mask_of;
+use crate::model::train::page::run_b::RunChange;
+use crate::model::train::page::settings::{
     TaskChoice, LAYER_CHOICES, LEARNING_RATES, MAX_LINK_STEPS, TRAIN_HEAD_CHOICES,
 };
 use crate::model::train::shape::PositionKind;

@@ -3,7 +3,7 @@
 use super::*;
 use crate::model::broken::Mistake;
 use crate::model::tokenizer::{checked_tokens, tokenize};
-use crate::model::train::knockout::{heads_of_mask, mask_of};
+use crate::model::train::lab::knockout::{heads_of_mask, mask_of};
 
 #[test]
 fn empty_query_is_the_default_view() {

@@ -2,6 +2,7 @@
 //! products, rotary offsets and the quoted size of the reference model.
 
 use super::*;
+use crate::model::attention::causal_softmax;
 
 /// The trace's view of every head: softmax of its raw scores at τ is the head's weights, bit
 /// for bit, and in layer 1 its q, k and v are X · W (rotated for rotary positions).

@@ -12,15 +12,16 @@
 //!   the first at which the held-out loss came near its floor (found as evaluations arrive, so
 //!   thinning never moves them).
 //!
-//! Fed the evaluations of a [`Trainer`](super::trainer::Trainer), a record holds the same
+//! Fed the evaluations of a [`Trainer`](crate::model::train::page::stepping::Trainer), a record holds the same
 //! checkpoints and the same latest snapshot as the trainer, bit for bit (tested).
 
 use super::checkpoints::{Checkpoints, MAX_CHECKPOINTS};
-use super::detectors::{agreement_on, AgreementReport};
-use super::evaluation::EvalPoint;
-use super::tasks::{Grammar, Sequence};
-use super::trainer::{agreement_set, held_out_set, Snapshot, Task, TrainConfig};
-use super::transformer::Transformer;
+use super::stepping::Snapshot;
+use crate::model::train::lab::detectors::{agreement_on, AgreementReport};
+use crate::model::train::lab::evaluation::EvalPoint;
+use crate::model::train::lab::run_config::{agreement_set, held_out_set, TrainConfig};
+use crate::model::train::tasks::{Grammar, Sequence, Task};
+use crate::model::train::transformer::Transformer;
 
 /// The most evaluations the loss curve keeps (about 25,000 steps at the default interval before
 /// the first thinning).
@@ -192,10 +193,10 @@ impl RunRecord {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::train::evaluation::EvalPoint;
-    use crate::model::train::settings::{TaskChoice, TrainSettings};
+    use crate::model::train::lab::evaluation::EvalPoint;
+    use crate::model::train::page::settings::{TaskChoice, TrainSettings};
+    use crate::model::train::page::stepping::{Trainer, Work};
     use crate::model::train::shape::PositionKind;
-    use crate::model::train::trainer::{Trainer, Work};
 
     /// Fed a trainer's evaluations as they happen, the record holds the trainer's checkpoints,
     /// latest snapshot, evaluations and circuit step, bit for bit.

@@ -1,5 +1,6 @@
 //! Training with a mistake: five classic ways to get attention wrong, made **during training**,
-//! forward and backward, so the training page can show what each one does to a run.
+//! forward and backward, so the training page can show what each one does to a run. Each is a
+//! [`ScoringRule`], the one thing the core's forward and backward passes let a caller change.
 //!
 //! Notation, per head: raw scores `S = Q Kᵀ` (T × T, every pair, the future's too), the scale
 //! `s = 1/√d` (d the head size), logits `L`, weights `A`, output `Z = A V`. The correct rule is
@@ -24,7 +25,7 @@
 //! ## The backward pass of each
 //!
 //! The backward pass up to `dA = dZ Vᵀ` and after `dS` (`dQ = dS K`, `dK = dSᵀ Q`) is the one in
-//! [`super::backward`]; only `dA → dS` changes:
+//! [`crate::model::train::backward`]; only `dA → dS` changes:
 //!
 //! - **Row softmax over a set `R_i` of keys** (every key for `NoCausalMask` and `MaskWithZero`,
 //!   `j ≤ i` otherwise): `∂A_ik/∂L_ij = A_ik (δ_jk − A_ij)`, so
@@ -40,12 +41,13 @@
 //! - **`NoPositions`**: no rotation to undo and no position table to update (for learned
 //!   positions its gradient is exactly 0: the table is never read).
 //!
-//! `backward.rs`'s tests check every parameter group against central finite differences for
-//! every mistake, with the tolerance of the correct model's check; `tests/training_lab.rs` checks
-//! that the two mistakes the explorer's Break it also makes give Break it's weights.
+//! The tests check every parameter group against central finite differences for every mistake,
+//! with the tolerance of the correct model's check; `tests/training_lab.rs` checks that the two
+//! mistakes the explorer's Break it also makes give Break it's weights.
 
 use crate::model::attention::causal_softmax;
 use crate::model::temperature::logit_scale;
+use crate::model::train::scoring::{causal_softmax_backward, ScoringRule};
 use nalgebra::DMatrix;
 
 /// One way to get attention wrong while training (see the module documentation).
@@ -113,6 +115,33 @@ impl TrainingMistake {
             self,
             Self::NoCausalMask | Self::MaskWithZero | Self::SoftmaxOverQueries
         )
+    }
+}
+
+/// A mistake changes the rule in exactly the place its row of the module's table says.
+impl ScoringRule for TrainingMistake {
+    fn adds_positions(&self) -> bool {
+        uses_positions(Some(*self))
+    }
+
+    fn score_scale(&self, head_size: usize, tau: f64) -> f64 {
+        score_scale(Some(*self), head_size, tau)
+    }
+
+    fn reads_future(&self) -> bool {
+        self.sees_future()
+    }
+
+    fn weights(&self, scores: &DMatrix<f64>, scale: f64) -> DMatrix<f64> {
+        mistaken_weights(*self, scores, scale)
+    }
+
+    fn weights_backward(&self, a: &DMatrix<f64>, ds: &mut [f64], scale: f64) {
+        if self.changes_softmax() {
+            scores_backward(*self, a, ds, scale);
+        } else {
+            causal_softmax_backward(a, ds, scale);
+        }
     }
 }
 
@@ -251,6 +280,17 @@ pub(crate) fn scores_backward(
 mod tests {
     use super::*;
     use crate::model::rng::SeededRng;
+    use crate::model::train::backward::tests::{check_gradients_under, random_batch};
+    use crate::model::train::backward::Workspace;
+    use crate::model::train::shape::{PositionKind, TransformerConfig};
+    use crate::model::train::transformer::tests::small;
+    use crate::model::train::transformer::Transformer;
+
+    /// The core's gradient check (central differences, group by group) for a model trained with
+    /// `mistake`.
+    fn check_gradients_with(cfg: TransformerConfig, seed: u64, mistake: Option<TrainingMistake>) {
+        check_gradients_under(cfg, seed, &mistake);
+    }
 
     fn random_scores(t: usize, seed: u64) -> DMatrix<f64> {
         let mut rng = SeededRng::stream(seed, "mistake-scores");
@@ -323,7 +363,7 @@ mod tests {
     }
 
     /// `scores_backward` against central differences of a scalar `Σ G ⊙ A(S)` for a random `G`,
-    /// for each mistake that changes the softmax (the model-level check is in `backward.rs`).
+    /// for each mistake that changes the softmax (the model-level check is below).
     #[test]
     fn the_softmax_backward_of_each_mistake_matches_finite_differences() {
         let t = 5;
@@ -356,6 +396,48 @@ mod tests {
                     );
                 }
             }
+        }
+    }
+
+    /// Every mistake, every position kind, 1 and 2 layers, 1, 2 and 4 heads: the hand-written
+    /// backward pass of the mistaken model matches its finite differences, group by group.
+    #[test]
+    fn gradients_match_finite_differences_for_every_mistake() {
+        for mistake in TrainingMistake::ALL {
+            for positions in PositionKind::ALL {
+                for (layers, heads) in [(1, 2), (2, 4), (2, 1)] {
+                    check_gradients_with(small(positions, layers, heads), 13, Some(mistake));
+                }
+            }
+        }
+    }
+
+    /// The mistakes change the loss (each is a different function of the same weights), and
+    /// without a mistake the `_with` path is the plain one bit for bit.
+    #[test]
+    fn each_mistake_is_a_different_loss_and_none_is_the_plain_one() {
+        let cfg = small(PositionKind::Rotary, 2, 2);
+        let model = Transformer::new(cfg, 3).unwrap();
+        let batch = random_batch(&cfg, 3, 2);
+        let plain = model.batch_loss(&batch).mean;
+        assert_eq!(
+            model.batch_loss_with(&batch, None).mean.to_bits(),
+            plain.to_bits()
+        );
+        let (mut g1, mut g2) = (
+            vec![0.0; cfg.parameter_count()],
+            vec![0.0; cfg.parameter_count()],
+        );
+        let mut ws = Workspace::default();
+        model.loss_and_grad(&batch, &mut g1, &mut ws);
+        model.loss_and_grad_with(&batch, &mut g2, &mut ws, None);
+        assert_eq!(g1, g2);
+        let losses: Vec<f64> = TrainingMistake::ALL
+            .iter()
+            .map(|&m| model.batch_loss_with(&batch, Some(m)).mean)
+            .collect();
+        for (n, l) in losses.iter().enumerate() {
+            assert!((l - plain).abs() > 1e-6, "{:?}", TrainingMistake::ALL[n]);
         }
     }
 }

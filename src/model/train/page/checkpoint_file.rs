@@ -20,9 +20,9 @@
 //! message, never a broken model.
 
 use super::settings::{LAYER_CHOICES, TRAIN_HEAD_CHOICES};
-use super::shape::{PositionKind, TransformerConfig};
-use super::trainer::TrainConfig;
-use super::transformer::Transformer;
+use crate::model::train::lab::run_config::TrainConfig;
+use crate::model::train::shape::{PositionKind, TransformerConfig};
+use crate::model::train::transformer::Transformer;
 
 const MAGIC: &[u8; 4] = b"AECK";
 const VERSION: u8 = 2;

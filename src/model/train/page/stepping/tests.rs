@@ -1,8 +1,16 @@
 //! The trainer's runs: repeatable bit for bit, the same in pieces, checkpoints of their step,
-//! agreement reports, training with a mistake and steps split between workers.
+//! agreement reports, training with a mistake, steps split between workers, and evaluations
+//! with heads knocked out against the run's own.
 
 use super::*;
+use crate::model::rng::SeededRng;
 use crate::model::train::backward::Workspace;
+use crate::model::train::lab::ablation::{evaluate_ablated, unchanged_scores, HeadMeans};
+use crate::model::train::lab::detectors::score_heads;
+use crate::model::train::lab::knockout::{Ablation, AblationKind};
+use crate::model::train::lab::pass::Pass;
+use crate::model::train::shape::PositionKind;
+use crate::model::train::tasks::{RepeatTask, Task, REPEAT_SYLLABLES};
 
 fn tiny(seed: u64) -> TrainConfig {
     TrainConfig {
@@ -206,7 +214,7 @@ fn agreement_report_equals_the_two_pass_computation() {
     for x in subject.iter_mut().chain(attractor.iter_mut()).flatten() {
         *x /= 12.0;
     }
-    let expected = crate::model::train::detectors::AgreementReport {
+    let expected = crate::model::train::lab::detectors::AgreementReport {
         sentences: 12,
         correct,
         mismatched,
@@ -215,7 +223,7 @@ fn agreement_report_equals_the_two_pass_computation() {
         attractor_weight: attractor,
     };
     assert_eq!(
-        crate::model::train::detectors::agreement_report(model, &sentences),
+        crate::model::train::lab::detectors::agreement_report(model, &sentences),
         expected
     );
     assert_eq!(t.agreement_of(model), t.agreement());
@@ -225,7 +233,7 @@ fn agreement_report_equals_the_two_pass_computation() {
 /// the gradients of its share of the batch (round robin) from a copy of the parameters, and the
 /// trainer adds them back in sequence order. Evaluations run on the "main thread" (`work`).
 fn run_with_workers(config: TrainConfig, steps: usize, workers: usize) -> Trainer {
-    use crate::model::train::workers::SequenceGradient;
+    use crate::model::train::page::workers::SequenceGradient;
     let mut t = Trainer::new(config).unwrap();
     while t.steps() < steps {
         let Some(plan) = t.step_plan() else {
@@ -303,7 +311,7 @@ fn steps_shared_between_workers_are_the_same_run_bit_for_bit() {
 /// Mixing the two ways within a step changes nothing either; out-of-turn calls are refused.
 #[test]
 fn worker_gradients_and_work_mix_within_a_step() {
-    use crate::model::train::workers::SequenceGradient;
+    use crate::model::train::page::workers::SequenceGradient;
     let mut config = tiny(7);
     config.eval_every = 1;
     let mut whole = Trainer::new(config).unwrap();
@@ -386,4 +394,78 @@ fn repeat_tokens_are_distinct_syllables() {
         .all(|n| n.len() == 2 && n.chars().all(|c| c.is_ascii_lowercase())));
     assert_eq!((names[0].as_str(), names[31].as_str()), ("ba", "to"));
     assert_eq!(task.token_name(40), "#40");
+}
+
+/// No head knocked out is the trainer's own evaluation, bit for bit (any mistake too), and the
+/// grid is the plain attention.
+#[test]
+fn an_empty_ablation_is_the_intact_evaluation_bit_for_bit() {
+    let mut config = TrainConfig::repeat_default(2);
+    config.eval_sequences = 6;
+    for mistake in [None, Some(TrainingMistake::NoCausalMask)] {
+        config.mistake = mistake;
+        let mut t = Trainer::new(config).unwrap();
+        t.run_to(25);
+        let got = evaluate_ablated(t.model(), t.held_out(), 25, &Ablation::none(), mistake);
+        assert_eq!(&got.eval, t.latest());
+        let grid =
+            t.model()
+                .attention_with(&t.held_out()[0].tokens, 1.0, Pass::with_mistake(mistake));
+        assert_eq!(got.attention, grid);
+        if mistake.is_none() {
+            assert_eq!(got.attention, t.model().attention(&t.held_out()[0].tokens));
+            assert_eq!(got.eval.heads, score_heads(t.model(), t.held_out()));
+        }
+    }
+}
+
+/// Every set of heads knocked out, zero and mean, over seeds and a few training steps: the
+/// heads up to the first layer with a knocked-out head keep their scores bit for bit, and a
+/// head after it that reads a changed input does not (at least one does change: the
+/// knock-out is felt).
+#[test]
+fn heads_up_to_the_first_knocked_layer_keep_their_scores() {
+    for seed in 1..=3 {
+        let mut config = TrainConfig::repeat_default(seed);
+        config.eval_sequences = 4;
+        let mut t = Trainer::new(config).unwrap();
+        t.run_to(20);
+        let (model, held) = (t.model(), t.held_out());
+        let cfg = *model.config();
+        let means = HeadMeans::measure(model, held, None);
+        let intact = evaluate_ablated(model, held, 20, &Ablation::none(), None).eval;
+        let all: Vec<(usize, usize)> = (0..cfg.layers)
+            .flat_map(|l| (0..cfg.heads).map(move |h| (l, h)))
+            .collect();
+        for mask in 1..(1usize << all.len()) {
+            let chosen: Vec<(usize, usize)> = (0..all.len())
+                .filter(|i| mask & (1 << i) != 0)
+                .map(|i| all[i])
+                .collect();
+            let first = chosen.iter().map(|&(l, _)| l).min().unwrap();
+            for kind in [AblationKind::Zero, AblationKind::Mean] {
+                let knocked: Vec<_> = chosen.iter().map(|&(l, h)| (l, h, kind)).collect();
+                let ablation = means.ablation(&knocked).unwrap();
+                let got = evaluate_ablated(model, held, 20, &ablation, None);
+                let same = unchanged_scores(&intact, &got.eval);
+                for &(l, h) in &all {
+                    if l <= first {
+                        assert!(
+                            same.contains(&(l, h)),
+                            "seed {seed} {chosen:?} {kind:?}: ({l},{h}) {:?} vs {:?}",
+                            intact.heads[l][h],
+                            got.eval.heads[l][h]
+                        );
+                    }
+                }
+                if first + 1 < cfg.layers && kind == AblationKind::Zero {
+                    assert!(
+                        all.iter()
+                            .any(|&(l, h)| l > first && !same.contains(&(l, h))),
+                        "seed {seed} {chosen:?}: nothing after layer {first} changed"
+                    );
+                }
+            }
+        }
+    }
 }

@@ -27,9 +27,9 @@
 use super::ablation::{evaluate_ablated, HeadMeans};
 use super::evaluation::{BestHead, EvalPoint, INDUCTION_MIN};
 use super::knockout::{Ablation, AblationKind};
-use super::tasks::Sequence;
-use super::trainer::{Task, TrainConfig};
-use super::transformer::Transformer;
+use super::run_config::TrainConfig;
+use crate::model::train::tasks::{Sequence, Task};
+use crate::model::train::transformer::Transformer;
 
 /// The largest repeated-part loss, as a share of the first copy's, that still counts as copying.
 pub const COPYING_RATIO_MAX: f64 = 0.6;
@@ -185,7 +185,7 @@ mod tests {
 
     #[test]
     fn it_does_not_apply_to_the_grammar_or_one_layer() {
-        use crate::model::train::trainer::held_out_set;
+        use crate::model::train::lab::run_config::held_out_set;
         let mut grammar = TrainConfig::grammar_default(1);
         grammar.model.layers = 2;
         grammar.eval_sequences = 2;

@@ -2,7 +2,7 @@
 //! posts as one transferable `Float64Array`, and every f64 crosses bit for bit).
 //!
 //! The page sends [`Command`]s; the worker, which owns the run's
-//! [`Trainer`](super::trainer::Trainer), sends [`Report`]s: its step count while it trains, and
+//! [`Trainer`](crate::model::train::page::stepping::Trainer), sends [`Report`]s: its step count while it trains, and
 //! each evaluation with the weights it measured (the page keeps those for Replay, the head grid
 //! and the downloads, [`super::run_record`]). Every message carries the run's `generation`, so a
 //! report of a run the page has since replaced is told apart and dropped.
@@ -10,12 +10,13 @@
 //! Counts, seeds (at most `u32::MAX`) and codes are small whole numbers, exact in f64; a buffer
 //! that is not well formed is refused whole ([`Command::decode`], [`Report::decode`]).
 
-use super::detectors::HeadScores;
-use super::evaluation::EvalPoint;
-use super::mistakes::TrainingMistake;
 use super::settings::{TaskChoice, TrainSettings};
-use super::shape::PositionKind;
-use super::trainer::{Snapshot, TrainConfig};
+use super::stepping::Snapshot;
+use crate::model::train::lab::detectors::HeadScores;
+use crate::model::train::lab::evaluation::EvalPoint;
+use crate::model::train::lab::mistakes::TrainingMistake;
+use crate::model::train::lab::run_config::TrainConfig;
+use crate::model::train::shape::PositionKind;
 
 /// What a run is: the learner's settings, a training mistake if any, and how often it evaluates.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -360,7 +361,7 @@ impl Report {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::train::trainer::Trainer;
+    use crate::model::train::page::stepping::Trainer;
 
     /// Every command and report survives encoding bit for bit, including an evaluation with
     /// both measures (a run with a mistake) and a grammar one (no repeat losses); broken buffers

@@ -12,8 +12,10 @@
 //!   that of what the head writes, position by position, over the set the page scores on.
 //!
 //! The head's attention weights are still computed (and shown): only what it writes is replaced.
-//! This file holds the data only, so the forward pass can read it without depending on the
-//! evaluation code ([`super::ablation`]).
+//! The forward pass reads an [`Ablation`] as its [`AfterHead`] hook; evaluating with one is
+//! [`super::ablation`]'s.
+
+use crate::model::train::transformer::AfterHead;
 
 /// The most heads a layer has on the training page: a set of knocked-out heads fits in one
 /// number, bit `layer · MASK_HEADS + head` ([`mask_of`], [`heads_of_mask`]), as the link keeps it.
@@ -160,6 +162,17 @@ impl Ablation {
                 .iter()
                 .any(|k| (k.layer, k.head, k.kind) == (layer, h, AblationKind::Zero))
         })
+    }
+}
+
+/// The forward pass replaces each knocked-out head's output rows with its replacement row.
+impl AfterHead for Ablation {
+    fn replacement(&self, layer: usize, head: usize) -> Option<&[f64]> {
+        Ablation::replacement(self, layer, head)
+    }
+
+    fn replaces_any(&self) -> bool {
+        !self.is_empty()
     }
 }
 

@@ -2,12 +2,12 @@
 //! training setting or one training mistake ([`RunChange`]). Both runs retrain from the link.
 
 use super::messages::RunSpec;
-use super::mistakes::TrainingMistake;
 use super::settings::{
     TaskChoice, TrainSettings, LAYER_CHOICES, LEARNING_RATES, TRAIN_HEAD_CHOICES,
 };
-use super::shape::PositionKind;
 use crate::model::host::parse_decimal;
+use crate::model::train::lab::mistakes::TrainingMistake;
+use crate::model::train::shape::PositionKind;
 
 /// The one thing run B changes.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -6,17 +6,18 @@
 //! [`TrainConfig::grammar_default`]). A run is a pure function of its config, so the same
 //! settings trained for the same number of steps give the same weights.
 
-use super::shape::PositionKind;
-use super::trainer::{Task, TrainConfig};
+use crate::model::train::lab::run_config::TrainConfig;
+use crate::model::train::shape::PositionKind;
+use crate::model::train::tasks::Task;
 
 /// The tiny grammar's two floors, in nats (see `tasks::Grammar`).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct GrammarFloors {
     /// The mean held-out loss of a model that predicts with the grammar's rules: the floor of
-    /// the curve the page plots ([`Grammar::held_out_floor`](super::tasks::Grammar::held_out_floor)).
+    /// the curve the page plots ([`Grammar::held_out_floor`](crate::model::train::tasks::Grammar::held_out_floor)).
     pub held_out: f64,
     /// The smallest mean loss any model can reach on the training sentences
-    /// ([`Grammar::achievable_minimum`](super::tasks::Grammar::achievable_minimum)).
+    /// ([`Grammar::achievable_minimum`](crate::model::train::tasks::Grammar::achievable_minimum)).
     pub training: f64,
 }
 
@@ -168,7 +169,7 @@ impl TrainSettings {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::train::trainer::Trainer;
+    use crate::model::train::page::stepping::Trainer;
 
     #[test]
     fn the_default_is_the_reference_run() {

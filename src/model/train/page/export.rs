@@ -20,15 +20,17 @@
 //! Written by hand like the explorer's download (`model::export`): Rust's `{}` prints the shortest
 //! string that reads back as the same f64, so `NumPy` starts from exactly the page's numbers.
 //!
-//! [`ParamGroup::label`]: super::shape::ParamGroup::label
+//! [`ParamGroup::label`]: crate::model::train::shape::ParamGroup::label
+//! [`TrainingMistake::key`]: crate::model::train::lab::mistakes::TrainingMistake::key
 
-use super::ablation::AblatedEval;
-use super::detectors::HeadScores;
-use super::evaluation::EvalPoint;
-use super::knockout::AblationKind;
-use super::tasks::{Sequence, GRAMMAR_WORDS};
-use super::trainer::{Snapshot, Task, TrainConfig};
+use super::stepping::Snapshot;
 use crate::model::export::{json_matrix, json_number, json_string};
+use crate::model::train::lab::ablation::AblatedEval;
+use crate::model::train::lab::detectors::HeadScores;
+use crate::model::train::lab::evaluation::EvalPoint;
+use crate::model::train::lab::knockout::AblationKind;
+use crate::model::train::lab::run_config::TrainConfig;
+use crate::model::train::tasks::{Sequence, Task, GRAMMAR_WORDS};
 use nalgebra::DMatrix;
 use std::fmt::Write;
 
@@ -109,8 +111,8 @@ pub fn run_json(
 /// `ablated` ([`evaluate_ablated`] of `snapshot`'s model). Without either it is [`run_json`]'s
 /// document byte for byte.
 ///
-/// [`Transformer::attention_with`]: super::transformer::Transformer::attention_with
-/// [`evaluate_ablated`]: super::ablation::evaluate_ablated
+/// [`Transformer::attention_with`]: crate::model::train::transformer::Transformer::attention_with
+/// [`evaluate_ablated`]: crate::model::train::lab::ablation::evaluate_ablated
 pub fn lab_json(
     config: &TrainConfig,
     snapshot: &Snapshot,
@@ -217,7 +219,8 @@ pub fn lab_json(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::train::trainer::{held_out_set, Trainer};
+    use crate::model::train::lab::run_config::held_out_set;
+    use crate::model::train::page::stepping::Trainer;
 
     /// Every number in `text`, in order (enough of a reader to check a writer of numbers).
     fn numbers(text: &str) -> Vec<f64> {
@@ -324,10 +327,10 @@ mod tests {
     /// evaluation and grid, each number exactly; a plain run has none of them.
     #[test]
     fn a_lab_file_records_the_mistake_and_the_knocked_out_heads() {
-        use crate::model::train::ablation::{evaluate_ablated, HeadMeans};
-        use crate::model::train::knockout::AblationKind;
-        use crate::model::train::mistakes::TrainingMistake;
-        use crate::model::train::transformer::Pass;
+        use crate::model::train::lab::ablation::{evaluate_ablated, HeadMeans};
+        use crate::model::train::lab::knockout::AblationKind;
+        use crate::model::train::lab::mistakes::TrainingMistake;
+        use crate::model::train::lab::pass::Pass;
         let mut config = TrainConfig::repeat_default(3);
         config.eval_sequences = 3;
         config.mistake = Some(TrainingMistake::MaskWithZero);

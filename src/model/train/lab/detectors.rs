@@ -20,9 +20,9 @@
 //! the wrong one, and how much weight each head there puts on the subject ("key") versus on
 //! the nearer noun itself.
 
-use super::tasks::{Grammar, Sequence};
-use super::transformer::{ForwardCache, LayerCache, Transformer};
 use crate::model::stats::row_entropy_bits;
+use crate::model::train::tasks::{Grammar, Sequence};
+use crate::model::train::transformer::{ForwardCache, LayerCache, Transformer};
 use nalgebra::DMatrix;
 
 /// One head's scores (see the module documentation for the definitions).
@@ -170,7 +170,7 @@ impl AgreementReport {
     }
 }
 
-/// [`agreement_report`] on a run's agreement sentences (`trainer::agreement_set`), if it has any:
+/// [`agreement_report`] on a run's agreement sentences (`run_config::agreement_set`), if it has any:
 /// the tiny grammar's runs do, the repeat task's have none (`None`).
 pub fn agreement_on(model: &Transformer, sentences: &[Sequence]) -> Option<AgreementReport> {
     (!sentences.is_empty()).then(|| agreement_report(model, sentences))

@@ -12,8 +12,8 @@
 //! (`X_inᵀ dQ`, `Zᵀ dX`, `X_Lᵀ dlogits`) and `grad[row] += x` for each embedding row. The expensive
 //! part (the forward pass, the backward pass through every layer and head) happens in the
 //! worker; the step then replays those operations in sequence order ([`SequenceGradient::add_to`],
-//! [`Trainer::add_sequence_gradient`](super::trainer::Trainer::add_sequence_gradient)), the very
-//! operations, operands and order [`Trainer::step`](super::trainer::Trainer::step) uses. For the
+//! [`Trainer::add_sequence_gradient`](crate::model::train::page::stepping::Trainer::add_sequence_gradient)), the very
+//! operations, operands and order [`Trainer::step`](crate::model::train::page::stepping::Trainer::step) uses. For the
 //! reference model the replay is the `9 · T·d·d`-term weight-gradient products, about a fifth of
 //! a sequence's forward-and-backward work.
 //!
@@ -24,9 +24,10 @@
 //! are small integers, exact in f64. For the reference model a sequence's buffer holds about
 //! 10,000 values (80 kB).
 
-use super::backward::{Direct, GradSink, Workspace};
-use super::mistakes::TrainingMistake;
-use super::transformer::{Pass, Transformer};
+use crate::model::train::backward::{Direct, GradSink, Workspace};
+use crate::model::train::lab::mistakes::TrainingMistake;
+use crate::model::train::lab::pass::Pass;
+use crate::model::train::transformer::Transformer;
 
 const PRODUCT: f64 = 0.0;
 const ROW: f64 = 1.0;
@@ -81,7 +82,7 @@ fn count(value: Option<&f64>) -> Result<usize, String> {
 impl SequenceGradient {
     /// What a worker does for one sequence of a step: the forward pass on `tokens` (making
     /// `mistake`, as the run trains), and the backward pass with each predicted position weighted
-    /// by `weight` ([`StepPlan`](super::trainer::StepPlan) gives both), recorded for the step.
+    /// by `weight` ([`StepPlan`](crate::model::train::page::stepping::StepPlan) gives both), recorded for the step.
     /// `model` must hold the step's parameters (those of the trainer's model when it planned the
     /// step).
     pub fn compute(
@@ -96,7 +97,7 @@ impl SequenceGradient {
         let mut buffer = Vec::with_capacity(16 * 1024);
         buffer.push(losses.len() as f64);
         buffer.extend_from_slice(&losses);
-        model.backward(weight, &mut Recorder(&mut buffer), ws);
+        model.backward(weight, &mut Recorder(&mut buffer), ws, &mistake);
         Self { buffer }
     }
 

@@ -13,9 +13,10 @@
 use super::detectors::{HeadScores, HeadSums};
 use super::knockout::Ablation;
 use super::mistakes::TrainingMistake;
-use super::shape::TransformerConfig;
-use super::tasks::Sequence;
-use super::transformer::{ForwardCache, Pass, Transformer};
+use super::pass::Pass;
+use crate::model::train::shape::TransformerConfig;
+use crate::model::train::tasks::Sequence;
+use crate::model::train::transformer::{ForwardCache, Transformer};
 
 /// One evaluation on the held-out set.
 #[derive(Debug, Clone, PartialEq)]
@@ -202,8 +203,8 @@ impl Sums {
 /// An evaluation part-way through the held-out set: the sums an evaluation adds up, one sequence
 /// at a time, for the pass the run trains with and, after a training mistake, the pass as used.
 #[derive(Debug, Clone)]
-pub(super) struct EvalInProgress {
-    pub(super) next: usize,
+pub(crate) struct EvalInProgress {
+    pub(crate) next: usize,
     sums: Sums,
     used: Option<Sums>,
     mistake: Option<TrainingMistake>,
@@ -214,7 +215,7 @@ pub(super) struct EvalInProgress {
 impl EvalInProgress {
     /// An evaluation of a model trained with `mistake` (both measures when there is one), with
     /// `ablation`'s heads knocked out in both.
-    pub(super) fn with(
+    pub(crate) fn with(
         config: &TransformerConfig,
         mistake: Option<TrainingMistake>,
         ablation: Ablation,
@@ -230,7 +231,7 @@ impl EvalInProgress {
     }
 
     /// Adds held-out sequence `s` (one forward pass per measure: its losses and its attention).
-    pub(super) fn add(&mut self, model: &Transformer, s: &Sequence) {
+    pub(crate) fn add(&mut self, model: &Transformer, s: &Sequence) {
         let pass = Pass::with_mistake(self.mistake).knocking_out(&self.ablation);
         model.forward_with(&s.tokens, &mut self.cache, 1.0, pass);
         self.sums.add(&self.cache, s);
@@ -242,7 +243,7 @@ impl EvalInProgress {
         self.next += 1;
     }
 
-    pub(super) fn finish(&self, step: usize) -> EvalPoint {
+    pub(crate) fn finish(&self, step: usize) -> EvalPoint {
         let mut point = self.sums.finish(step);
         point.used = self.used.as_ref().map(|u| Box::new(u.finish(step)));
         point

@@ -18,8 +18,9 @@ use super::detectors::HeadScores;
 use super::evaluation::{EvalInProgress, EvalPoint};
 use super::knockout::{Ablation, AblationKind, KnockedOut};
 use super::mistakes::TrainingMistake;
-use super::tasks::Sequence;
-use super::transformer::{ForwardCache, Pass, Transformer};
+use super::pass::Pass;
+use crate::model::train::tasks::Sequence;
+use crate::model::train::transformer::{ForwardCache, Transformer};
 use nalgebra::DMatrix;
 
 /// Every head's mean output row on a set of sequences, `[layer][head]`, head-size long each.
@@ -149,7 +150,6 @@ mod tests {
     use super::*;
     use crate::model::attention::{attend, HeadProjections, LayerOutput};
     use crate::model::rng::SeededRng;
-    use crate::model::train::detectors::score_heads;
     use crate::model::train::shape::{ParamGroup, PositionKind, TransformerConfig};
     use crate::model::train::tasks::RepeatTask;
     use crate::model::train::transformer::tests::small;
@@ -282,30 +282,6 @@ mod tests {
         }
     }
 
-    /// No head knocked out is the trainer's own evaluation, bit for bit (any mistake too), and the
-    /// grid is the plain attention.
-    #[test]
-    fn an_empty_ablation_is_the_intact_evaluation_bit_for_bit() {
-        use crate::model::train::trainer::{TrainConfig, Trainer};
-        let mut config = TrainConfig::repeat_default(2);
-        config.eval_sequences = 6;
-        for mistake in [None, Some(TrainingMistake::NoCausalMask)] {
-            config.mistake = mistake;
-            let mut t = Trainer::new(config).unwrap();
-            t.run_to(25);
-            let got = evaluate_ablated(t.model(), t.held_out(), 25, &Ablation::none(), mistake);
-            assert_eq!(&got.eval, t.latest());
-            let grid =
-                t.model()
-                    .attention_with(&t.held_out()[0].tokens, 1.0, Pass::with_mistake(mistake));
-            assert_eq!(got.attention, grid);
-            if mistake.is_none() {
-                assert_eq!(got.attention, t.model().attention(&t.held_out()[0].tokens));
-                assert_eq!(got.eval.heads, score_heads(t.model(), t.held_out()));
-            }
-        }
-    }
-
     /// Zero-ablating every head of a layer makes it the identity on the residual stream: its
     /// output equals its input bit for bit, for every position kind and with a mistake.
     #[test]
@@ -362,57 +338,5 @@ mod tests {
         let intact = evaluate_ablated(&model, &held, 0, &Ablation::none(), None);
         assert!((got.eval.loss - intact.eval.loss).abs() < 1e-12);
         assert!(means.ablation(&[(1, 0, AblationKind::Zero)]).is_err());
-    }
-
-    /// Every set of heads knocked out, zero and mean, over seeds and a few training steps: the
-    /// heads up to the first layer with a knocked-out head keep their scores bit for bit, and a
-    /// head after it that reads a changed input does not (at least one does change: the
-    /// knock-out is felt).
-    #[test]
-    fn heads_up_to_the_first_knocked_layer_keep_their_scores() {
-        use crate::model::train::trainer::{TrainConfig, Trainer};
-        for seed in 1..=3 {
-            let mut config = TrainConfig::repeat_default(seed);
-            config.eval_sequences = 4;
-            let mut t = Trainer::new(config).unwrap();
-            t.run_to(20);
-            let (model, held) = (t.model(), t.held_out());
-            let cfg = *model.config();
-            let means = HeadMeans::measure(model, held, None);
-            let intact = evaluate_ablated(model, held, 20, &Ablation::none(), None).eval;
-            let all: Vec<(usize, usize)> = (0..cfg.layers)
-                .flat_map(|l| (0..cfg.heads).map(move |h| (l, h)))
-                .collect();
-            for mask in 1..(1usize << all.len()) {
-                let chosen: Vec<(usize, usize)> = (0..all.len())
-                    .filter(|i| mask & (1 << i) != 0)
-                    .map(|i| all[i])
-                    .collect();
-                let first = chosen.iter().map(|&(l, _)| l).min().unwrap();
-                for kind in [AblationKind::Zero, AblationKind::Mean] {
-                    let knocked: Vec<_> = chosen.iter().map(|&(l, h)| (l, h, kind)).collect();
-                    let ablation = means.ablation(&knocked).unwrap();
-                    let got = evaluate_ablated(model, held, 20, &ablation, None);
-                    let same = unchanged_scores(&intact, &got.eval);
-                    for &(l, h) in &all {
-                        if l <= first {
-                            assert!(
-                                same.contains(&(l, h)),
-                                "seed {seed} {chosen:?} {kind:?}: ({l},{h}) {:?} vs {:?}",
-                                intact.heads[l][h],
-                                got.eval.heads[l][h]
-                            );
-                        }
-                    }
-                    if first + 1 < cfg.layers && kind == AblationKind::Zero {
-                        assert!(
-                            all.iter()
-                                .any(|&(l, h)| l > first && !same.contains(&(l, h))),
-                            "seed {seed} {chosen:?}: nothing after layer {first} changed"
-                        );
-                    }
-                }
-            }
-        }
     }
 }
