@@ -1,5 +1,5 @@
 // The training page's Web Worker: one run's Trainer, off the page's main thread
-// (src/web/train_worker.rs; docs/training.md, "Training in Web Workers").
+// (src/train_worker.rs; docs/training.md, "Training in Web Workers").
 // The page starts it as a module worker, new Worker('train-worker.js?glue=…&wasm=…', { type: 'module' }),
 // naming its own wasm-bindgen glue and wasm (relative to this file, which sits beside train.html),
 // and posts its compiled WebAssembly.Module as the first message: the worker runs the page's own

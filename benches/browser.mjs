@@ -118,13 +118,13 @@ const HEATMAP_READY = 'canvas.heatmap[data-ready="true"]';
 /**
  * What "first view" means per page (navigation start → the element appears):
  *  - explorer and practice: the first heatmap pixel: the default view's picture that the page's
- *    HTML holds (`.static-heatmap`, src/charts/first_view/), which paints with the page; a
+ *    HTML holds (`.static-heatmap`, src/first_view/), which paints with the page; a
  *    link with a query hides it, so there it is the main heatmap drawn (`canvas.heatmap
  *    [data-ready]`, set in the draw pass that painted it, src/components/heatmap.rs).
  *    `explorer-canvas` times the explorer's canvas drawn (the picture's hand-over);
  *  - training page: what a wide screen's first screen shows under the static header, the
  *    settings and buttons (`fieldset.model`): written into train.html for a link without a
- *    query (src/charts/first_view/training.rs), built by the app otherwise. The page has no
+ *    query (src/first_view/training.rs), built by the app otherwise. The page has no
  *    heatmap before training; `training-chart` times its first drawing, the loss chart with step
  *    0's evaluation from the worker (`canvas[data-testid=loss-chart][data-ready]`,
  *    src/components/training/loss_curve.rs), which lies below the first screen (its top at

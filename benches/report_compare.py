@@ -231,7 +231,7 @@ def browser_section(scen, nav, chromium, where):
     if nav:
         w("Navigation → first view: from navigation start (0) to the end of the first frame that shows the page's first "
           "drawing: on the explorer and the practice page the default heatmap that the page's HTML holds "
-          "(`.static-heatmap`, written at build time from the model, `src/charts/first_view/`; the app's canvas takes "
+          "(`.static-heatmap`, written at build time from the model, `src/first_view/`; the app's canvas takes "
           "its place, timed as `explorer-canvas`), on the training page what a wide screen's first screen shows under "
           "the header, its settings and buttons (`fieldset.model`, written into train.html the same way; its loss chart "
           "with step 0's evaluation, below the first screen, is timed as `training-chart`), never earlier than the "

@@ -1,12 +1,12 @@
 //! Writes the first view into index.html, practice.html and train.html (between the markers
-//! `charts::first_view::START_MARKER` and `END_MARKER`): the default view's heading, notes and
+//! `first_view::START_MARKER` and `END_MARKER`): the default view's heading, notes and
 //! heatmap as HTML, computed by the model, so it paints before the WebAssembly has loaded.
 //!
 //! Run `cargo run --example first_view` after changing anything the default view shows (the
 //! model, the default sentence, seed or τ, the palette, the words above the heatmap); `cargo test`
 //! fails until then.
 
-use attention_explorer::charts::first_view::{DefaultView, Page, PageSource};
+use attention_explorer::first_view::{DefaultView, Page, PageSource};
 
 fn main() {
     let d = DefaultView::compute();

@@ -6,7 +6,7 @@
 // Data fetched on demand (the trained checkpoints) does not count. A page's files are read from
 // the page itself: every .js and .css it names (Trunk's preload link, the bootstrap script), the
 // wasm the bootstrap fetches, plus sw.js, which every page registers; and the code written into the
-// page (its <style> and <script> elements: the style sheet, and the explorer's page-mode script).
+// page (its <style> and <script> elements: the style sheet, and every page's first-view script).
 //
 // Usage: node scripts/budget.mjs [dist]   (exits 1 when a page is over budget)
 import { readdirSync, readFileSync, existsSync } from 'node:fs';

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Quick static checks only: rustfmt, no import circle inside src/model, no file over 700 lines,
+# Quick static checks only: rustfmt, every import within docs/architecture.md's table of layers and
+# no import circle inside src/model, no file over 700 lines,
 # clippy (native and wasm32).
 # No setup, no tests. scripts/test.sh runs the same checks as its first steps.
 set -euo pipefail
@@ -7,8 +8,8 @@ source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 cd "$AE_ROOT"
 ae_log "cargo fmt --check"
 cargo fmt --all -- --check
-ae_log "src/model import circles"
-python3 scripts/model_imports.py --self-test
+ae_log "layers and src/model import circles"
+python3 scripts/layer_imports.py --self-test
 ae_log "file lengths"
 python3 scripts/file_lengths.py --self-test
 ae_log "cargo clippy (native)"

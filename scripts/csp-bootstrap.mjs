@@ -16,7 +16,7 @@
 // deployment under a sub-path.
 //
 // What the first paint waits for is written into the page: a classic script marked `data-inline`
-// (`<script data-inline src="assets/page-mode.js">`) and the style sheet
+// (`<script data-inline src="assets/first-view.js">`) and the style sheet
 // (`<link data-inline rel="stylesheet" href="style/main.css">`), paths relative to the project
 // root, become a `<script>` and a `<style>` element, and the base64 sha256 of each text is added
 // to the policy's script-src or style-src. In <head>, either held the first paint back until its
@@ -50,7 +50,7 @@ const publicUrl = (process.env.TRUNK_PUBLIC_URL || '/').replace(/\/?$/, '/');
 // ended before the paint's reported time, and that run's LCP was 2.85 s instead of 1.05 s (score
 // 96). Requested after the report, it cannot. Where no such report will come the script waits for
 // the frame instead: a browser without paint timing, and the embed view, whose header
-// assets/page-mode.js hides (nothing is painted before the app). A hidden tab paints nothing and
+// assets/first-view.js hides (nothing is painted before the app). A hidden tab paints nothing and
 // starts at once; 1 s at most in any case.
 const PAINT_FIRST = `await new Promise((go) => {
   setTimeout(go, document.visibilityState === 'hidden' ? 0 : 1000);

@@ -66,7 +66,8 @@ def strip_comments(text: str) -> str:
 
 
 def expand_use(tree: str) -> list:
-    """`a::{b, c::{d, e}}` → ["a::b", "a::c::d", "a::c::e"] (renames and globs kept as paths)."""
+    """`a::{b, c::{d, e}}` → ["a::b", "a::c::d", "a::c::e"] (renames dropped, globs kept)."""
+    tree = re.sub(r"\s+as\s+\w+", "", tree)  # a rename does not change what is imported
     tree = re.sub(r"\s+", "", tree)
     depth, start = 0, None
     for i, c in enumerate(tree):
@@ -92,7 +93,7 @@ def expand_use(tree: str) -> list:
                 for item in items:
                     paths += expand_use(prefix + item + rest)
                 return paths
-    return [tree.split(" as ")[0]]
+    return [tree]
 
 
 def resolve(path: str, here: tuple, modules: set):

@@ -1,7 +1,7 @@
 // Trunk's one post_build hook (see Trunk.toml). Trunk runs the hooks of a stage concurrently, and
 // each step here needs the previous one's output, so they run in order from this file:
 //   1. csp-bootstrap.mjs: Trunk's inline bootstrap script → bootstrap-<hash>.js (strict CSP), and
-//      the style sheet (and the explorer's page-mode script) written into the page, named by hash;
+//      the style sheet (and the first-view script) written into the page, named by hash;
 //   2. minify-assets.mjs: terser on the wasm-bindgen glue;
 //   3. icons.mjs: assets/icon.svg → icon-192.png, icon-512.png (the manifest's icons);
 //   4. service-worker.mjs: sw.js, precaching every file written by the steps before it

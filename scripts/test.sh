@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # THE one command that runs every check and test of Attention Explorer:
-#   setup, rustfmt, the import-circle check of src/model, clippy (native + wasm32), native cargo test, the trainer against an independent
+#   setup, rustfmt, the layers' imports and src/model's import circles, file lengths,
+#   clippy (native + wasm32), native cargo test, the trainer against an independent
 #   NumPy implementation (gradients and Adam updates to 1e-9), wasm-bindgen-test
 #   in headless Chromium, the release build of every page (scripts/build.sh), the code budget of
 #   each page (scripts/budget.mjs), Playwright e2e suite (node --test).
@@ -36,7 +37,7 @@ if [ "${AE_SKIP_SETUP:-0}" != "1" ]; then
   step setup bash scripts/setup.sh
 fi
 step fmt cargo fmt --all -- --check
-step imports python3 scripts/model_imports.py --self-test
+step imports python3 scripts/layer_imports.py --self-test
 step lengths python3 scripts/file_lengths.py --self-test
 step clippy-native cargo clippy --workspace --all-targets -- -D warnings
 step clippy-wasm cargo clippy --workspace --target wasm32-unknown-unknown --all-targets -- -D warnings

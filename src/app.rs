@@ -134,7 +134,7 @@ pub fn PracticeApp() -> impl IntoView {
         </AfterFirstPaint>
         <AfterFirstPaint>
             <Compare />
-            <WhereNext text=PRACTICE_NEXT page="train.html" label="Open the training page" />
+            <WhereNext text=PRACTICE_NEXT page="train.html" label=text::OPEN_TRAINING_PAGE />
             {footer(None)}
         </AfterFirstPaint>
     }
@@ -156,7 +156,7 @@ pub fn TrainApp() -> impl IntoView {
         <main>
             <TrainingPanel />
             <AfterFirstPaint>
-                <WhereNext text=TRAINING_NEXT page="./" label="Open the explorer" />
+                <WhereNext text=TRAINING_NEXT page="./" label=text::OPEN_EXPLORER />
             </AfterFirstPaint>
         </main>
         <AfterFirstPaint>
@@ -391,13 +391,13 @@ fn footer(quoted: Option<&'static str>) -> impl IntoView {
 }
 
 /// Installs the panic banner and the benchmark's input timing, mounts `page` and hands the
-/// first view written into the page over to it (`web::first_view`: the written heatmap stays
-/// over the canvas only for a link without a query, the one view it shows).
+/// first view written into the page over to it (`web::first_view_handover`: the first view's
+/// heatmap stays over the canvas only for a link without a query, the one view it shows).
 fn start_page<N: IntoView + 'static>(page: fn() -> N) {
     crate::components::panic_banner::install();
     crate::web::timing::time_inputs();
     leptos::mount::mount_to_body(page);
-    crate::web::first_view::take_over(location_search().is_empty());
+    crate::web::first_view_handover::take_over(location_search().is_empty());
 }
 
 /// Starts the explorer.

@@ -15,7 +15,7 @@ fn main() {
 #[cfg(target_arch = "wasm32")]
 #[wasm_bindgen::prelude::wasm_bindgen]
 pub fn train_worker() {
-    attention_explorer::web::train_worker::run();
+    attention_explorer::train_worker::run();
 }
 
 #[cfg(not(target_arch = "wasm32"))]

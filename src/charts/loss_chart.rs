@@ -12,7 +12,7 @@ use super::colors::{Rgb, Theme};
 use super::dashes::dashes;
 use super::Result;
 use crate::format::fixed;
-use crate::model::train::evaluation::EvalPoint;
+use crate::model::train::lab::evaluation::EvalPoint;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use web_sys::HtmlCanvasElement;

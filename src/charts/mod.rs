@@ -4,7 +4,6 @@
 
 pub mod colors;
 pub mod dashes;
-pub mod first_view;
 pub mod layout;
 pub mod pixel_ratio;
 pub mod segments;

@@ -1,5 +1,9 @@
 //! [`AfterFirstPaint`]: children built only once the page has painted its first frame, one part
 //! per frame.
+//!
+//! This orders the app's own building, after the mount: the rest of the first view, then what lies
+//! below it. The first view written into the HTML, and its hand-over to the app in the mount's
+//! task, are `first_view` and `web::first_view_handover`.
 
 use crate::hooks::after_mount;
 use crate::web::now_ms;

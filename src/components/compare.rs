@@ -3,8 +3,9 @@
 //! A − B as a diverging heatmap and a table, the rows that changed most, and downloads.
 //!
 //! On the practice page (`app::PracticeApp`). One memo holds everything B needs (its words come
-//! from `text::compare_text`, tested natively), and one change and one click handler serve all
-//! controls (events bubble to them).
+//! from `text::compare_text`, the menus' kinds and B's first change from `model::compare`, both
+//! tested natively), and one change and one click handler serve all controls (events bubble to
+//! them).
 
 use super::data_table::DataTable;
 use super::heatmap::Heatmap;
@@ -12,14 +13,18 @@ use crate::charts::diff::{draw_diff, DiffSpec};
 use crate::charts::layout::HeatmapLayout;
 use crate::format::fixed;
 use crate::hooks::{use_canvas, use_visibility, use_while_seen};
-use crate::model::broken::{Mistake, Mistakes};
+use crate::model::broken::Mistake;
 use crate::model::compare::{
-    compare_csv, difference, max_abs, refusal, setting_b, view_weights, SWAPPED_SENTENCE,
+    compare_csv, difference, max_abs, mistake_change, refusal, setting_b, shown_mistake,
+    typed_value, view_weights, CompareKind,
 };
 use crate::model::tokenizer::tokenize;
-use crate::model::url_state::{CompareChange, ViewState};
+use crate::model::url_state::ViewState;
 use crate::state::{ExplorerModel, NumbersHidden, Shared, ViewSignals};
-use crate::text::{compare_text, diff_label, mistake_label, CompareText, COMPARE_HIDDEN};
+use crate::text::{
+    compare_kind_label, compare_text, compare_value_refused, diff_label, mistake_label,
+    save_failed, CompareText, COMPARE_HIDDEN, COMPARE_HINT, COMPARE_NO_MISTAKE,
+};
 use crate::web::download::{download_text, download_url};
 use leptos::either::Either;
 use leptos::html;
@@ -27,42 +32,6 @@ use leptos::prelude::*;
 use nalgebra::DMatrix;
 use std::sync::Arc;
 use wasm_bindgen::JsCast;
-
-/// The kinds of change the first select offers: its value and label.
-const KINDS: [(&str, &str); 6] = [
-    ("off", "nothing: compare off"),
-    ("tau", "the temperature τ"),
-    ("seed", "the seed"),
-    ("pos", "positions on/off"),
-    ("s", "the sentence (same length)"),
-    ("broken", "Break it vs correct"),
-];
-
-fn kind_of(change: Option<&CompareChange>) -> &'static str {
-    match change {
-        None => "off",
-        Some(CompareChange::Tau(_)) => "tau",
-        Some(CompareChange::Seed(_)) => "seed",
-        Some(CompareChange::Positions) => "pos",
-        Some(CompareChange::Sentence(_)) => "s",
-        Some(CompareChange::Broken(_)) => "broken",
-    }
-}
-
-/// The change a kind starts with, for view `a`.
-fn first_change(kind: &str, a: &ViewState) -> Option<CompareChange> {
-    Some(match kind {
-        "tau" => CompareChange::Tau(if a.tau == 2.0 { 0.5 } else { 2.0 }),
-        "seed" => CompareChange::Seed(if a.seed == 7 { 8 } else { 7 }),
-        "pos" => CompareChange::Positions,
-        "s" => CompareChange::Sentence(SWAPPED_SENTENCE.to_string()),
-        "broken" if a.broken.is_empty() => {
-            CompareChange::Broken(Mistakes::NONE.with(Mistake::MaskWithZero, true))
-        }
-        "broken" => CompareChange::Broken(Mistakes::NONE),
-        _ => return None,
-    })
-}
 
 /// A select's `<option>`s; the one whose value `selected` returns is selected.
 fn options(
@@ -156,7 +125,7 @@ pub fn Compare() -> impl IntoView {
         };
         let value = event_target_value(&ev);
         status.set(None);
-        let kind = view.compare.with_untracked(|c| kind_of(c.as_ref()));
+        let kind = view.compare.with_untracked(|c| CompareKind::of(c.as_ref()));
         let change = match el.get_attribute("name").as_deref() {
             Some("cmp-kind") => {
                 let a = ViewState {
@@ -165,17 +134,13 @@ pub fn Compare() -> impl IntoView {
                     broken: view.broken.get_untracked(),
                     ..ViewState::default()
                 };
-                first_change(&value, &a)
+                CompareKind::from_key(&value).and_then(|k| k.first_change(&a))
             }
-            Some("cmp-mistake") => Some(CompareChange::Broken(
-                Mistake::from_key(&value).map_or(Mistakes::NONE, |m| Mistakes::NONE.with(m, true)),
-            )),
+            Some("cmp-mistake") => Some(mistake_change(&value)),
             _ => {
-                let parsed = CompareChange::parse(&format!("{kind}:{value}"));
+                let parsed = kind.with_value(&value);
                 if parsed.is_none() {
-                    status.set(Some(format!(
-                        "“{value}” is not a value for setting B: use a temperature from 0.05 to 20, a seed from 0 to 4294967295, or a sentence."
-                    )));
+                    status.set(Some(compare_value_refused(&value)));
                     return;
                 }
                 parsed
@@ -183,21 +148,9 @@ pub fn Compare() -> impl IntoView {
         };
         view.compare.set(change);
     };
-    let kind = move || view.compare.with(|c| kind_of(c.as_ref()));
-    let value_text = move || {
-        view.compare.with(|c| match c {
-            Some(CompareChange::Tau(t)) => t.to_string(),
-            Some(CompareChange::Seed(s)) => s.to_string(),
-            Some(CompareChange::Sentence(s)) => s.clone(),
-            _ => String::new(),
-        })
-    };
-    let mistake = move || {
-        view.compare.with(|c| match c {
-            Some(CompareChange::Broken(m)) => m.iter().next().map_or("", Mistake::key),
-            _ => "",
-        })
-    };
+    let kind = move || view.compare.with(|c| CompareKind::of(c.as_ref()).key());
+    let value_text = move || view.compare.with(|c| typed_value(c.as_ref()));
+    let mistake = move || view.compare.with(|c| shown_mistake(c.as_ref()));
     let message = move || {
         status
             .get()
@@ -208,9 +161,7 @@ pub fn Compare() -> impl IntoView {
         <section class="panel compare" aria-labelledby="compare-title" data-testid="compare">
             <div node_ref=panel_ref>
             <h2 id="compare-title">"Compare A and B"</h2>
-            <p class="hint">
-                "Setting A is the view above. Setting B is the same view with one thing changed; the difference A − B shows what that one change does to every weight."
-            </p>
+            <p class="hint">{COMPARE_HINT}</p>
             <div
                 class="compare-controls"
                 data-kind=kind
@@ -218,7 +169,9 @@ pub fn Compare() -> impl IntoView {
             >
                 <label>
                     "Choose what B changes "
-                    <select name="cmp-kind">{options(KINDS.into_iter(), kind)}</select>
+                    <select name="cmp-kind">
+                        {options(CompareKind::ALL.into_iter().map(|k| (k.key(), compare_kind_label(k))), kind)}
+                    </select>
                 </label>
                 <label class="cmp-value">
                     "B's value "
@@ -228,7 +181,7 @@ pub fn Compare() -> impl IntoView {
                     "B's mistake "
                     <select name="cmp-mistake">
                         {options(
-                            std::iter::once(("", "none: correct attention"))
+                            std::iter::once(("", COMPARE_NO_MISTAKE))
                                 .chain(Mistake::ALL.iter().map(|&m| (m.key(), mistake_label(m)))),
                             mistake,
                         )}
@@ -308,11 +261,7 @@ fn compare_body(
                 .and_then(|url| download_url("difference.png", &url)),
             _ => return,
         };
-        status.set(
-            result
-                .err()
-                .map(|e| format!("Could not save the file: {e:?}")),
-        );
+        status.set(result.err().map(|e| save_failed("file", &format!("{e:?}"))));
     };
     view! {
         {move || current().map(|c| settings_words(&c.text))}

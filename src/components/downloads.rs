@@ -22,7 +22,7 @@ pub fn Downloads() -> impl IntoView {
         status.set(
             result
                 .err()
-                .map(|e| format!("Could not save the {what}: {e:?}")),
+                .map(|e| crate::text::save_failed(what, &format!("{e:?}"))),
         );
     };
     let json = move |_| {

@@ -6,7 +6,10 @@ use crate::format::percent;
 use crate::hooks::use_canvas;
 use crate::model::stats::{divided_by_sum, row_stats};
 use crate::state::{ExplorerModel, ViewSignals};
-use crate::text::{bar_chart_label, broken_stats_note, effective_tokens_text, entropy_text, quote};
+use crate::text::{
+    bar_chart_label, broken_stats_note, effective_tokens_text, entropy_text, inspector_caption,
+    quote,
+};
 use leptos::html;
 use leptos::prelude::*;
 
@@ -173,7 +176,7 @@ pub fn RowInspector() -> impl IntoView {
         <DataTable
             test_id="inspector-table"
             class="weights key-weights"
-            caption=move || format!("Attention weights of {} (row {})", quote(&token()), row.get() + 1)
+            caption=move || inspector_caption(&token(), row.get())
             columns=["#", "Key token", "Weight"]
         >
             // Plain re-rendered lists, not <For>: every line changes with τ or the row anyway,

@@ -8,7 +8,7 @@ use crate::model::trained::WeightsChoice;
 use crate::model::url_state::MAX_SEED;
 use crate::model::weights::{D_MODEL, HEAD_CHOICES};
 use crate::state::{ExplorerModel, NumbersHidden, ViewSignals};
-use crate::text::{broken_pair_note, positions_help, seed_help};
+use crate::text::{broken_pair_note, positions_help, seed_help, seed_refused};
 use leptos::prelude::*;
 
 /// The seed "New seed" moves to: derived from the current one, so the sequence of seeds a
@@ -72,7 +72,7 @@ pub fn ModelControls() -> impl IntoView {
                             _ => {
                                 // Show the seed still in use, so the box never disagrees with the view.
                                 ev.target().set_value(&view.seed.get_untracked().to_string());
-                                seed_error.set(Some(format!("The seed must be a whole number from 0 to {MAX_SEED}; kept {}.", view.seed.get_untracked())));
+                                seed_error.set(Some(seed_refused(view.seed.get_untracked())));
                             }
                         }
                     }

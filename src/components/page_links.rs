@@ -3,10 +3,11 @@
 //! Predict, then reveal and Compare A and B) and the training page (`train.html`: Train a model).
 //! Separate pages because each page's code must stay within the 300 kB gzip budget (docs/performance.md,
 //! "Practice page"); the link keeps the learner's sentence, seed, heads, τ, switches and training
-//! settings, so moving between them loses nothing.
+//! settings, so moving between them loses nothing. The words are `text::page_links`'s.
 
 use crate::model::embed::full_link;
 use crate::state::ViewSignals;
+use crate::text;
 use leptos::prelude::*;
 
 /// The explorer's "Practice" panel: what the practice page offers, and the link to it.
@@ -15,11 +16,11 @@ pub fn ToPractice() -> impl IntoView {
     let view = ViewSignals::from_context();
     view! {
         <section class="panel practice-link" aria-labelledby="practice-title" data-testid="to-practice">
-            <h2 id="practice-title">"Practice"</h2>
+            <h2 id="practice-title">{text::PRACTICE_TITLE}</h2>
             <p>
-                "Test yourself on this view: questions about this heatmap, generated from the live model and graded only after you answer, and an A/B comparison of two settings with their difference. "
+                {text::PRACTICE_OFFER} " "
                 <a href=move || full_link("practice.html", &view.snapshot())>
-                    "Open the practice page with this view"
+                    {text::OPEN_PRACTICE_PAGE}
                 </a>
             </p>
         </section>
@@ -32,23 +33,24 @@ pub fn ToTrain() -> impl IntoView {
     let view = ViewSignals::from_context();
     view! {
         <section class="panel practice-link" aria-labelledby="train-link-title" data-testid="to-train">
-            <h2 id="train-link-title">"Watch attention learn"</h2>
+            <h2 id="train-link-title">{text::TRAIN_LINK_TITLE}</h2>
             <p>
-                "Random weights show no learned pattern, and the trained weights offered above were trained by the project beforehand. On the training page a tiny attention-only transformer learns a task in your browser while you watch its heads' patterns form; you can pause it, step it, replay how a pattern formed and look closer at any head, and bring a tiny-grammar model you trained back here (Weights: trained by you). "
+                {text::TRAIN_OFFER} " "
                 <a href=move || full_link("train.html", &view.snapshot())>
-                    "Open the training page"
+                    {text::OPEN_TRAINING_PAGE}
                 </a>
             </p>
         </section>
     }
 }
 
-/// The end of a page: where to go next (`text`), with a link to `page` carrying the view.
+/// The end of a page: where to go next (`text`, a sentence of `crate::text`), with a link to
+/// `page` carrying the view.
 #[component]
 pub fn WhereNext(text: &'static str, page: &'static str, label: &'static str) -> impl IntoView {
     let view = ViewSignals::from_context();
     view! {
-        <nav class="next" aria-label="Where next" data-testid="where-next">
+        <nav class="next" aria-label=crate::text::WHERE_NEXT_LABEL data-testid="where-next">
             <p>{text} " " <a href=move || full_link(page, &view.snapshot())>{label}</a></p>
         </nav>
     }
@@ -60,7 +62,7 @@ pub fn ToExplorer() -> impl IntoView {
     let view = ViewSignals::from_context();
     view! {
         <a class="to-explorer" data-testid="to-explorer" href=move || full_link("./", &view.snapshot())>
-            {crate::text::TO_EXPLORER}
+            {text::TO_EXPLORER}
         </a>
     }
 }

@@ -55,7 +55,7 @@ pub fn SentenceBox() -> impl IntoView {
                 <button type="submit">"Apply"</button>
             </div>
             <p id="sentence-help" class="help">
-                {move || format!("Up to {} tokens; punctuation becomes its own token.", view.max_tokens.get())}
+                {move || crate::text::sentence_help(view.max_tokens.get())}
             </p>
             <p id="sentence-error" class="error" role="alert">
                 {move || error.get()}

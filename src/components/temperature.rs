@@ -7,8 +7,8 @@ use crate::model::claims::HeadShape;
 use crate::model::temperature::{
     slider_value, track_percent, unscaled_tau, Regime, SLIDER_MAX_TAU, SLIDER_MIN_TAU,
 };
-use crate::state::{ExplorerModel, ViewSignals};
-use crate::text::{format_tau, regime_sentence, DivisorReadout};
+use crate::state::{ExplorerModel, NumbersHidden, ViewSignals};
+use crate::text::{format_tau, regime_sentence, regime_sentence_hidden, DivisorReadout};
 use leptos::either::Either;
 use leptos::prelude::*;
 
@@ -20,6 +20,7 @@ pub fn TemperatureSlider(
 ) -> impl IntoView {
     let view = ViewSignals::from_context();
     let model = ExplorerModel::from_context();
+    let hidden = NumbersHidden::from_context();
     let head_size = model.head_size();
     // Closures, not memos, for these cheap values: every distinct memo type adds code to the wasm.
     let unscaled = move || unscaled_tau(head_size.get());
@@ -113,6 +114,9 @@ pub fn TemperatureSlider(
                 {move || {
                     let (tau, d) = (view.tau.get(), head_size.get());
                     crate::web::work::count("text:temperature");
+                    if NumbersHidden::now(hidden) {
+                        return regime_sentence_hidden(Regime::of(tau, d), tau, d);
+                    }
                     let shape = model.main_weights.with(|w| HeadShape::of(w));
                     regime_sentence(Regime::of(tau, d), tau, d, &shape)
                 }}

@@ -44,11 +44,11 @@ impl<L> DrawPass<'_, L> {
 
     /// Marks the canvas `data-ready` once this pass has painted it (tests wait for it; the
     /// offline service worker registers after the main heatmap's, `web::service_worker`). The
-    /// first time, the first view's picture laid over it gives way (`web::first_view`).
+    /// first time, the first view's picture laid over it gives way (`web::first_view_handover`).
     pub fn mark_ready(&self) {
         if !self.size_only && !self.canvas.has_attribute("data-ready") {
             let _ = self.canvas.set_attribute("data-ready", "true");
-            crate::web::first_view::give_way(self.canvas);
+            crate::web::first_view_handover::give_way(self.canvas);
         }
     }
 

@@ -7,10 +7,10 @@
 //! pause, and a new choice or Replay computes it at once.
 
 use super::{Training, ViewSignals};
-use crate::model::train::ablation::AblatedEval;
-use crate::model::train::evaluation::EvalPoint;
-use crate::model::train::knockout::{heads_of_mask, mask_of, AblationKind};
-use crate::model::train::prediction::{Graded, LossChange};
+use crate::model::train::lab::ablation::AblatedEval;
+use crate::model::train::lab::evaluation::EvalPoint;
+use crate::model::train::lab::knockout::{heads_of_mask, mask_of, AblationKind};
+use crate::model::train::lab::prediction::{Graded, LossChange};
 use leptos::prelude::*;
 
 /// A knock-out's result beside the intact model, with the prediction graded.
@@ -25,7 +25,7 @@ pub struct KnockoutResult {
 
 #[derive(Clone, Copy)]
 pub struct Knockout {
-    /// The link's set of heads (`model::train::knockout::mask_of`).
+    /// The link's set of heads (`model::train::lab::knockout::mask_of`).
     mask: RwSignal<usize>,
     /// The link's kind: mean-ablation if on, else zero.
     mean: RwSignal<bool>,

@@ -3,7 +3,7 @@
 //! an engine:
 //! - a **Web Worker** ([`TrainWorker`], the page's own wasm in a module worker) that owns the
 //!   [`Trainer`] and posts each evaluation with its weights and, about ten times a second, its
-//!   step count (`model::train::messages`): the main thread only draws;
+//!   step count (`model::train::page::messages`): the main thread only draws;
 //! - or, where workers are unavailable, fail to load, or a developer link says `workers=0`, the
 //!   page itself, in slices of at most [`SLICE_BUDGET_MS`], each a task of its own
 //!   ([`next_task`]), so the browser handles input and draws frames between two slices.
@@ -12,9 +12,9 @@
 //! Every command and report carries the run's generation: a report of a run since replaced is
 //! dropped.
 
-use crate::model::train::messages::{Command, Report, RunSpec};
-use crate::model::train::run_record::RunRecord;
-use crate::model::train::trainer::{Trainer, Work};
+use crate::model::train::page::messages::{Command, Report, RunSpec};
+use crate::model::train::page::run_record::RunRecord;
+use crate::model::train::page::stepping::{Trainer, Work};
 use crate::web::next_task::next_task;
 use crate::web::now_ms;
 use crate::web::worker::TrainWorker;
@@ -248,7 +248,7 @@ impl Run {
     }
 
     /// Adds an evaluation to the record and tells the views.
-    fn record_snapshot(self, snapshot: crate::model::train::trainer::Snapshot) {
+    fn record_snapshot(self, snapshot: crate::model::train::page::stepping::Snapshot) {
         self.record.update_value(|r| {
             if let Some(r) = r {
                 r.record(snapshot);

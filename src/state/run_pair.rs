@@ -6,10 +6,10 @@
 use super::run::Run;
 use super::training::Training;
 use super::ViewSignals;
-use crate::model::train::messages::RunSpec;
-use crate::model::train::mistakes::TrainingMistake;
-use crate::model::train::run_b::RunChange;
-use crate::model::train::settings::TrainSettings;
+use crate::model::train::lab::mistakes::TrainingMistake;
+use crate::model::train::page::messages::RunSpec;
+use crate::model::train::page::run_b::RunChange;
+use crate::model::train::page::settings::TrainSettings;
 use leptos::prelude::*;
 
 #[derive(Clone, Copy)]

@@ -5,7 +5,7 @@
 //! weights are shown, so every control, heading and link describes the model on screen.
 
 use super::{ExplorerModel, ViewSignals};
-use crate::model::train::checkpoint_file::{decode, Checkpoint, CheckpointTask};
+use crate::model::train::page::checkpoint_file::{decode, Checkpoint, CheckpointTask};
 use crate::model::trained::WeightsChoice;
 use crate::web::fetch::fetch_bytes;
 use crate::web::saved_model::load_your_model;

@@ -5,18 +5,19 @@
 //! chooses a kept checkpoint for the head grid and the detector table.
 
 use super::run::Run;
-use crate::model::train::ablation::{evaluate_ablated, AblatedEval, HeadMeans};
-use crate::model::train::checkpoint_file::{encode, CheckpointTask};
-use crate::model::train::composition::{composition, Composition};
-use crate::model::train::detectors::AgreementReport;
-use crate::model::train::evaluation::EvalPoint;
-use crate::model::train::export::lab_json;
-use crate::model::train::knockout::{Ablation, AblationKind};
-use crate::model::train::mistakes::TrainingMistake;
-use crate::model::train::run_record::RunRecord;
-use crate::model::train::settings::TrainSettings;
-use crate::model::train::trainer::Snapshot;
-use crate::model::train::transformer::{HeadOnTokens, Pass};
+use crate::model::train::lab::ablation::{evaluate_ablated, AblatedEval, HeadMeans};
+use crate::model::train::lab::composition::{composition, Composition};
+use crate::model::train::lab::detectors::AgreementReport;
+use crate::model::train::lab::evaluation::EvalPoint;
+use crate::model::train::lab::knockout::{Ablation, AblationKind};
+use crate::model::train::lab::mistakes::TrainingMistake;
+use crate::model::train::lab::pass::Pass;
+use crate::model::train::page::checkpoint_file::{encode, CheckpointTask};
+use crate::model::train::page::export::lab_json;
+use crate::model::train::page::run_record::RunRecord;
+use crate::model::train::page::settings::TrainSettings;
+use crate::model::train::page::stepping::Snapshot;
+use crate::model::train::transformer::HeadOnTokens;
 use leptos::prelude::*;
 use nalgebra::DMatrix;
 
@@ -100,7 +101,7 @@ impl Training {
     }
 
     /// The model the head grid shows with `heads` (`(layer, head)`, from 0) knocked out by
-    /// `kind`: its intact evaluation and the knocked-out one (`model::train::ablation`; forward
+    /// `kind`: its intact evaluation and the knocked-out one (`model::train::lab::ablation`; forward
     /// passes only, with the run's mistake if any). Tracks the replay slider, not the evaluations
     /// (the caller decides when to compute it again); `None` before a run exists, without heads,
     /// or for a head the model does not have.
@@ -197,7 +198,7 @@ impl Training {
     }
 
     /// The model the head grid and the detector table show, as the JSON download
-    /// (`model::train::export`): with the run's training mistake if it has one, and with
+    /// (`model::train::page::export`): with the run's training mistake if it has one, and with
     /// `ablated`, a knock-out of that model, if given (ignored if computed at another step);
     /// `None` before a run exists.
     pub fn shown_json(self, ablated: Option<&AblatedEval>) -> Option<String> {
@@ -219,7 +220,7 @@ impl Training {
         })
     }
 
-    /// The model the head grid shows as a checkpoint file (`model::train::checkpoint_file`, f32),
+    /// The model the head grid shows as a checkpoint file (`model::train::page::checkpoint_file`, f32),
     /// for the explorer; `None` before a run exists or for a run the file cannot hold
     /// ([`TrainSettings::explorer_problem`]).
     pub fn shown_checkpoint(self) -> Option<Vec<u8>> {

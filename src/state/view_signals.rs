@@ -5,7 +5,7 @@
 // `Mistakes`, `CompareChange`, `Step`, `TaskChoice` and `PositionKind` are types in the parameter table,
 // which expands here.
 use crate::model::broken::Mistakes;
-use crate::model::train::{settings::TaskChoice, shape::PositionKind};
+use crate::model::train::{page::settings::TaskChoice, shape::PositionKind};
 use crate::model::trained::WeightsChoice;
 use crate::model::url_state::CompareChange;
 use crate::model::url_state::{view_params, Step, ViewState};

@@ -154,14 +154,15 @@ enum SpreadChange {
 }
 
 impl SpreadChange {
-    /// From the two means of a measure that grows as rows get peakier.
-    fn of(broken: f64, correct: f64) -> Self {
-        if broken > correct + 1e-9 {
-            SpreadChange::Peakier
-        } else if broken < correct - 1e-9 {
-            SpreadChange::Flatter
-        } else {
+    /// From the two means of a measure that grows as rows get peakier, compared as the sentence
+    /// prints them: two means that print alike are the same to the reader.
+    fn of(broken: &str, correct: &str, broken_value: f64, correct_value: f64) -> Self {
+        if broken == correct {
             SpreadChange::Same
+        } else if broken_value > correct_value {
+            SpreadChange::Peakier
+        } else {
+            SpreadChange::Flatter
         }
     }
 
@@ -186,8 +187,13 @@ pub fn spread_sentence(damage: &Damage, rescaled: bool) -> String {
         damage.mean(|r| r.broken_entropy),
         damage.mean(|r| r.correct_entropy),
     );
+    let (bm_text, cm_text) = (percent(bm), percent(cm));
+    let (be_text, ce_text) = (fixed(be, 3), fixed(ce, 3));
     // A larger largest weight is peakier; a larger entropy is flatter.
-    let (by_max, by_entropy) = (SpreadChange::of(bm, cm), SpreadChange::of(ce, be));
+    let (by_max, by_entropy) = (
+        SpreadChange::of(&bm_text, &cm_text, bm, cm),
+        SpreadChange::of(&ce_text, &be_text, ce, be),
+    );
     let verdict = if by_max == by_entropy {
         by_max.words().to_string()
     } else {
@@ -204,11 +210,7 @@ pub fn spread_sentence(damage: &Damage, rescaled: bool) -> String {
         format!("Averaged over all {t} rows")
     };
     format!(
-        "{rows}, the largest weight is {} (correct: {}) and the entropy {} bits (correct: {} bits): {verdict}.",
-        percent(bm),
-        percent(cm),
-        fixed(be, 3),
-        fixed(ce, 3)
+        "{rows}, the largest weight is {bm_text} (correct: {cm_text}) and the entropy {be_text} bits (correct: {ce_text} bits): {verdict}."
     )
 }
 

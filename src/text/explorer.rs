@@ -8,6 +8,7 @@ use crate::model::claims::top_keys;
 use crate::model::explorer::WeightSource;
 use crate::model::stats::row_stats;
 use crate::model::train::tasks::GRAMMAR_WORDS;
+use crate::model::url_state::MAX_SEED;
 use nalgebra::DMatrix;
 
 /// What stands in for a number while a practice question about it is open.
@@ -18,11 +19,20 @@ pub const DOWNLOADS_HIDDEN: &str = "The downloads wait too: each file holds the 
 /// heatmap the question asks about).
 pub const COMPARE_HIDDEN: &str = "Setting A is the heatmap the open question asks about, so the comparison waits too: it shows once you check your answer.";
 
-/// Where the practice page leads.
-pub const PRACTICE_NEXT: &str = "Where next: the training page, where a tiny transformer learns in your browser and its heads come to do jobs such as copying; or back to the explorer's lesson for any step that felt unsure.";
+/// Under the sentence box: how long a sentence may be, `max_tokens` tokens.
+pub fn sentence_help(max_tokens: usize) -> String {
+    format!("Up to {max_tokens} tokens; punctuation becomes its own token.")
+}
 
-/// Where the training page leads.
-pub const TRAINING_NEXT: &str = "Where next: back to the explorer, where a model trained on the tiny grammar (Weights menu) shows its heads on your own sentence; or train again with another seed, task or number of heads and compare what forms.";
+/// A seed that was not used: what a seed must be, and the seed `kept`.
+pub fn seed_refused(kept: u64) -> String {
+    format!("The seed must be a whole number from 0 to {MAX_SEED}; kept {kept}.")
+}
+
+/// The inspector's table: its caption, for `token` in 0-based `row`.
+pub fn inspector_caption(token: &str, row: usize) -> String {
+    format!("Attention weights of {} (row {})", quote(token), row + 1)
+}
 
 /// The heatmap's accessible name before any row is selected: what the `n` × `n` chart shows.
 pub fn heatmap_label(title: &str, n: usize) -> String {
@@ -254,7 +264,7 @@ mod tests {
         use crate::model::broken::Mistakes;
         use crate::model::explorer::DEFAULT_SENTENCE;
         use crate::model::export::view_json;
-        use crate::model::train::checkpoint_file::decode;
+        use crate::model::train::page::checkpoint_file::decode;
         let checkpoint = decode(include_bytes!("../../assets/checkpoints/grammar.bin")).unwrap();
         let p =
             Prepared::from_checkpoint(tokenize(DEFAULT_SENTENCE), &std::sync::Arc::new(checkpoint))

@@ -3,8 +3,8 @@
 use super::{format_tau, quote};
 use crate::format::fixed;
 use crate::model::broken::Mistakes;
-use crate::model::compare::RowChange;
-use crate::model::url_state::{CompareChange, ViewState};
+use crate::model::compare::{CompareKind, RowChange};
+use crate::model::url_state::{CompareChange, ViewState, MAX_SEED, SLIDER_MAX_TAU, SLIDER_MIN_TAU};
 use crate::text::mistake_label;
 use nalgebra::DMatrix;
 
@@ -105,6 +105,30 @@ pub struct CompareText {
     pub legend: String,
     /// The rows that changed most (at most three), largest first.
     pub rows_changed: Vec<String>,
+}
+
+/// What Compare A and B is, under its heading.
+pub const COMPARE_HINT: &str = "Setting A is the view above. Setting B is the same view with one thing changed; the difference A − B shows what that one change does to every weight.";
+/// B's mistake menu's first choice: no mistake.
+pub const COMPARE_NO_MISTAKE: &str = "none: correct attention";
+
+/// What the compare view's first menu calls each kind of change.
+pub fn compare_kind_label(kind: CompareKind) -> &'static str {
+    match kind {
+        CompareKind::Off => "nothing: compare off",
+        CompareKind::Tau => "the temperature τ",
+        CompareKind::Seed => "the seed",
+        CompareKind::Positions => "positions on/off",
+        CompareKind::Sentence => "the sentence (same length)",
+        CompareKind::Broken => "Break it vs correct",
+    }
+}
+
+/// Why `value`, typed into B's value box, was not used: what B's value can be.
+pub fn compare_value_refused(value: &str) -> String {
+    format!(
+        "“{value}” is not a value for setting B: use a temperature from {SLIDER_MIN_TAU} to {SLIDER_MAX_TAU}, a seed from 0 to {MAX_SEED}, or a sentence."
+    )
 }
 
 /// Builds [`CompareText`] for settings `a` and `b` (B made by `change`), their tokens and the
@@ -210,5 +234,24 @@ mod tests {
             "{:?}",
             t.rows_changed
         );
+    }
+
+    #[test]
+    fn a_refused_value_for_b_names_the_ranges_the_link_accepts() {
+        assert_eq!(
+            compare_value_refused("abc"),
+            "“abc” is not a value for setting B: use a temperature from 0.01 to 100, a seed from 0 to 4294967295, or a sentence."
+        );
+        // The ends named are the ends a link's `cmp` accepts.
+        for tau in [SLIDER_MIN_TAU, SLIDER_MAX_TAU] {
+            assert!(CompareKind::Tau.with_value(&tau.to_string()).is_some());
+        }
+        assert!(CompareKind::Seed
+            .with_value(&MAX_SEED.to_string())
+            .is_some());
+        assert!(CompareKind::Seed
+            .with_value(&(MAX_SEED + 1).to_string())
+            .is_none());
+        assert_eq!(compare_kind_label(CompareKind::Off), "nothing: compare off");
     }
 }

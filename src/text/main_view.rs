@@ -1,6 +1,6 @@
 //! The words above the main heatmap on the explorer and the practice page: its heading, the
 //! hint under it, the glossary's summary and the way back to the explorer. The app's view and
-//! the first view written into the pages at build time (`charts::first_view`) both print these,
+//! the first view written into the pages at build time (`first_view`) both print these,
 //! so the two read the same.
 
 /// The heading's lead; [`heads_label`] follows it.

@@ -1,6 +1,11 @@
 //! The page's sentences, captions and cells that are built from numbers: plain string functions,
 //! so that native tests pin the exact words and the components only place them.
 //!
+//! The rule: every sentence a user reads is built here, from the model's numbers (a count, a
+//! step, a head's place, a range's ends), and every fixed sentence or paragraph is a constant
+//! here; a component (and the first view written into the pages, [`crate::first_view`]) only
+//! places them. What stays in a component is a single-word label or a control's short name.
+//!
 //! The numbers themselves come from [`crate::model`] and their digits from [`crate::format`];
 //! this file decides only how they read.
 //!
@@ -12,6 +17,7 @@ mod explorer;
 mod figures;
 mod lesson;
 mod main_view;
+mod page_links;
 mod qkv;
 pub mod quiz;
 mod scaling;
@@ -20,12 +26,14 @@ mod training;
 mod training_ab;
 mod training_controls;
 mod training_lab;
+mod training_views;
 
 pub use break_it::*;
 pub use explorer::*;
 pub use figures::*;
 pub use lesson::*;
 pub use main_view::*;
+pub use page_links::*;
 pub use qkv::*;
 pub use scaling::*;
 pub use temperature::*;
@@ -33,6 +41,7 @@ pub use training::*;
 pub use training_ab::*;
 pub use training_controls::*;
 pub use training_lab::*;
+pub use training_views::*;
 
 use crate::format::{fixed, percent};
 use crate::model::claims::top_keys;
@@ -104,6 +113,12 @@ fn check_mark(diff: f64) -> &'static str {
     } else {
         "✗"
     }
+}
+
+/// A download that failed: the `what` ("CSV", "image") could not be saved, for `why` (the
+/// browser's error as it reports it).
+pub fn save_failed(what: &str, why: &str) -> String {
+    format!("Could not save the {what}: {why}")
 }
 
 /// Plural helper: "1 row" / "3 rows".

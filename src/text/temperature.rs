@@ -45,11 +45,29 @@ impl DivisorReadout {
 /// claims without a number (colder is never flatter, hotter tends to the average, the limit at
 /// τ → 0) are properties tested in `model::claims`.
 pub fn regime_sentence(regime: Regime, tau: f64, head_size: usize, shape: &HeadShape) -> String {
+    format!(
+        "{} {}",
+        regime_opening(regime, tau, head_size),
+        shape_sentence(shape)
+    )
+}
+
+/// [`regime_sentence`] while a practice question is open: what τ does, without the live head's
+/// numbers, which would give the answer away.
+pub fn regime_sentence_hidden(regime: Regime, tau: f64, head_size: usize) -> String {
+    format!(
+        "{} The heatmap's own numbers stay hidden until you check your answer.",
+        regime_opening(regime, tau, head_size)
+    )
+}
+
+/// What τ does in `regime`: the claims without a number about the live head.
+fn regime_opening(regime: Regime, tau: f64, head_size: usize) -> String {
     let sqrt_d = (head_size as f64).sqrt();
     // What the scores are divided by now, printed with enough digits never to read as the mark's
     // own value when τ is only near the mark.
     let divided_by = |mark: f64| beside_limit(divisor(head_size, tau), divisor(head_size, mark), 3);
-    let opening = match regime {
+    match regime {
         Regime::Unscaled if tau == unscaled_tau(head_size) => format!(
             "τ = 1/√{head_size}: the scores are divided by √d · τ = 1, so this is exactly attention without the 1/√d scaling, softmax(QKᵀ). The scores are {}× larger than at τ = 1, so every row is at least as peaked as there.",
             format_tau(1.0 / tau)
@@ -72,8 +90,7 @@ pub fn regime_sentence(regime: Regime, tau: f64, head_size: usize, shape: &HeadS
             fixed(sqrt_d, 3)
         ),
         Regime::Hotter => "Hotter than standard: rows flatten toward the plain average of the past, where row t gives each of its t tokens 1/t.".to_string(),
-    };
-    format!("{opening} {}", shape_sentence(shape))
+    }
 }
 
 /// "none of the 6 rows", "2 of the 6 rows", "all 6 rows": `n` of `m`, said the way a person would.
@@ -330,6 +347,35 @@ mod tests {
                         }
                     }
                 }
+            }
+        }
+    }
+
+    /// While a practice question is open the readout gives no number of the live head: over the
+    /// slider's range and every head size, the hidden sentence is the regime's opening alone (no
+    /// percentage, no "largest weight"), and the shown one is that opening and the head's shape.
+    #[test]
+    fn the_hidden_readout_gives_no_number_of_the_head() {
+        use crate::model::weights::{D_MODEL, HEAD_CHOICES};
+        let w = DMatrix::from_row_slice(2, 2, &[1.0, 0.0, 0.175, 0.825]);
+        let shape = HeadShape::of(&w);
+        for heads in HEAD_CHOICES {
+            let d = D_MODEL / heads;
+            for k in (-200..=200).step_by(7) {
+                let tau = 10f64.powf(f64::from(k) / 100.0);
+                let regime = Regime::of(tau, d);
+                let hidden = regime_sentence_hidden(regime, tau, d);
+                let shown = regime_sentence(regime, tau, d, &shape);
+                assert!(
+                    !hidden.contains("82.5") && !hidden.contains("largest weight"),
+                    "{hidden}"
+                );
+                assert!(!hidden.contains('%'), "{hidden}");
+                assert!(shown.contains("82.5"), "{shown}");
+                let opening = hidden.trim_end_matches(
+                    " The heatmap's own numbers stay hidden until you check your answer.",
+                );
+                assert!(shown.starts_with(opening), "{shown}");
             }
         }
     }

@@ -4,11 +4,11 @@
 use super::{and_list, beside_limit, quote};
 use crate::format::{fixed, grouped, percent};
 use crate::model::stats::row_stats;
-use crate::model::train::detectors::AgreementReport;
-use crate::model::train::evaluation::{
+use crate::model::train::lab::detectors::AgreementReport;
+use crate::model::train::lab::evaluation::{
     BestHead, CircuitCheck, INDUCTION_MIN, PREVIOUS_TOKEN_MIN, REPEAT_RATIO_MAX,
 };
-use crate::model::train::settings::GrammarFloors;
+use crate::model::train::page::settings::GrammarFloors;
 use crate::model::train::shape::TransformerConfig;
 use crate::model::train::tasks::{Repeat, NEAR_FLOOR_PERCENT};
 
@@ -505,7 +505,7 @@ pub fn replay_readout(step: usize, latest: bool) -> String {
     }
 }
 
-/// What the replay timeline holds, from the trainer's [`Checkpoints`](crate::model::train::checkpoints::Checkpoints).
+/// What the replay timeline holds, from the trainer's [`Checkpoints`](crate::model::train::page::checkpoints::Checkpoints).
 pub fn checkpoints_note(kept: usize, interval: usize, capacity: usize) -> String {
     let noun = if kept == 1 {
         "checkpoint"

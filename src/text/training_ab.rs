@@ -3,8 +3,8 @@
 
 use super::steps_word;
 use crate::format::{fixed, grouped};
-use crate::model::train::mistakes::TrainingMistake;
-use crate::model::train::run_b::RunChange;
+use crate::model::train::lab::mistakes::TrainingMistake;
+use crate::model::train::page::run_b::RunChange;
 use crate::model::train::tasks::NEAR_FLOOR_PERCENT;
 
 /// What run B is for, under the menu.
@@ -204,7 +204,7 @@ pub fn as_used_note(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::train::settings::TrainSettings;
+    use crate::model::train::page::settings::TrainSettings;
 
     #[test]
     fn every_offered_change_has_its_own_label() {

@@ -1,9 +1,9 @@
 //! The training page's first words and controls: its panel's title, the settings, run B's menu,
 //! the buttons and the disclosure under them. The app's view (`components::training`) and the
-//! first view written into train.html at build time (`charts::first_view`) both print these, so
+//! first view written into train.html at build time (`first_view`) both print these, so
 //! the two read the same.
 
-use crate::model::train::settings::TaskChoice;
+use crate::model::train::page::settings::TaskChoice;
 use crate::model::train::shape::PositionKind;
 
 /// The panel's heading.

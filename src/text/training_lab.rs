@@ -3,10 +3,10 @@
 
 use super::{and_list, CircuitItem};
 use crate::format::{fixed, grouped};
-use crate::model::train::composition::{Composition, CopyingNumbers, COPYING_RATIO_MAX};
-use crate::model::train::evaluation::INDUCTION_MIN;
-use crate::model::train::knockout::AblationKind;
-use crate::model::train::prediction::{Graded, LossChange, STAY_WITHIN};
+use crate::model::train::lab::composition::{Composition, CopyingNumbers, COPYING_RATIO_MAX};
+use crate::model::train::lab::evaluation::INDUCTION_MIN;
+use crate::model::train::lab::knockout::AblationKind;
+use crate::model::train::lab::prediction::{Graded, LossChange, STAY_WITHIN};
 use crate::model::train::tasks::Repeat;
 use std::fmt::Write as _;
 
@@ -92,7 +92,7 @@ fn later_layers(knocked: &[(usize, usize)], layers: usize) -> Option<String> {
 
 /// Under the knock-out's scores table: why some scores did not move. `knocked`: the heads knocked
 /// out, all of `kind`; `unchanged`: the heads whose two scores are the same bits as intact
-/// ([`crate::model::train::ablation::unchanged_scores`]); `(layers, heads)`: the model's shape.
+/// ([`crate::model::train::lab::ablation::unchanged_scores`]); `(layers, heads)`: the model's shape.
 /// The reason given holds for the heads up to the first layer with a knocked-out head, which that
 /// function's test shows are always on the list.
 pub fn unchanged_scores_note(
@@ -260,7 +260,7 @@ pub fn composition_item(step: usize, c: &Composition) -> CircuitItem {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::train::evaluation::BestHead;
+    use crate::model::train::lab::evaluation::BestHead;
 
     #[test]
     fn the_segment_note_counts_from_one() {

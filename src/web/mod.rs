@@ -4,7 +4,7 @@
 pub mod clipboard;
 pub mod download;
 pub mod fetch;
-pub mod first_view;
+pub mod first_view_handover;
 pub mod location;
 pub mod next_task;
 pub mod saved_model;
@@ -12,7 +12,6 @@ pub mod service_worker;
 pub mod session;
 pub mod theme;
 pub mod timing;
-pub mod train_worker;
 pub mod work;
 pub mod worker;
 

@@ -1,5 +1,5 @@
 //! The learner's own trained model, handed from the training page to the explorer through the
-//! browser's `localStorage`: the checkpoint file's bytes (`model::train::checkpoint_file`) as
+//! browser's `localStorage`: the checkpoint file's bytes (`model::train::page::checkpoint_file`) as
 //! base64. A link cannot carry tens of kilobytes of weights, and the explorer has no trainer to
 //! retrain them from the settings, so the model is kept in this browser only.
 

@@ -2,7 +2,7 @@
 //! running `train-worker.js` (beside the page, so the URL stays relative) on the page's own
 //! wasm-bindgen glue (named by its `modulepreload` link) and compiled wasm module (posted to it
 //! first; the wasm beside the glue where it cannot be); commands go out and
-//! reports come back as transferred `Float64Array`s (`model::train::messages`). Dropping it
+//! reports come back as transferred `Float64Array`s (`model::train::page::messages`). Dropping it
 //! ends the worker.
 
 use wasm_bindgen::prelude::*;

@@ -15,7 +15,10 @@ use crate::model::export::weights_csv;
 use crate::model::trace::RowTrace;
 use crate::model::train::shape::PositionKind;
 use crate::state::Shared;
-use crate::text::{closer_row_summary, closer_tau_note, induction_walkthrough, of_run, quote};
+use crate::text::{
+    closer_row_caption, closer_row_summary, closer_tau_note, closer_trace_hint, head_name,
+    induction_walkthrough, of_run, save_failed,
+};
 use crate::web::download::{download_canvas_png, download_text};
 use leptos::html;
 use leptos::prelude::*;
@@ -97,7 +100,7 @@ pub(super) fn CloserLook() -> impl IntoView {
         problem.set(
             download_text(&format!("trained-{}.csv", name()), "text/csv", &text)
                 .err()
-                .map(|e| format!("Could not save the CSV: {e:?}")),
+                .map(|e| save_failed("CSV", &format!("{e:?}"))),
         );
     };
     let png = move |_| {
@@ -108,11 +111,7 @@ pub(super) fn CloserLook() -> impl IntoView {
                 .ok_or_else(|| wasm_bindgen::JsValue::from_str("no heatmap"))?;
             download_canvas_png(&format!("trained-{}.png", name()), canvas)
         })();
-        problem.set(
-            saved
-                .err()
-                .map(|e| format!("Could not save the image: {e:?}")),
-        );
+        problem.set(saved.err().map(|e| save_failed("image", &format!("{e:?}"))));
     };
     let row_table = move || {
         if !ready.get() {
@@ -131,7 +130,7 @@ pub(super) fn CloserLook() -> impl IntoView {
                     {walkthrough.map(|text| view! { <p data-testid="induction-walkthrough">{text}</p> })}
                     <p class="hint" data-testid="closer-summary">{closer_row_summary(t, &cells)}</p>
                     <table class="weights" data-testid="closer-row">
-                        <caption>{format!("Row {} {}: its weight on each key it can see", i + 1, quote(t.get(i).map_or("", String::as_str)))}</caption>
+                        <caption>{closer_row_caption(i, t.get(i).map_or("", String::as_str))}</caption>
                         <thead><tr><th scope="col">"key"</th><th scope="col">"weight"</th></tr></thead>
                         <tbody>
                             {cells.iter().enumerate().map(|(j, &x)| view! {
@@ -159,14 +158,7 @@ pub(super) fn CloserLook() -> impl IntoView {
         });
         Some(view! {
             <p class="hint">
-                {format!(
-                    "Row {} of layer {}, head {}, stage by stage: its query against every key (q·k), divided by √d and by τ, the future masked, then softmax. The check adds up the value vectors weighted by that row and compares the sum with row {} of A·V.{}",
-                    i + 1,
-                    l + 1,
-                    h + 1,
-                    i + 1,
-                    if rotary { " With rotary positions, q and k are the rotated vectors the scores compare." } else { "" },
-                )}
+                {closer_trace_hint(i, l, h, rotary)}
             </p>
             <div data-testid="closer-trace">
                 <TraceTable trace=row keys=keys token=token head=h layer=l />
@@ -198,7 +190,7 @@ pub(super) fn CloserLook() -> impl IntoView {
                     (0..layers * heads)
                         .map(|k| view! {
                             <option value=k.to_string() selected=move || which.get() == k>
-                                {format!("Layer {}, head {}", k / heads + 1, k % heads + 1)}
+                                {head_name(k / heads, k % heads)}
                             </option>
                         })
                         .collect_view()

@@ -2,8 +2,8 @@
 
 use super::{use_runs, use_training};
 use crate::format::grouped;
-use crate::model::train::run_b::RunChange;
-use crate::model::train::settings::{
+use crate::model::train::page::run_b::RunChange;
+use crate::model::train::page::settings::{
     TaskChoice, TrainSettings, LAYER_CHOICES, LEARNING_RATES, TRAIN_HEAD_CHOICES,
 };
 use crate::model::train::shape::PositionKind;

@@ -1,15 +1,16 @@
 //! The head-detector scores of every head at the latest evaluation (or the replayed checkpoint),
-//! on the held-out sequences (definitions in `model::train::detectors`), with the tiny grammar's
+//! on the held-out sequences (definitions in `model::train::lab::detectors`), with the tiny grammar's
 //! agreement weights beside them, and for the repeat task what they add up to: the copying
 //! circuit's three conditions, met or not, at the same step.
 
 use super::{circuit_chance, use_training};
 use crate::components::data_table::DataTable;
 use crate::format::{fixed, grouped};
-use crate::model::train::detectors::{AgreementReport, HeadScores};
+use crate::model::train::lab::detectors::{AgreementReport, HeadScores};
 use crate::text::{
-    agreement_summary, circuit_items, circuit_summary, composition_intro, composition_item, of_run,
-    score_cell, CircuitChance, CircuitItem, CIRCUIT_INTRO, DETECTORS_READ_THE_PAST,
+    agreement_summary, circuit_items, circuit_summary, composition_intro, composition_item,
+    detector_caption, head_name, of_run, score_cell, CircuitChance, CircuitItem, CIRCUIT_INTRO,
+    DETECTORS_READ_THE_PAST,
 };
 use leptos::prelude::*;
 
@@ -70,7 +71,7 @@ fn detector_rows(
             });
             rows.push(view! {
                 <tr data-scores=scores>
-                    <th scope="row">{format!("Layer {}, head {}", l + 1, h + 1)}</th>
+                    <th scope="row">{head_name(l, h)}</th>
                     <td class="num">{score_cell(Some(s.previous_token))}</td>
                     <td class="num">{score_cell(s.induction)}</td>
                     <td class="num">{score_cell(Some(s.first_token))}</td>
@@ -100,11 +101,7 @@ pub(super) fn DetectorTable(
             let shown = shown.as_ref()?;
             Some(detector_table(
                 "detector-table",
-                format!(
-                    "What each head{} attends to at step {}, averaged over the held-out sequences",
-                    of_run(training.letter.get()),
-                    grouped(shown.eval.step as u64)
-                ),
+                detector_caption(training.letter.get(), shown.eval.step),
                 &shown.eval.heads,
                 shown.agreement.as_ref(),
                 false,

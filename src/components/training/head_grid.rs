@@ -10,10 +10,10 @@ use crate::charts::layout::HeatmapLayout;
 use crate::charts::segments::{draw_segments, Segments};
 use crate::format::grouped;
 use crate::hooks::{use_canvas, use_element_width};
-use crate::model::train::mistakes::TrainingMistake;
+use crate::model::train::lab::mistakes::TrainingMistake;
 use crate::model::train::tasks::Repeat;
 use crate::state::Knockout;
-use crate::text::{of_run, segment_note};
+use crate::text::{head_name, head_thumb_label, of_run, save_failed, segment_note};
 use crate::web::download::download_text;
 use leptos::html;
 use leptos::prelude::*;
@@ -71,15 +71,9 @@ pub(super) fn TrainedThumbnail(
             }
         });
     });
-    let name = format!("Layer {}, head {}", layer + 1, head + 1);
+    let name = head_name(layer, head);
     let note = move || note.and_then(|n| n.get());
-    let label = {
-        let name = name.clone();
-        move || match note() {
-            Some(n) => format!("{name} ({n}): attention on the held-out sequence"),
-            None => format!("{name}: attention on the held-out sequence"),
-        }
-    };
+    let label = move || head_thumb_label(layer, head, note());
     view! {
         <li class="train-thumb">
             <canvas node_ref=canvas_ref role="img" aria-label=label></canvas>
@@ -216,7 +210,7 @@ pub(super) fn DownloadModel(#[prop(default = true)] knockouts: bool) -> impl Int
         problem.set(
             download_text(&name, "application/json", &text)
                 .err()
-                .map(|e| format!("Could not save the JSON: {e:?}")),
+                .map(|e| save_failed("JSON", &format!("{e:?}"))),
         );
     };
     view! {

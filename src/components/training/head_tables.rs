@@ -4,7 +4,7 @@
 
 use super::use_training;
 use crate::format::percent;
-use crate::text::of_run;
+use crate::text::{head_table_caption, of_run};
 use leptos::html;
 use leptos::prelude::*;
 use nalgebra::DMatrix;
@@ -23,11 +23,7 @@ fn head_table(
 ) -> impl IntoView {
     let label = |i: usize| key_label(tokens, i);
     let t = weights.nrows();
-    let caption = format!(
-        "Layer {}, head {}: the weight each query (row) puts on each key (column)",
-        layer + 1,
-        head + 1
-    );
+    let caption = head_table_caption(layer, head);
     let name = caption.clone();
     view! {
         // A named, focusable region: wider than a phone, it scrolls by keyboard too.

@@ -6,16 +6,15 @@
 use super::head_grid::{thumb_side_of, TrainedThumbnail};
 use super::use_training;
 use crate::components::data_table::DataTable;
-use crate::format::grouped;
-use crate::model::train::ablation::unchanged_scores;
-use crate::model::train::evaluation::EvalPoint;
-use crate::model::train::knockout::AblationKind;
-use crate::model::train::prediction::LossChange;
+use crate::model::train::lab::ablation::unchanged_scores;
+use crate::model::train::lab::evaluation::EvalPoint;
+use crate::model::train::lab::knockout::AblationKind;
+use crate::model::train::lab::prediction::LossChange;
 use crate::state::{Knockout, KnockoutResult};
 use crate::text::{
-    ablation_kind_label, change_label, knocked_heads_text, knockout_grid_hint, loss_cell, of_run,
-    prediction_grade, prediction_question, score_cell, signed_cell, unchanged_scores_note,
-    KNOCKOUT_INTRO,
+    ablation_kind_label, change_label, head_name, knocked_heads_text, knockout_grid_hint,
+    knockout_losses_caption, loss_cell, of_run, prediction_grade, prediction_question, score_cell,
+    signed_cell, unchanged_scores_note, KNOCKOUT_INTRO,
 };
 use leptos::html;
 use leptos::prelude::*;
@@ -47,7 +46,7 @@ pub(super) fn KnockoutSwitches() -> impl IntoView {
                             prop:checked=move || knockout.is_on((l, h))
                             on:change:target=move |ev| knockout.toggle((l, h), ev.target().checked())
                         />
-                        {format!("Layer {}, head {}", l + 1, h + 1)}
+                        {head_name(l, h)}
                     </label>
                 }
             })
@@ -133,10 +132,7 @@ fn losses_table(intact: &EvalPoint, knocked: &EvalPoint) -> impl IntoView {
         <DataTable
             test_id="knockout-losses"
             class="loss"
-            caption=format!(
-                "Held-out loss in nats at step {}, intact and with the heads knocked out (each difference is of the unrounded losses)",
-                grouped(intact.step as u64)
-            )
+            caption=knockout_losses_caption(intact.step)
             columns=["loss", "intact", "knocked out", "difference"]
         >
             <tbody>{body}</tbody>
@@ -152,7 +148,7 @@ fn scores_table(intact: &EvalPoint, knocked: &EvalPoint) -> impl IntoView {
             let ind = a.induction.zip(b.induction).map(|(x, y)| y - x);
             rows.push(view! {
                 <tr>
-                    <th scope="row">{format!("Layer {}, head {}", l + 1, h + 1)}</th>
+                    <th scope="row">{head_name(l, h)}</th>
                     <td class="num">{score_cell(Some(a.previous_token))}</td>
                     <td class="num" data-value=b.previous_token.to_string()>{score_cell(Some(b.previous_token))}</td>
                     <td class="num">{signed_cell(b.previous_token - a.previous_token)}</td>

@@ -8,8 +8,8 @@ use super::{use_runs, use_training};
 use crate::charts::loss_chart::{draw_loss_chart, AS_USED, FIRST_COPY, HELD_OUT, REPEATED};
 use crate::components::data_table::DataTable;
 use crate::hooks::use_canvas;
-use crate::model::train::run_record::RunRecord;
-use crate::model::train::settings::TrainSettings;
+use crate::model::train::page::run_record::RunRecord;
+use crate::model::train::page::settings::TrainSettings;
 use crate::state::ViewSignals;
 use crate::text::{
     first_copy_note, grammar_verdict, loss_cell, loss_chart_label, loss_explainer, repeat_verdict,

@@ -15,8 +15,8 @@ mod run_b;
 mod saved;
 
 use crate::components::after_first_paint::{painted_flag, painted_flag_when, AfterFirstPaint};
-use crate::model::train::mistakes::TrainingMistake;
-use crate::model::train::settings::TrainSettings;
+use crate::model::train::lab::mistakes::TrainingMistake;
+use crate::model::train::page::settings::TrainSettings;
 use crate::state::{Knockout, RunPair, Training, ViewSignals};
 use crate::text::{
     model_explainer, step_explainer, training_status, CircuitChance, HOW_IT_WORKS_SUMMARY,

@@ -6,9 +6,10 @@
 
 use super::use_training;
 use crate::model::embed::full_link;
-use crate::model::train::settings::TrainSettings;
+use crate::model::train::page::settings::TrainSettings;
 use crate::model::trained::WeightsChoice;
 use crate::state::ViewSignals;
+use crate::text::model_handover_failed;
 use crate::web::saved_model::save_your_model;
 use leptos::prelude::*;
 
@@ -26,9 +27,7 @@ pub(super) fn OpenInExplorer() -> impl IntoView {
             .and_then(|bytes| save_your_model(&bytes));
         if let Err(e) = saved {
             ev.prevent_default();
-            problem.set(Some(format!(
-                "The model could not be handed to the explorer: {e}."
-            )));
+            problem.set(Some(model_handover_failed(&e)));
         }
     };
     // The view in the link, as every page link carries it, with "trained by you" chosen.

@@ -3,7 +3,7 @@
 //! the first (one checkpoint per press instead, with `prefers-reduced-motion`).
 
 use super::use_training;
-use crate::model::train::checkpoints::MAX_CHECKPOINTS;
+use crate::model::train::page::checkpoints::MAX_CHECKPOINTS;
 use crate::text::{checkpoints_note, replay_readout, PLAY_HINT};
 use leptos::prelude::*;
 use std::time::Duration;

@@ -5,10 +5,11 @@
 
 use super::detector_table::detector_table;
 use super::use_training;
-use crate::model::train::checkpoint_file::{decode, CheckpointTask};
-use crate::model::train::detectors::{agreement_on, score_heads, AgreementReport, HeadScores};
-use crate::model::train::settings::TaskChoice;
-use crate::model::train::trainer::{agreement_set, held_out_set};
+use crate::model::train::lab::detectors::{agreement_on, score_heads, AgreementReport, HeadScores};
+use crate::model::train::lab::run_config::{agreement_set, held_out_set};
+use crate::model::train::page::checkpoint_file::{decode, CheckpointTask};
+use crate::model::train::page::settings::TaskChoice;
+use crate::text::{checkpoint_unreadable, saved_checkpoint_note};
 use crate::web::fetch::fetch_bytes;
 use leptos::prelude::*;
 
@@ -29,8 +30,7 @@ struct Saved {
 
 async fn load(task: CheckpointTask) -> Result<Saved, String> {
     let bytes = fetch_bytes(&format!("checkpoints/{}", task.file_name())).await?;
-    let checkpoint =
-        decode(&bytes).map_err(|e| format!("The checkpoint could not be read: {e}."))?;
+    let checkpoint = decode(&bytes).map_err(|e| checkpoint_unreadable(&e))?;
     let config = checkpoint.config();
     let held_out = held_out_set(&config);
     Ok(Saved {
@@ -72,13 +72,12 @@ pub(super) fn SavedCheckpoint() -> impl IntoView {
         loaded.with(|l| match l {
             Some(Ok(saved)) if saved.task == current => Some(view! {
                 <p class="note" data-testid="saved-note">
-                    {format!(
-                        "Trained weights from a file, not from this page: the {} task's default run, seed {}, trained for {} steps by the project's own code (examples/checkpoints.rs) and saved in f32 ({} bytes, fetched on demand). Scores on that run's {} held-out sequences, computed here:",
+                    {saved_checkpoint_note(
                         match saved.task { CheckpointTask::Repeat => "repeat", CheckpointTask::Grammar => "tiny grammar" },
                         saved.seed,
                         saved.steps,
                         saved.bytes,
-                        saved.held_out
+                        saved.held_out,
                     )}
                 </p>
                 {detector_table(

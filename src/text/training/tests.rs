@@ -192,7 +192,7 @@ fn training_sentences_say_what_is_shown() {
 
 #[test]
 fn checkpoints_note_matches_a_real_timeline() {
-    use crate::model::train::checkpoints::Checkpoints;
+    use crate::model::train::page::checkpoints::Checkpoints;
     let mut c = Checkpoints::new(64, 25);
     for step in (0..=1_600).step_by(25) {
         c.offer(step, || ());

@@ -7,13 +7,13 @@
 //! they came with its mount, ≈ 100 ms after the page's first paint. They are a picture of the
 //! controls, not the controls: the view is `inert` (nothing in it can be focused or pressed)
 //! until the app's first task replaces it with the same elements, working
-//! (`web::first_view::take_over`). The words are the app's (`text`), the menus' choices and
+//! (`web::first_view_handover::take_over`). The words are the app's (`text`), the menus' choices and
 //! their defaults the model's; the browser test compares boxes and words with the app's.
 
 use super::nav_back;
 use crate::charts::svg::escape;
-use crate::model::train::run_b::RunChange;
-use crate::model::train::settings::{
+use crate::model::train::page::run_b::RunChange;
+use crate::model::train::page::settings::{
     TaskChoice, TrainSettings, LAYER_CHOICES, LEARNING_RATES, TRAIN_HEAD_CHOICES,
 };
 use crate::model::train::shape::PositionKind;
@@ -146,7 +146,7 @@ mod tests {
     }
 
     #[test]
-    fn the_written_controls_show_the_defaults_and_every_choice() {
+    fn the_first_view_controls_show_the_defaults_and_every_choice() {
         let html = training_first_view(&ViewState::default());
         // One option selected per menu, run B's "none" among them.
         assert_eq!(html.matches(" selected>").count(), 6);

@@ -1,5 +1,7 @@
 //! The first view of each page as HTML, written into index.html, practice.html and train.html at
-//! build time so that it paints with the page, before the WebAssembly has loaded.
+//! build time so that it paints with the page, before the WebAssembly has loaded. It builds HTML,
+//! not pixels: the colours, sizes and escaping come from [`crate::charts`], the words from
+//! [`crate::text`].
 //!
 //! Why: the heatmap is the page's reason to exist, and drawn by the app it came ≈ 115 ms after the
 //! page's first paint (the wasm's download and compile, the task that builds the page, the task
@@ -12,20 +14,20 @@
 //! the cell size follows the canvas's [`HeatmapLayout`] in CSS (`.static-heatmap` in
 //! style/main.css: container units give the same cell at every width), so nothing moves when
 //! the app takes over. The app's first task removes this view and lays the picture over its own
-//! canvas until the canvas is drawn (`web::first_view`). The training page has no heatmap in its
-//! first view: [`training`] writes its controls. `cargo run --example first_view` writes every
-//! page; a native test fails when a page differs.
+//! canvas until the canvas is drawn (`web::first_view_handover`); a link with a query never shows
+//! it (`assets/first-view.js`). The training page has no heatmap in its first view: [`training`]
+//! writes its controls. `cargo run --example first_view` writes every page; a native test fails
+//! when a page differs.
 
 mod training;
 
 pub use training::training_first_view;
 
-use super::colors::{cell_colour, label_on, viridis_stops, Theme};
-use super::layout::{
+use crate::charts::colors::{cell_colour, label_on, viridis_stops, Theme};
+use crate::charts::layout::{
     percent_label, short_label, HeatmapLayout, LEGEND_HIGH, LEGEND_LOW, LEGEND_MASKED,
 };
-
-use super::svg::escape;
+use crate::charts::svg::escape;
 use crate::model::embed::full_link;
 use crate::model::explorer::{ExplorerConfig, Prepared};
 use crate::model::tokenizer::checked_tokens;
@@ -36,7 +38,7 @@ use std::fmt::Write;
 
 /// The lines around the first view in each page.
 pub const START_MARKER: &str =
-    "<!-- The first view, written by `cargo run --example first_view` (src/charts/first_view/). -->";
+    "<!-- The first view, written by `cargo run --example first_view` (src/first_view/). -->";
 pub const END_MARKER: &str = "<!-- End of the first view. -->";
 
 /// The default view (a link without a query) as the app computes it: its tokens, the shown
@@ -87,7 +89,7 @@ pub enum Page {
 }
 
 impl Page {
-    /// Every page with a written first view.
+    /// Every page with a first view.
     pub const ALL: [Self; 3] = [Self::Explorer, Self::Practice, Self::Training];
 
     /// The page's file, from the crate's root.
@@ -326,7 +328,7 @@ mod tests {
             "The cat sat on the mat ."
         );
         assert_eq!(d.prepared.len(), 7);
-        // The app's first task shows row 6 "mat" of head 1 of 2 (e2e/written_view.test.mjs
+        // The app's first task shows row 6 "mat" of head 1 of 2 (e2e/first_view_handover.test.mjs
         // compares the picture with the canvas pixel by pixel).
         assert_eq!((d.row(), d.view.head, d.view.heads), (5, 0, 2));
         for i in 0..7 {

@@ -2,10 +2,10 @@
 //! loaded the training page's own wasm): it owns one run's [`Trainer`] and trains it in chunks of
 //! about [`CHUNK_MS`], each a task of its own ([`next_task`]), so the page's commands are read
 //! between two chunks. It posts the step count at most every [`PROGRESS_MS`] and every
-//! evaluation with its weights ([`Report`], `model::train::messages`).
+//! evaluation with its weights ([`Report`], `model::train::page::messages`).
 
-use crate::model::train::messages::{Command, Report};
-use crate::model::train::trainer::{Trainer, Work};
+use crate::model::train::page::messages::{Command, Report};
+use crate::model::train::page::stepping::{Trainer, Work};
 use crate::web::next_task::next_task;
 use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
