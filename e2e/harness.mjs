@@ -265,6 +265,9 @@ export async function openApp(page, query = '', { baseUrl = lastServerUrl, timeo
   return response;
 }
 
+/** The link's `tsteps` (the training page writes its step count there once a run settles). */
+export const linkSteps = (page) => Number(new URL(page.url()).searchParams.get('tsteps') ?? 0);
+
 /** Resolves two frames on: whatever the page did in the current task has been laid out and painted. */
 export const twoFrames = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { DIST_DIR, startServer, launchBrowser, newPage, openApp, waitForReady, eventually, trainedSteps } from './harness.mjs';
+import { DIST_DIR, startServer, launchBrowser, newPage, openApp, waitForReady, eventually, trainedSteps, twoFrames } from './harness.mjs';
 import { coreWalk } from './core_walk.mjs';
 import { writeServiceWorker } from '../scripts/service-worker.mjs';
 
@@ -162,7 +162,8 @@ test('without service workers the app runs as before and registers nothing', { t
     });
     await openApp(page, '', { baseUrl: server.url });
     assert.equal(await page.evaluate(() => 'serviceWorker' in navigator), false);
-    await page.waitForTimeout(500);
+    // Registration is tried in the first frame after the heatmap is drawn: two frames on, it has been.
+    await twoFrames(page);
     await coreWalk(page);
     consoleLog.assertClean();
   } finally {

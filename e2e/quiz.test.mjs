@@ -336,6 +336,10 @@ test('predict, then reveal: the numbers a question asks about are hidden until C
     assert.equal(await page.getByTestId('inspector-hidden').textContent(), 'Numbers are hidden until you check your answer.');
     // The positions help names the equal key columns, which one question asks for.
     assert.equal(await page.getByTestId('positions-help').isVisible(), false);
+    // The temperature readout says what τ does, but gives none of the head's numbers.
+    const regime = page.locator('#temperature-regime');
+    assert.match(await regime.textContent(), /The heatmap's own numbers stay hidden until you check your answer\.$/);
+    assert.doesNotMatch(await regime.textContent(), /%|largest weight/);
     const bare = await pixels();
     const box = await canvas.boundingBox();
     await page.mouse.move(box.x + box.width * 0.6, box.y + box.height * 0.6);
@@ -352,6 +356,7 @@ test('predict, then reveal: the numbers a question asks about are hidden until C
     assert.doesNotMatch(await label(), /hidden/);
     await page.locator('[data-testid=inspector-table]').waitFor();
     assert.equal(await page.getByTestId('positions-help').isVisible(), true);
+    assert.match(await regime.textContent(), /largest weight/);
     await eventually(async () => assert.notEqual(await pixels(), bare, 'the cells get their labels back'));
     // The next question hides them again.
     await next(page);

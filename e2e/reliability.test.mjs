@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useApp, clickDownload, downloadJson, collectDialogs, waitForReady } from './harness.mjs';
+import { useApp, clickDownload, downloadJson, collectDialogs, eventually, waitForReady } from './harness.mjs';
 
 const app = useApp();
 
@@ -96,7 +96,8 @@ test('sentence box: hostile input is refused with a message or shown as plain te
     await app.open(page);
     await applySentence(page, 'one two three');
     await waitForChips(page, ['one', 'two', 'three']);
-    await page.waitForTimeout(300); // the link is written 200 ms after the last change
+    // The link is written 200–400 ms after the last change: the view kept includes it.
+    await eventually(async () => assert.equal(new URL(page.url()).searchParams.get('s'), 'one two three'));
     const kept = await view(page);
     const markupBefore = await markupCounts(page);
 
@@ -131,8 +132,7 @@ test('sentence box: hostile input is refused with a message or shown as plain te
       assert.equal(await page.getAttribute('#sentence', 'aria-invalid'), 'false', what);
       const inspectorKeys = await page.locator('[data-testid=inspector-table] tbody th').allTextContents();
       assert.deepEqual(inspectorKeys, tokens.slice(0, inspectorKeys.length), `${what}: inspector keys are the tokens`);
-      await page.waitForTimeout(250);
-      assert.equal(new URL(page.url()).searchParams.get('s'), text, `${what}: the link carries the exact sentence`);
+      await eventually(async () => assert.equal(new URL(page.url()).searchParams.get('s'), text, `${what}: the link carries the exact sentence`));
       await assertHealthy(page, what);
     }
     // The JSON export keeps the last sentence verbatim.
@@ -236,14 +236,14 @@ const recordViolations = () => {
 
 test('CSP: the policy ships in index.html and a full session causes no violation', { timeout: 60_000 }, async () => {
   // The served index.html: the policy's directives, and no inline script but the one the build
-  // writes in (assets/page-mode.js, the embed view before the first paint), named by its hash.
+  // writes in (assets/first-view.js, the embed view before the first paint), named by its hash.
   const html = await (await fetch(`${app.url}/`)).text();
   const scripts = [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi)];
   const inline = scripts.filter(([, , body]) => body.trim() !== '');
   assert.equal(inline.length, 1, `one inline script: ${inline.map(([whole]) => whole.slice(0, 80))}`);
   const [[, inlineAttrs, inlineBody]] = inline;
   assert.equal(inlineAttrs.trim(), '', 'a classic script');
-  assert.match(inlineBody, /classList\.add\('embed-view'\)/, 'it is assets/page-mode.js');
+  assert.match(inlineBody, /classList\.add\('embed-view'\)/, 'it is assets/first-view.js');
   const inlineHash = `'sha256-${createHash('sha256').update(inlineBody).digest('base64')}'`;
   // The style sheet, written in the same way.
   const styles = [...html.matchAll(/<style\b([^>]*)>([\s\S]*?)<\/style>/gi)];

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { useApp, clickDownload, downloadJson, downloadJsonText, downloadText, eventually, collectDialogs, waitForReady } from './harness.mjs';
+import { useApp, clickDownload, downloadJson, downloadJsonText, downloadText, eventually, collectDialogs, twoFrames, waitForReady } from './harness.mjs';
 import { clickHeatmapRow } from './heatmap_geometry.mjs';
 
 const app = useApp();
@@ -124,7 +124,7 @@ test('sentence box: Enter and Apply, the 64-token limit and empty input keep the
 
     // 65 tokens: refused, the limit is named, the previous view stays.
     const before = { chips: await chips(page), label: await heatmap.getAttribute('aria-label'), url: null };
-    await page.waitForTimeout(300);
+    await eventually(async () => assert.equal(new URL(page.url()).searchParams.get('s'), 'one two three'));
     before.url = page.url();
     const words65 = Array.from({ length: 65 }, (_, i) => `w${i + 1}`).join(' ');
     await typeSentence(page, words65);
@@ -335,8 +335,7 @@ test('URL: the whole state round-trips into a fresh page', { timeout: 60_000 }, 
     assert.equal(snap2.heading, 'Who attends to whom — head 3 of 4');
     assert.equal(snap2.positions, true);
     assert.equal(snap2.labD, '64');
-    await fresh.page.waitForTimeout(300);
-    assert.equal(new URL(fresh.page.url()).search, url.search, 'restored view writes the same link');
+    await eventually(async () => assert.equal(new URL(fresh.page.url()).search, url.search, 'restored view writes the same link'));
     fresh.consoleLog.assertClean();
     consoleLog.assertClean();
   } finally {
@@ -362,7 +361,8 @@ test('URL: replaceState only — dragging the slider does not grow history', { t
       };
     });
     await app.open(page);
-    await page.waitForTimeout(300);
+    // The view's first link write (the whole view, 200–400 ms after the start) is not the drag's.
+    await eventually(async () => assert.notEqual(new URL(page.url()).searchParams.get('tau'), null));
     const startLength = await page.evaluate(() => history.length);
     const startTau = new URL(page.url()).searchParams.get('tau');
     const replacesBefore = await page.evaluate(() => window.__hist.replace);
@@ -381,17 +381,17 @@ test('URL: replaceState only — dragging the slider does not grow history', { t
     const inputs = await page.evaluate(() => window.__slider.size);
     assert.ok(inputs >= 10, `τ followed the drag (${inputs} distinct slider values)`);
     for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowRight');
-    await page.waitForTimeout(400);
+    // The debounced write of the last change: the link holds the τ shown.
+    const shown = await page.locator('[data-testid=tau]').textContent();
+    const linkTau = () => Number(new URL(page.url()).searchParams.get('tau'));
+    await eventually(async () => assert.equal(linkTau().toFixed(linkTau() >= 1 ? 2 : 3), shown, 'URL holds the final τ'));
 
     const hist = await page.evaluate(() => ({ length: history.length, ...window.__hist }));
     assert.equal(hist.length, startLength, 'history length unchanged');
     assert.equal(hist.push, 0, 'no pushState');
     const replaces = hist.replace - replacesBefore;
     assert.ok(replaces >= 1 && replaces <= 3, `debounced replaceState calls during the drag: ${replaces}`);
-    const endTau = new URL(page.url()).searchParams.get('tau');
-    assert.notEqual(endTau, startTau);
-    const shown = await page.locator('[data-testid=tau]').textContent();
-    assert.equal(Number(endTau).toFixed(Number(endTau) >= 1 ? 2 : 3), shown, 'URL holds the final τ');
+    assert.notEqual(new URL(page.url()).searchParams.get('tau'), startTau);
     consoleLog.assertClean();
   } finally {
     await context.close();
@@ -421,13 +421,14 @@ test('URL: malformed parameters give notices and the default view', { timeout: 6
     }
     assert.equal(await downloadJsonText(page), defaults, 'default model');
     assert.deepEqual(await viewSnapshot(page), defaultSnap, 'default view');
-    await page.waitForTimeout(300);
-    const fixed = new URL(page.url()).searchParams;
-    assert.deepEqual(
-      [fixed.get('tau'), fixed.get('heads'), fixed.get('row'), fixed.get('seed'), fixed.get('step')],
-      ['1', '2', '6', '1337', 'average'],
-      'the address bar is rewritten to the view shown',
-    );
+    await eventually(async () => {
+      const fixed = new URL(page.url()).searchParams;
+      assert.deepEqual(
+        [fixed.get('tau'), fixed.get('heads'), fixed.get('row'), fixed.get('seed'), fixed.get('step')],
+        ['1', '2', '6', '1337', 'average'],
+        'the address bar is rewritten to the view shown',
+      );
+    });
     await notices.getByRole('button', { name: 'Dismiss' }).click();
     assert.equal(await notices.count(), 0);
 
@@ -612,7 +613,7 @@ test('360 px touch viewport: no horizontal scroll, tap selects a row', { timeout
     for (const step of ['average', 'softmax', 'attention', 'scaling', 'heads', 'positions']) {
       await page.locator(`#tab-${step}`).tap();
       await page.waitForFunction((s) => document.querySelector('#lesson-panel').dataset.step === s, step);
-      await page.waitForTimeout(100);
+      await twoFrames(page);
       const o = await overflow();
       assert.ok(o.scroll <= 360, `step ${step}: scrollWidth ${o.scroll} > 360`);
     }

@@ -6,7 +6,7 @@
 // main-thread task seen while training (Long Tasks API); it does not assert a time.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useApp, eventually, trainedSteps as steps, waitForReady, grouped } from './harness.mjs';
+import { useApp, eventually, trainedSteps as steps, waitForReady, grouped, linkSteps } from './harness.mjs';
 
 const app = useApp();
 const STEPS = 100;
@@ -219,7 +219,9 @@ test('train the repeat task on the training page, replay a checkpoint, pause, an
     await eventually(async () => assert.equal(await toggle.textContent(), 'Train'));
     const trainEnd = await page.evaluate(() => performance.now());
     const n = await steps(page);
-    await page.waitForTimeout(300);
+    // Paused, the run settles: the link is written with its step count (200 ms or more after the
+    // pause), and the counter still shows that count then.
+    await eventually(async () => assert.equal(linkSteps(page), n), 10_000);
     assert.equal(await steps(page), n, 'paused: the step counter stands still');
 
     // The longest main-thread task while it trained (logged, not asserted: the machine is shared).

@@ -8,7 +8,7 @@
 // (WCAG 2.5.8); and that a tap on Train trains and a second tap pauses.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useApp, eventually, trainedSteps as steps } from './harness.mjs';
+import { useApp, eventually, linkSteps, trainedSteps as steps } from './harness.mjs';
 
 const app = useApp();
 const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
@@ -124,7 +124,9 @@ for (const colorScheme of ['dark', 'light']) {
       await toggle.tap();
       await eventually(async () => assert.equal(await toggle.textContent(), 'Train'), 5_000);
       const paused = await steps(page);
-      await page.waitForTimeout(300);
+      // Paused, the run settles: the link is written with its step count, and the counter still
+      // shows that count then.
+      await eventually(async () => assert.equal(linkSteps(page), paused), 10_000);
       assert.equal(await steps(page), paused, 'a second tap pauses');
       consoleLog.assertClean();
     } finally {

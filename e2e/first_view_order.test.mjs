@@ -1,8 +1,9 @@
-// First view first: each page's first frame with its first drawing (the explorer's and the
-// practice page's heatmap, drawn; the training page's loss chart, empty until its first
-// evaluation arrives from the worker) comes before the rest of the first view is built: what
-// sits under the heatmap, the inputs, the inspector, the head grid arrive in the tasks after it,
-// and nothing already on screen moves when they do (no layout shift, the drawing keeps its box).
+// The first view's order, its drawing first: each page's first frame with its first drawing
+// (the explorer's and the practice page's heatmap, drawn; the training page's loss chart, empty
+// until its first evaluation arrives from the worker) comes before the rest of the first view is
+// built: what sits under the heatmap, the inputs, the inspector, the head grid arrive in the
+// tasks after it, and nothing already on screen moves when they do (no layout shift, the drawing
+// keeps its box).
 // Checked on a desktop, a narrow window (the heatmap above the inputs) and a phone, with the CPU
 // slowed four times, so the order is not a matter of speed.
 import { test } from 'node:test';
