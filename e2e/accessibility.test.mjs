@@ -141,7 +141,7 @@ test('explorer: every lesson step with its disclosures open ("How we know", "Goi
       for (const s of await page.locator('details[open] > summary').allTextContents()) opened.add(s.trim());
       await assertClean(page, `${where}, step ${step} with every disclosure open`);
     }
-    // The disclosures the brief names were all opened in some step.
+    // The lesson's named disclosures were all opened in some step.
     for (const name of ['How we know', 'Symbols used here']) assert.ok(opened.has(name), `"${name}" opened: ${[...opened]}`);
     assert.ok([...opened].some((s) => s.startsWith('Going further')), `"Going further" opened: ${[...opened]}`);
   });

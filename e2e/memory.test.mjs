@@ -15,9 +15,9 @@ const app = useApp({}, { args: ['--enable-precise-memory-info'] });
 
 /**
  * Bounds on growth over the 1,000 measured updates. Measured (release build, Chromium): JS heap
- * +0.04 MiB, wasm memory +0 (it grows in 64 KiB pages), DOM +0. Before the leaks fixed in
- * inspector.rs and sentence.rs the wasm memory grew 0.81 MiB per 1,000 updates (~0.5 KB live per
- * slider step, ~0.1 KB per token per sentence) without bound; 256 KiB catches that with headroom.
+ * +0.04 MiB, wasm memory +0 (it grows in 64 KiB pages), DOM +0. A view that keeps a closure or a
+ * string alive per update (a leak in the inspector or the sentence box) grows the wasm memory by
+ * hundreds of KiB per 1,000 updates without bound; 256 KiB catches that with headroom.
  */
 const MAX_JS_HEAP_GROWTH = 1024 * 1024;
 const MAX_WASM_GROWTH = 256 * 1024;

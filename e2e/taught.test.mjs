@@ -1,5 +1,5 @@
-// Words a student needs before they are used, on the live pages (the findings of the "true, and
-// taught" review that are plain text, not numbers): the formula shows the mask; the page says
+// Words a student needs before they are used, on the live pages (the ones that are plain text,
+// not numbers): the formula shows the mask; the page says
 // what row t's output is for; step 1 says what the notebook's row t averages; step 2 says where
 // √d comes from; step 4 defines loss and gradient before it uses them; Break it names the
 // softmax axis unambiguously; the training page explains the residual stream and the three kinds

@@ -107,7 +107,10 @@ test('Replay: Play animates the kept checkpoints from the first; with reduced mo
     const play = reduced.page.getByTestId('replay-play');
     await play.click();
     assert.equal(await replayStep(reduced.page), 'step 0 (checkpoint)');
-    await reduced.page.waitForTimeout(800);
+    // No animation started: the press leaves Play unpressed (an animation sets aria-pressed and
+    // the label Pause as it starts, in the same handler), so the next press steps, not pauses.
+    assert.equal(await play.getAttribute('aria-pressed'), 'false', 'no animation');
+    assert.equal(await play.textContent(), 'Play');
     assert.equal(await replayStep(reduced.page), 'step 0 (checkpoint)', 'no animation');
     await play.click();
     assert.equal(await replayStep(reduced.page), 'step 25 (checkpoint)');
@@ -121,7 +124,7 @@ test('Look closer draws nothing before the first evaluation: no placeholder heat
   const { page, context, consoleLog } = await app.newPage();
   try {
     // Watch the document from its start: a canvas in Look closer before the loss chart has drawn a
-    // run's first evaluation would be a placeholder (it used to be a 1 × 1 grid of zeros).
+    // run's first evaluation would be a placeholder (such as a 1 × 1 grid of zeros).
     await page.addInitScript(() => {
       window.__closerEarly = 0;
       new MutationObserver(() => {

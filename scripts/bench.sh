@@ -294,7 +294,7 @@ for run in 1 2; do
     --json "$TRAIN_DIR/browser-two-$run.json"
 done
 # A bound, not a shipped build: the training page with all of its code at opt-level 3 (the shipped
-# one builds everything but the products for size, "s"), to see what the 300 kB budget costs in
+# one builds everything but the products for size, "s"), to see what the code budget costs in
 # speed. Every page, built as scripts/build.sh builds them, in a target dir of its own so that the
 # normal builds keep their artefacts; only the training page's profile differs.
 PAGES_O3="$BENCH_DIR/dist-train-o3"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Build the app into dist/ (or the directory given): three Trunk release builds, because each page
-# has its own wasm (each within the 300 kB gzip code budget, docs/performance.md):
+# has its own wasm (each within its code budget, docs/performance.md):
 #   1. index.html    → the explorer (bin attention-explorer),
 #   2. practice.html → the practice page (bin practice), built aside and copied in,
 #   3. train.html    → the training page (bin train), likewise,

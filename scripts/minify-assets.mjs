@@ -1,8 +1,8 @@
 // Trunk post_build hook (see Trunk.toml): minify wasm-bindgen's JavaScript glue with terser. (The
 // style sheet is written into each page, without its layout whitespace, by csp-bootstrap.mjs.)
 //
-// Trunk 0.21's own JS minifier fails on the glue (it leaves it as is), and the glue is ≈ 52 KB of
-// readable code: minifying it saves ≈ 2 KB of the gzipped bundle (docs/performance.md). Only
+// Trunk 0.21's own JS minifier fails on the glue (it leaves it as is), and the glue is readable
+// code: minifying it shrinks the gzipped bundle (docs/performance.md). Only
 // local names are mangled; exports, and the `imports.wbg.*` names the wasm links against, stay.
 // Run by Trunk with cwd = the project root; env: TRUNK_STAGING_DIR.
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';

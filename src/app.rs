@@ -39,7 +39,7 @@ use std::time::Duration;
 /// the view's signals ([`ViewSignals`]) and the link's notices ([`crate::state::Notices`]).
 // Not inlined: returned from here, the view's signals are one struct in memory that the page
 // copies whole (into the context, the URL sync, the model). Inlined into `main`, each copy stored
-// its 22 signals one by one: about 1.2 kB more code (470 B gzip) on the explorer.
+// its 22 signals one by one, which is more code on the explorer.
 #[inline(never)]
 fn provide_view() -> ViewSignals {
     let (initial, notices) = ViewState::from_query(&location_search());

@@ -111,26 +111,19 @@ fn handle(command: Command) {
                 run.progress_at = now();
                 Some(run.chunks)
             }
-            Command::Pause { .. } => {
+            Command::Pause { .. } | Command::Step { .. } => {
+                // Pause ends the evaluation in flight; Step takes one whole step. Either way the
+                // page hears the newest evaluation, if this made one, and then that the run stopped.
+                let one_step = matches!(command, Command::Step { .. });
                 run.running = false;
                 run.chunks += 1;
                 let evaluated = run.trainer.as_mut().is_some_and(|t| {
                     let before = t.evals.len();
-                    t.finish_evaluation();
-                    t.evals.len() > before
-                });
-                if evaluated {
-                    post_latest(&run);
-                }
-                post_stopped(&run);
-                None
-            }
-            Command::Step { .. } => {
-                run.running = false;
-                run.chunks += 1;
-                let evaluated = run.trainer.as_mut().is_some_and(|t| {
-                    let before = t.evals.len();
-                    t.step();
+                    if one_step {
+                        t.step();
+                    } else {
+                        t.finish_evaluation();
+                    }
                     t.evals.len() > before
                 });
                 if evaluated {

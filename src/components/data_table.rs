@@ -5,8 +5,8 @@
 use leptos::prelude::*;
 
 /// A table's caption: fixed text, or a closure for a caption that follows signals. (Leptos'
-/// `TextProp` would do, but it keeps its text as an `Oco`, which costs the explorer's wasm about
-/// 0.2 kB gzip more.)
+/// `TextProp` would do, but it keeps its text as an `Oco`, which costs the explorer's wasm more
+/// code.)
 pub struct Caption(Box<dyn Fn() -> String + Send + Sync>);
 
 impl From<&'static str> for Caption {

@@ -1,7 +1,7 @@
 //! The links between the app's pages, each carrying the view on screen: the explorer
 //! (`index.html`: the heatmap, the lesson, Break it), the practice page (`practice.html`:
 //! Predict, then reveal and Compare A and B) and the training page (`train.html`: Train a model).
-//! Separate pages because each page's code must stay within the 300 kB gzip budget (docs/performance.md,
+//! Separate pages because each page's code must stay within its code budget (docs/performance.md,
 //! "Practice page"); the link keeps the learner's sentence, seed, heads, τ, switches and training
 //! settings, so moving between them loses nothing. The words are `text::page_links`'s.
 

@@ -3,8 +3,8 @@
 //!
 //! Natively they are core's. In the browser they are JavaScript's `String.prototype.toLowerCase`
 //! and `parseFloat`: the browser already ships full Unicode case mapping and correctly rounded
-//! float parsing, while core's versions bring their own tables and code into the wasm (≈ 16 kB of
-//! a page's gzipped code). The results are the same: lower case is Unicode's default mapping, and
+//! float parsing, while core's versions bring their own tables and code into every page's wasm
+//! (their size is in BENCHMARKS.md). The results are the same: lower case is Unicode's default mapping, and
 //! parsing is correctly rounded for the syntax [`is_decimal_literal`] accepts.
 //! `tests/web_text_host.rs` compares the two in Chromium. This file is the one place where the
 //! model calls into the JavaScript engine. (Printing floats stays with core: the canvas backend

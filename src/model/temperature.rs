@@ -137,8 +137,8 @@ mod tests {
     }
 
     #[test]
-    fn the_tolerance_is_the_old_literal_boundaries() {
-        // The regimes used to be written with 0.96 and 1.04: the same doubles.
+    fn the_tolerance_gives_the_boundaries_0_96_and_1_04() {
+        // The pages print the regimes' boundaries as 0.96 and 1.04: these must be the same doubles.
         assert_eq!(1.0 - REGIME_TOLERANCE, 0.96);
         assert_eq!(1.0 + REGIME_TOLERANCE, 1.04);
     }

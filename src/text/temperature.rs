@@ -9,8 +9,8 @@ use crate::model::temperature::{divisor, unscaled_tau, Regime};
 /// The readout's `√d × τ = divisor`, in the printed form: τ as the rest of the page prints it
 /// ([`format_tau`]), the divisor to 3 decimals, and between them "=" only where the printed
 /// numbers make a true equation. τ is rarely a round number (the slider moves in steps of 0.01
-/// in log10 τ): at τ = 10^0.1 = 1.2589… the readout once said "√16 × 1.26 = 5.036", which a
-/// reader checks as 4 × 1.26 = 5.04. Now it says "≈" there.
+/// in log10 τ): at τ = 10^0.1 = 1.2589… "√16 × 1.26 = 5.036" would be false, since a reader
+/// checks it as 4 × 1.26 = 5.04; there the readout says "≈".
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DivisorReadout {
     /// τ as printed in the product.
@@ -29,7 +29,7 @@ impl DivisorReadout {
         // τ as printed, as a number. A whole √d times it has at most 3 decimals, so printing that
         // product to 3 decimals is the product itself; the equation holds when that is the
         // printed divisor. (Numbers are compared, not parsed from the strings: a float parser
-        // would add about 15 kB gzip to the explorer's wasm.)
+        // would add its tables to the explorer's wasm.)
         let printed_tau = printed_value(tau, tau_decimals(tau));
         let exact = root.fract() == 0.0 && fixed(root * printed_tau, 3) == divisor_text;
         Self {

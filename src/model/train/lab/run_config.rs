@@ -51,7 +51,8 @@ impl TrainConfig {
     }
 
     /// The tiny grammar: 1 layer of 2 heads (sinusoidal positions, as the explorer draws them),
-    /// `d_model` 32, sequences of 16.
+    /// `d_model` 32, sequences of 16; batch, learning rate and evaluations as
+    /// [`Self::repeat_default`].
     pub fn grammar_default(seed: u64) -> Self {
         let grammar = Grammar::REFERENCE;
         Self {
@@ -64,12 +65,7 @@ impl TrainConfig {
                 positions: PositionKind::Sinusoidal,
             },
             task: Task::Grammar(grammar),
-            batch: 16,
-            lr: 1e-2,
-            seed,
-            eval_every: 25,
-            eval_sequences: 64,
-            mistake: None,
+            ..Self::repeat_default(seed)
         }
     }
 

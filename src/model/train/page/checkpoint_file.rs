@@ -8,8 +8,9 @@
 //! measured on) follows from the task and the seed, so the file stores only those facts and the
 //! numbers.
 //!
-//! Why f32: 10,240 parameters in f64 are 80 kB, and trained weights hardly compress; in f32 they
-//! are 40 kB, within the 50 kB each file may take. The page and the native tests both use the
+//! Why f32: 10,240 parameters take 8 bytes each in f64, and trained weights hardly compress; in
+//! f32 they take 4 bytes each, which keeps each file within the size a checkpoint may take
+//! (`tests/checkpoints.rs`). The page and the native tests both use the
 //! decoded f32 values (widened exactly to f64), so both compute the same head scores.
 //!
 //! The format, little-endian: the 4 bytes `AECK`, a version byte (2), a task byte (0 repeat,

@@ -2,7 +2,7 @@
 //! to show how a pattern formed.
 //!
 //! A run may train for thousands of steps, and one checkpoint of the reference model holds
-//! 10,240 weights (80 kB in f64), so the timeline keeps at most `capacity` of them, spread evenly
+//! 10,240 weights (8 bytes each in f64), so the timeline keeps at most `capacity` of them, spread evenly
 //! over the run so far. The rule ("thinning"): a checkpoint is kept at every multiple of
 //! `interval` steps, starting at step 0 (with an even capacity). When the timeline is full and another is due, every
 //! second checkpoint is dropped (the 2nd, 4th, …; step 0 stays) and the interval doubles; the
@@ -10,8 +10,8 @@
 //! step is one of them. The kept steps are therefore always `0, i, 2i, …, k·i` for the current
 //! interval `i`, with `k + 1 ≤ capacity`: even spacing, the whole run covered, memory bounded.
 
-/// At most this many checkpoints are kept by the trainer (64 × 80 kB ≈ 5 MB for the reference
-/// model).
+/// At most this many checkpoints are kept by the trainer (64 × 10,240 weights × 8 bytes, about 5 MB,
+/// for the reference model).
 pub const MAX_CHECKPOINTS: usize = 64;
 
 /// Checkpoints `T`, each with its step, thinned as the module documentation describes.

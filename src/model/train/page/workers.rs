@@ -22,7 +22,7 @@
 //! `[0, start, m, k, n, a (m·k values), b (m·n values)]` (`grad[start..start + k·n] += aᵀ · b`,
 //! row-major) or `[1, start, len, x (len values)]` (`grad[start + i] += x[i]`). Counts and offsets
 //! are small integers, exact in f64. For the reference model a sequence's buffer holds about
-//! 10,000 values (80 kB).
+//! 10,000 values (8 bytes each).
 
 use crate::model::train::backward::{Direct, GradSink, Workspace};
 use crate::model::train::lab::mistakes::TrainingMistake;
