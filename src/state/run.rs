@@ -350,6 +350,9 @@ impl Run {
     fn local_work(self, f: impl FnOnce(&mut Trainer)) {
         let snapshot = self.local.try_update_value(|t| {
             let t = t.as_mut()?;
+            // Counted so a test can tell, without a timing, that a run in a worker trains
+            // nowhere else.
+            crate::web::work::count("train:main-thread");
             let before = t.evals.len();
             f(t);
             (t.evals.len() > before).then(|| t.latest_snapshot().clone())
