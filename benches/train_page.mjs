@@ -65,7 +65,7 @@ try {
     const tick = (t) => {
       window.__frameTimes.push(t);
       const counter = document.querySelector('[data-testid=train-steps] output');
-      const steps = counter ? Number(counter.textContent) : NaN;
+      const steps = counter ? Number(counter.textContent.replaceAll(',', '')) : NaN;
       if (counter && steps !== window.__stepTimes.at(-1)?.[1]) window.__stepTimes.push([performance.now(), steps]);
       requestAnimationFrame(tick);
     };
@@ -83,7 +83,7 @@ try {
   });
   const others = await Promise.all(Array.from({ length: PARALLEL - 1 }, () => newPage(browser).then((p) => p.page)));
   const pages = [page, ...others];
-  const stepsOf = async (p) => Number(await p.locator('[data-testid=train-steps] output').textContent());
+  const stepsOf = async (p) => Number((await p.locator('[data-testid=train-steps] output').textContent()).replaceAll(',', ''));
   await Promise.all(pages.map(async (p) => {
     await p.goto(appUrl(QUERY, server.url, 'train.html'));
     await p.locator('[data-testid=loss-chart][data-ready=true]').waitFor();
