@@ -10,6 +10,7 @@ pub mod export;
 pub mod host;
 pub mod masked_average;
 pub mod multihead;
+pub mod next_token;
 pub mod positions;
 pub mod quiz;
 pub mod rng;

@@ -23,5 +23,6 @@ mod break_it;
 mod compare;
 mod explorer;
 mod lesson;
+mod next_token;
 mod quiz;
 mod training;

@@ -1,0 +1,99 @@
+//! The sentences of the next-token readout (row inspector) and of the generation panel: what a
+//! row predicts, the token that follows it, and where a draw fell.
+
+use super::{count, quote};
+use crate::format::{fixed, percent};
+
+/// Said with random weights instead of a prediction, which they cannot make.
+pub const NO_PREDICTION: &str = "Random weights have no trained unembedding (the matrix that turns a row's output into a score for every word), so there is no next-token prediction to show. To see one, choose Weights: “trained on a tiny grammar” in the Model panel.";
+
+/// What the sampling temperature T does, beside its slider.
+pub const SAMPLING_TEMPERATURE_HINT: &str = "T divides the logits (the scores for each next word) before their softmax; it is not the τ that divides the attention scores. T = 0 is greedy: always the most likely word, no draw.";
+
+/// Where the next-token readout comes from: row `row` (0-based) of `token` at attention
+/// temperature `tau`.
+pub fn next_token_intro(token: &str, row: usize, tau: &str) -> String {
+    format!(
+        "What the trained model predicts after {} (row {}), from that row's output at τ = {tau}: its most likely next tokens.",
+        quote(token),
+        row + 1
+    )
+}
+
+/// The table's caption.
+pub fn next_token_caption(token: &str, row: usize) -> String {
+    format!(
+        "Next-token probabilities after {} (row {})",
+        quote(token),
+        row + 1
+    )
+}
+
+/// The table line for the tokens outside the top ones: "the other 24 tokens".
+pub fn other_tokens(n: usize) -> String {
+    format!("(the other {})", count(n, "token", "tokens"))
+}
+
+/// The token that actually follows the row (`Some((token, p, loss))`) or, at the last row, that
+/// none does.
+pub fn following_token_text(following: Option<(&str, f64, f64)>) -> String {
+    match following {
+        Some((token, p, loss)) => format!(
+            "The token that actually follows is {}: the model gave it {}, a loss of {} nats (−ln p).",
+            quote(token),
+            percent(p),
+            fixed(loss, 3)
+        ),
+        None => "This is the last row: no token follows it in the sentence, so there is no loss to show.".to_string(),
+    }
+}
+
+/// The bar chart's text alternative: each shown token and its probability.
+pub fn next_token_bars_label(lines: &[(String, f64)]) -> String {
+    let items: Vec<String> = lines
+        .iter()
+        .map(|(t, p)| format!("{} {}", t, percent(*p)))
+        .collect();
+    format!(
+        "Bar chart of next-token probabilities: {}.",
+        items.join(", ")
+    )
+}
+
+/// How the newest generated `token` was chosen: with the draw `u` that fell in its share
+/// `start..end` of the running total, or with no draw (greedy).
+pub fn draw_text(u: Option<f64>, token: &str, (start, end): (f64, f64)) -> String {
+    let Some(u) = u else {
+        return format!(
+            "Greedy (T = 0 or top-k = 1): no draw; the most likely token, {}, is taken.",
+            quote(token)
+        );
+    };
+    // Enough decimals that u never prints equal to an end of the share it is not equal to.
+    let decimals = (2..=15)
+        .find(|&d| {
+            let shown = fixed(u, d);
+            (u == start || shown != fixed(start, d)) && (u == end || shown != fixed(end, d))
+        })
+        .unwrap_or(15);
+    format!(
+        "u = {} fell in {}'s share {}–{} of the running total (tokens in vocabulary order), so {} was drawn.",
+        fixed(u, decimals),
+        quote(token),
+        fixed(start, decimals),
+        fixed(end, decimals),
+        quote(token)
+    )
+}
+
+/// The running generated text, or that nothing is generated yet.
+pub fn generated_text(generated: &[String]) -> String {
+    if generated.is_empty() {
+        return "Nothing generated yet: the sentence is the prompt.".to_string();
+    }
+    format!(
+        "Generated {}: {}",
+        count(generated.len(), "token", "tokens"),
+        quote(&generated.join(" "))
+    )
+}
