@@ -1,5 +1,5 @@
 // Lighthouse benchmark — not a test; run by scripts/bench.sh (section 3, and --compare):
-//   node benches/lighthouse.mjs [--dist dist] [--runs 3] [--pages index.html,practice.html,train.html]
+//   node benches/lighthouse.mjs [--dist dist] [--runs 3] [--pages index.html,practice.html,train.html,generate.html]
 //                               [--out lighthouse.json] [--reports DIR] [--timeout 240] [--port 0]
 //
 // Serves the dist on 127.0.0.1 at a free port with gzip (level 9, as a static host serves it; the
@@ -31,7 +31,7 @@ const opt = (name, dflt) => {
 };
 const DIST = path.resolve(opt('dist', process.env.E2E_DIST || path.join(REPO_ROOT, 'dist')));
 const RUNS = Number(opt('runs', 3));
-const PAGES = opt('pages', 'index.html,practice.html,train.html').split(',').filter(Boolean);
+const PAGES = opt('pages', 'index.html,practice.html,train.html,generate.html').split(',').filter(Boolean);
 const OUT = opt('out', null);
 const REPORTS = opt('reports', null);
 const TIMEOUT_S = Number(opt('timeout', 240));

@@ -214,3 +214,17 @@ test('training page: Replay at a kept checkpoint, knock-outs predicted and shown
     await assertClean(page, `${at150}, the composition test's result`);
   });
 });
+
+test('generate page: a generated text, the question answered, the curves measured, every disclosure open', { timeout: 240_000 }, async () => {
+  await inEachView(DESKTOP_AND_PHONE, 'generate', async (page, where) => {
+    await page.goto(`${app.url}/generate.html?p=the+cat&n=6&seed=3`);
+    await page.waitForSelector('[data-testid=gen-heatmap]');
+    await page.waitForFunction(() => !document.documentElement.hasAttribute('data-building'));
+    await page.getByLabel('The attention temperature τ').check();
+    await page.getByTestId('two-t-check').click();
+    await page.getByTestId('measure-curves').click();
+    await eventually(async () => assert.match(await page.getByTestId('curves-progress').textContent(), /all 16 temperatures/), 120_000);
+    await openDisclosures(page);
+    await assertClean(page, `${where}, six tokens generated`);
+  });
+});

@@ -36,7 +36,9 @@
 #      and the tiny grammar there, seeds 1–3 (seconds to within 10 % of the minimum the page prints);
 #      two bounds for the speed target: the native step compiled for this CPU (target-cpu=native, own
 #      target dir) and the training page with all its code at opt-level 3 (over the size budget; three
-#      runs; its own build of every page in target/bench-train-o3, ~8 min from cold).
+#      runs; its own build of every page in target/bench-train-o3, ~8 min from cold);
+#   and the generate page: one generated token with its redraw, timed per press
+#      (benches/generate_page.mjs, goal ≤ 16 ms at the 95th percentile).
 # Not part of scripts/test.sh: timings depend on the machine and on what else it is running
 # (the load average before and after is recorded).
 #
@@ -231,6 +233,8 @@ if [ -d "$BENCH_DIR/dist-prof" ]; then
   node benches/browser.mjs --dist "$BENCH_DIR/dist-prof" --out "$BENCH_DIR/browser-profile.json" --port "$(port 3)" \
     --updates 60 --loads 1 --only 'default,256t-8h' --nav none --profile --profile-top 20 | tee "$BENCH_DIR/browser-profile.txt"
 fi
+ae_log "browser: the generate page, one token per press (benches/generate_page.mjs)"
+node benches/generate_page.mjs --dist "$PAGES" --json "$BENCH_DIR/generate.json"
 node benches/page_sizes.mjs "$PAGES" > "$BENCH_DIR/page-sizes.json"
 if [ -n "$LIGHTHOUSE" ]; then
   ae_log "Lighthouse mobile, every page, ${BENCH_LH_RUNS:-3} runs each"

@@ -25,7 +25,8 @@ use crate::components::{
 use crate::model::trained::WeightsChoice;
 use crate::model::url_state::ViewState;
 use crate::state::{
-    load_trained_weights, provide_theme, sync_url, ExplorerModel, NumbersHidden, ViewSignals,
+    load_trained_weights, provide_theme, sync_url, ExplorerModel, GeneratePage, NumbersHidden,
+    ViewSignals,
 };
 use crate::text::{
     self, glossary, weights_note, weights_note_short, NUMBERS_HIDDEN, PRACTICE_NEXT, TRAINING_NEXT,
@@ -164,6 +165,63 @@ pub fn TrainApp() -> impl IntoView {
                 <p>
                     "Every number on this page is computed in your browser by the app's own code (written in Rust, compiled to WebAssembly), from seeded random inputs that anyone can reproduce."
                 </p>
+            </footer>
+        </AfterFirstPaint>
+    }
+}
+
+/// The generate page (`generate.html`, its own wasm): a trained model writes text one token at
+/// a time. Its state is its own ([`GeneratePage`]): the page has no explorer view.
+#[component]
+pub fn GenerateApp() -> impl IntoView {
+    use crate::components::generate::{
+        attention_grid::AttentionGrid, controls::GenerateControls, curves::MeasuredCurves,
+        download::GenerationDownload, kv_cache::KvCacheSteps, text_so_far::TextSoFar,
+        two_temperatures::TwoTemperatures,
+    };
+    provide_theme();
+    let page = GeneratePage::provide();
+    view! {
+        <nav class="page-nav" aria-label="Pages">
+            <a class="to-explorer" href="./">{text::OPEN_EXPLORER}</a>
+            " · "
+            <a href="practice.html">"Open the practice page"</a>
+            " · "
+            <a href="train.html">{text::OPEN_TRAINING_PAGE}</a>
+        </nav>
+        <Notices />
+        <UpdateNotice />
+        <main class="generate-layout">
+            <section class="panel" aria-labelledby="generate-title">
+                <h2 id="generate-title">"Generate, one token at a time"</h2>
+                <p class="hint">{move || page.model().map(|c| text::generate_intro(c.model.config(), page.link.with(|l| l.writer)))}</p>
+                <GenerateControls />
+                <TextSoFar />
+            </section>
+            <section class="panel" aria-labelledby="grid-title">
+                <h2 id="grid-title">"The text's attention, and what each row predicts"</h2>
+                <AttentionGrid />
+            </section>
+            <AfterFirstPaint>
+                <section class="panel" aria-labelledby="cache-title">
+                    <h2 id="cache-title">"The key–value cache"</h2>
+                    <KvCacheSteps />
+                </section>
+                <section class="panel" aria-labelledby="two-t-title">
+                    <h2 id="two-t-title">"Two temperatures: τ and T"</h2>
+                    <TwoTemperatures />
+                    <h3>"Measured: the grammar of what the model writes"</h3>
+                    <MeasuredCurves />
+                </section>
+                <section class="panel" aria-labelledby="generate-download-title">
+                    <h2 id="generate-download-title">"Download"</h2>
+                    <GenerationDownload />
+                </section>
+            </AfterFirstPaint>
+        </main>
+        <AfterFirstPaint>
+            <footer class="site-footer">
+                <p>{text::GENERATE_FOOTER}</p>
             </footer>
         </AfterFirstPaint>
     }
@@ -408,6 +466,11 @@ pub fn start() {
 /// Starts the practice page.
 pub fn start_practice() {
     start_page(PracticeApp);
+}
+
+/// Starts the generate page.
+pub fn start_generate() {
+    start_page(GenerateApp);
 }
 
 /// Starts the training page.

@@ -4,6 +4,8 @@
 //! the counts follow from `exp`/`ln` to the last bit, which WebAssembly only matches to rounding.
 #![cfg(not(target_arch = "wasm32"))]
 
+mod shipped;
+
 use attention_explorer::model::sampling::{argmax, Sampler};
 use attention_explorer::model::train::generate::{generate, Generator, KvCache};
 use attention_explorer::model::train::lab::composition::composition;
@@ -14,16 +16,10 @@ use attention_explorer::model::train::lab::generation::{
 use attention_explorer::model::train::lab::knockout::Ablation;
 use attention_explorer::model::train::lab::pass::Pass;
 use attention_explorer::model::train::lab::run_config::TrainConfig;
-use attention_explorer::model::train::page::checkpoint_file::decode;
 use attention_explorer::model::train::page::stepping::Trainer;
 use attention_explorer::model::train::tasks::{Grammar, SentenceVerdict};
-use attention_explorer::model::train::transformer::{ForwardCache, Transformer};
-
-fn grammar_model() -> Transformer {
-    decode(include_bytes!("../assets/checkpoints/grammar.bin"))
-        .unwrap()
-        .model
-}
+use attention_explorer::model::train::transformer::ForwardCache;
+use shipped::grammar_model;
 
 /// The counts of one point and its mean loss (within 1e-12: the runs are bit-exact natively;
 /// this leaves room for a maths library that rounds `exp` differently).

@@ -4,22 +4,18 @@
 //! trainer's loss, and generation repeats from its seed and stops at the context length.
 #![cfg(not(target_arch = "wasm32"))]
 
+mod shipped;
+
 use attention_explorer::model::next_token::{
     generate_at, next_token, next_token_rows, share_of, SHOWN_CANDIDATES,
 };
 use attention_explorer::model::sampling::{draw, Sampler};
 use attention_explorer::model::temperature::{SLIDER_MAX_TAU, SLIDER_MIN_TAU};
 use attention_explorer::model::train::generate::KvCache;
-use attention_explorer::model::train::page::checkpoint_file::decode;
 use attention_explorer::model::train::tasks::Grammar;
-use attention_explorer::model::train::transformer::{ForwardCache, Transformer};
+use attention_explorer::model::train::transformer::ForwardCache;
 use proptest::prelude::*;
-
-fn grammar_model() -> Transformer {
-    decode(include_bytes!("../assets/checkpoints/grammar.bin"))
-        .unwrap()
-        .model
-}
+use shipped::grammar_model;
 
 /// Every sentence the grammar writes (training and held-out parts).
 fn grammar_sentences() -> Vec<Vec<usize>> {

@@ -114,6 +114,37 @@ pub fn label_on(weight: f64) -> Rgb {
     }
 }
 
+/// The WCAG relative luminance of an sRGB colour (0 for black, 1 for white).
+pub fn luminance(c: Rgb) -> f64 {
+    let linear = |v: u8| {
+        let s = f64::from(v) / 255.0;
+        if s <= 0.040_45 {
+            s / 12.92
+        } else {
+            ((s + 0.055) / 1.055).powf(2.4)
+        }
+    };
+    0.2126 * linear(c.0) + 0.7152 * linear(c.1) + 0.0722 * linear(c.2)
+}
+
+/// The WCAG contrast ratio of two colours (1 to 21).
+pub fn contrast(a: Rgb, b: Rgb) -> f64 {
+    let (la, lb) = (luminance(a), luminance(b));
+    (la.max(lb) + 0.05) / (la.min(lb) + 0.05)
+}
+
+/// Black or white text, whichever contrasts more with `background`: on every viridis colour the
+/// ratio is at least 4.5:1, the WCAG minimum for small text (tested below). The HTML heatmap of
+/// the generate page prints its weights in small type on their cells.
+pub fn text_on(background: Rgb) -> Rgb {
+    let (black, white) = (Rgb(0, 0, 0), Rgb(0xff, 0xff, 0xff));
+    if contrast(background, black) >= contrast(background, white) {
+        black
+    } else {
+        white
+    }
+}
+
 /// Colours that depend on the page theme (light or dark).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Theme {
@@ -154,6 +185,16 @@ impl Theme {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn text_on_every_viridis_colour_meets_the_small_text_contrast() {
+        for i in 0..=1000 {
+            let bg = viridis(f64::from(i) / 1000.0);
+            assert!(contrast(bg, text_on(bg)) >= 4.5, "{bg:?}");
+        }
+        assert_eq!(text_on(Rgb(0xff, 0xff, 0xff)), Rgb(0, 0, 0));
+        assert!((contrast(Rgb(0, 0, 0), Rgb(0xff, 0xff, 0xff)) - 21.0).abs() < 1e-12);
+    }
+
     use super::*;
 
     #[test]

@@ -3,6 +3,7 @@
 //! returning this module's [`Result`] (a [`DrawError`] on failure).
 
 pub mod colors;
+pub mod curves;
 pub mod dashes;
 pub mod layout;
 pub mod pixel_ratio;

@@ -8,6 +8,7 @@ pub mod data_table;
 pub mod downloads;
 pub mod embed;
 pub mod explanation;
+pub mod generate;
 pub mod heatmap;
 pub mod how_we_know;
 pub mod inspector;

@@ -7,6 +7,8 @@ pub mod compare;
 pub mod embed;
 pub mod explorer;
 pub mod export;
+pub mod generate_page;
+pub mod generation_export;
 pub mod host;
 pub mod masked_average;
 pub mod multihead;

@@ -7,7 +7,7 @@
 //! forward pass (`model::train::generate`): row i reads tokens `0..=i` only, so the rows of a
 //! sentence are the rows of its longest prefix.
 
-use super::sampling::{top_k_ids, Sampler};
+use super::sampling::{shares, top_k_ids, Sampler};
 use super::train::generate::{GeneratedStep, Generator, KvCache, TokenRow};
 use super::train::transformer::{KeepOutputs, Transformer};
 
@@ -106,13 +106,13 @@ pub fn candidates(probs: &[f64]) -> (Vec<Candidate>, f64) {
 }
 
 /// Where the draw picks `token` from `probs`: the running total of probability before it and
-/// after it, in id order, the order [`super::sampling::inverse_cdf`] adds them in. The token is
-/// chosen exactly when `start ≤ u < end`.
+/// after it, in id order, as [`shares`] adds them for the draw. The token is chosen exactly
+/// when `start ≤ u < end`.
 pub fn share_of(probs: &[f64], token: usize) -> (f64, f64) {
-    let mut start = 0.0;
-    for &p in probs.iter().take(token).filter(|&&p| p > 0.0) {
-        start += p;
-    }
+    let start = shares(probs)
+        .take_while(|&(i, _, _)| i < token)
+        .last()
+        .map_or(0.0, |(_, _, end)| end);
     (start, start + probs[token])
 }
 

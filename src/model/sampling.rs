@@ -99,18 +99,28 @@ pub fn top_k_ids(logits: &[f64], k: usize) -> Vec<usize> {
     ids
 }
 
+/// Every token with a non-zero probability, in id order, with the running total of `probs`
+/// before and after it: the share of (0, 1) in which the draw u picks it.
+pub fn shares(probs: &[f64]) -> impl Iterator<Item = (usize, f64, f64)> + '_ {
+    probs
+        .iter()
+        .enumerate()
+        .filter(|&(_, &p)| p > 0.0)
+        .scan(0.0, |total, (i, &p)| {
+            let start = *total;
+            *total += p;
+            Some((i, start, *total))
+        })
+}
+
 /// The first id whose running total of `probs` exceeds `u`; the last id with a non-zero
 /// probability if rounding leaves the total at or below `u`.
 pub fn inverse_cdf(probs: &[f64], u: f64) -> usize {
-    let mut total = 0.0;
     let mut last = 0;
-    for (i, &p) in probs.iter().enumerate() {
-        if p > 0.0 {
-            total += p;
-            last = i;
-            if total > u {
-                return i;
-            }
+    for (i, _, end) in shares(probs) {
+        last = i;
+        if end > u {
+            return i;
         }
     }
     last

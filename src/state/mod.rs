@@ -4,6 +4,7 @@
 //! (`app`); components read the ones they use. Nothing here draws.
 
 mod explorer_model;
+mod generate_page;
 mod knockout;
 mod notices;
 mod numbers_hidden;
@@ -17,6 +18,7 @@ mod url_sync;
 mod view_signals;
 
 pub use explorer_model::ExplorerModel;
+pub use generate_page::GeneratePage;
 pub use knockout::{Knockout, KnockoutResult};
 pub use notices::Notices;
 pub use numbers_hidden::NumbersHidden;

@@ -13,7 +13,7 @@ use leptos::prelude::*;
 use std::sync::Arc;
 
 /// The model the training page saved in this browser, or why there is none to show.
-fn read_your_model() -> Result<Arc<Checkpoint>, String> {
+pub fn read_your_model() -> Result<Arc<Checkpoint>, String> {
     match load_your_model() {
         Ok(Some(bytes)) => decode(&bytes)
             .map(Arc::new)

@@ -1,4 +1,4 @@
-//! Keeps the address bar in step with the view.
+//! Keeps the address bar in step with the view (and with the generate page's link).
 
 use super::ViewSignals;
 use crate::model::url_state::ViewState;
@@ -12,9 +12,19 @@ use std::time::Duration;
 /// more changes came in and waits again if so. (Re-arming a timer on every input cost more than
 /// the rest of the sync.)
 pub fn sync_url(view: ViewSignals) {
-    let sync: StoredValue<UrlSync, LocalStorage> = StoredValue::new_local(UrlSync::default());
+    keep_in_address_bar(move || view.snapshot(), ViewState::to_query);
+}
+
+/// Keeps the address bar at `query(read())`, debounced as [`sync_url`] is: `read` runs (tracked)
+/// on every change, `query` only when the timer writes.
+pub fn keep_in_address_bar<T: 'static>(read: impl Fn() -> T + 'static, query: fn(&T) -> String) {
+    let sync: StoredValue<UrlSync<T>, LocalStorage> = StoredValue::new_local(UrlSync {
+        latest: None,
+        armed: false,
+        changed: false,
+    });
     Effect::new(move |_| {
-        let snapshot = view.snapshot();
+        let snapshot = read();
         let arm = sync
             .try_update_value(|s| {
                 s.latest = Some(snapshot);
@@ -23,22 +33,24 @@ pub fn sync_url(view: ViewSignals) {
             })
             .unwrap_or(false);
         if arm {
-            wait_then_write_url(sync);
+            wait_then_write_url(sync, query);
         }
     });
 }
 
-/// The view waiting to be written to the address bar.
-#[derive(Default)]
-struct UrlSync {
-    latest: Option<ViewState>,
+/// The state waiting to be written to the address bar.
+struct UrlSync<T> {
+    latest: Option<T>,
     /// A timer is pending.
     armed: bool,
     /// The view changed since that timer was set.
     changed: bool,
 }
 
-fn wait_then_write_url(sync: StoredValue<UrlSync, LocalStorage>) {
+fn wait_then_write_url<T: 'static>(
+    sync: StoredValue<UrlSync<T>, LocalStorage>,
+    query: fn(&T) -> String,
+) {
     set_timeout(
         move || {
             // `None` once the app is gone.
@@ -50,8 +62,8 @@ fn wait_then_write_url(sync: StoredValue<UrlSync, LocalStorage>) {
                 s.latest.take()
             });
             match due {
-                Some(Some(view)) => replace_query(&view.to_query()),
-                Some(None) if sync.with_value(|s| s.armed) => wait_then_write_url(sync),
+                Some(Some(state)) => replace_query(&query(&state)),
+                Some(None) if sync.with_value(|s| s.armed) => wait_then_write_url(sync, query),
                 _ => {}
             }
         },

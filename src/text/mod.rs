@@ -15,6 +15,7 @@
 mod break_it;
 mod explorer;
 mod figures;
+mod generate_page;
 mod lesson;
 mod main_view;
 mod next_token;
@@ -32,6 +33,7 @@ mod training_views;
 pub use break_it::*;
 pub use explorer::*;
 pub use figures::*;
+pub use generate_page::*;
 pub use lesson::*;
 pub use main_view::*;
 pub use next_token::*;

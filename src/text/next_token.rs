@@ -44,7 +44,7 @@ pub fn following_token_text(following: Option<(&str, f64, f64)>) -> String {
             percent(p),
             fixed(loss, 3)
         ),
-        None => "This is the last row: no token follows it in the sentence, so there is no loss to show.".to_string(),
+        None => "This is the last row: no token follows it in the text yet, so there is no loss to show.".to_string(),
     }
 }
 

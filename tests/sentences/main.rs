@@ -22,6 +22,7 @@ mod views;
 mod break_it;
 mod compare;
 mod explorer;
+mod generate_page;
 mod lesson;
 mod next_token;
 mod quiz;

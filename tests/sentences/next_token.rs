@@ -6,16 +6,13 @@ use crate::views::*;
 use attention_explorer::format::{fixed, percent};
 use attention_explorer::model::next_token::{generate_at, next_token, share_of};
 use attention_explorer::model::sampling::Sampler;
-use attention_explorer::model::train::page::checkpoint_file::decode;
 use attention_explorer::model::train::tasks::GRAMMAR_WORDS;
 use attention_explorer::model::train::transformer::Transformer;
 use attention_explorer::text;
 use proptest::prelude::*;
 
 fn model() -> Transformer {
-    decode(include_bytes!("../../assets/checkpoints/grammar.bin"))
-        .unwrap()
-        .model
+    checkpoint().model.clone()
 }
 
 /// The numbers a sentence prints, in order ("31.0%" gives 31.0).

@@ -53,7 +53,8 @@ pub const VOCAB: [&str; 30] = [
     "İ",
 ];
 
-fn checkpoint() -> &'static Arc<Checkpoint> {
+/// The shipped tiny-grammar checkpoint, decoded once.
+pub fn checkpoint() -> &'static Arc<Checkpoint> {
     static CHECKPOINT: OnceLock<Arc<Checkpoint>> = OnceLock::new();
     CHECKPOINT.get_or_init(|| {
         Arc::new(

@@ -38,7 +38,9 @@
 use super::kernels::{matmul, matmul_acc};
 use super::scoring::{CausalSoftmax, ScoringRule};
 use super::shape::{ParamGroup, PositionKind, TransformerConfig};
-use super::transformer::{dot, softmax_in_place, AfterHead, KeepOutputs, Transformer};
+use super::transformer::{
+    dot, softmax_in_place, AfterHead, ForwardCache, KeepOutputs, Transformer,
+};
 use crate::model::sampling::{draw, Sampler};
 
 /// One row of the forward pass, for the token just appended to a [`KvCache`].
@@ -288,6 +290,91 @@ pub fn multiplications_with_cache(cfg: &TransformerConfig, len: usize) -> usize 
 pub fn multiplications_without_cache(cfg: &TransformerConfig, len: usize) -> usize {
     let (d, vocab) = (cfg.d_model, cfg.vocab);
     cfg.layers * (4 * len * d * d + len * (len + 1) * d) + len * d * vocab
+}
+
+/// How the cached rows of a sequence compare with the full forward pass recomputed from scratch:
+/// the page's statement that the cache changes nothing is this count, for the run it shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CacheCheck {
+    /// The numbers compared: every row's logits, probabilities and attention weights (every
+    /// layer and head), and every layer's cached keys and values.
+    pub compared: usize,
+    /// Of those, the ones whose bits differ.
+    pub differing: usize,
+}
+
+/// Appends `tokens` one at a time to a cache at attention temperature `tau` and compares every
+/// number it computed, bit for bit, with one full pass over all of them at `full_tau` (the page
+/// passes `tau`; a different `full_tau` shows that the check can fail).
+pub fn check_cache(model: &Transformer, tokens: &[usize], tau: f64, full_tau: f64) -> CacheCheck {
+    let cfg = *model.config();
+    let (t, d, vocab) = (tokens.len(), cfg.d_model, cfg.vocab);
+    let mut check = CacheCheck {
+        compared: 0,
+        differing: 0,
+    };
+    if t == 0 {
+        return check;
+    }
+    let mut tally = |a: &[f64], b: &[f64]| {
+        check.compared += a.len();
+        check.differing += a
+            .iter()
+            .zip(b)
+            .filter(|(x, y)| x.to_bits() != y.to_bits())
+            .count();
+    };
+    let (full, logits) = full_pass(model, tokens, full_tau, &KeepOutputs);
+    let mut kv = KvCache::with_hook(model, tau, &KeepOutputs);
+    for (i, &token) in tokens.iter().enumerate() {
+        let Ok(row) = kv.push(token) else {
+            return CacheCheck {
+                compared: check.compared,
+                differing: check.compared.max(1),
+            };
+        };
+        tally(&row.logits, &logits[i * vocab..(i + 1) * vocab]);
+        tally(&row.probs, &full.probs[i * vocab..(i + 1) * vocab]);
+        for (layer, heads) in row.attention.iter().enumerate() {
+            for (head, weights) in heads.iter().enumerate() {
+                let want: Vec<f64> = (0..=i)
+                    .map(|j| full.layers[layer].attn[head][(i, j)])
+                    .collect();
+                tally(weights, &want);
+            }
+        }
+    }
+    for layer in 0..cfg.layers {
+        let (k, v) = kv.keys_and_values(layer);
+        tally(k, &full.layers[layer].k[..t * d]);
+        tally(v, &full.layers[layer].v[..t * d]);
+    }
+    check
+}
+
+/// The full pass over `tokens` at `tau`, each head's output through `after_head`, and its logits
+/// (T × vocab: the unembedding of the last residual stream with the product the pass uses).
+pub fn full_pass(
+    model: &Transformer,
+    tokens: &[usize],
+    tau: f64,
+    after_head: &dyn AfterHead,
+) -> (ForwardCache, Vec<f64>) {
+    let cfg = model.config();
+    let mut cache = ForwardCache::default();
+    model.forward_under(tokens, &mut cache, tau, &CausalSoftmax, after_head);
+    let (t, d, vocab) = (tokens.len(), cfg.d_model, cfg.vocab);
+    let unembed = model.offset(ParamGroup::Unembedding);
+    let mut logits = vec![0.0; t * vocab];
+    matmul(
+        &cache.x[cfg.layers],
+        &model.params()[unembed..unembed + d * vocab],
+        &mut logits,
+        t,
+        d,
+        vocab,
+    );
+    (cache, logits)
 }
 
 /// One generated token and how it was chosen.

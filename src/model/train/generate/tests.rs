@@ -5,7 +5,6 @@ use super::*;
 use crate::model::attention::causal_softmax;
 use crate::model::rng::SeededRng;
 use crate::model::sampling::argmax;
-use crate::model::train::transformer::ForwardCache;
 use nalgebra::DMatrix;
 
 /// Every shape [`TransformerConfig::check`] allows, with odd sizes so that the products' 4 × 4
@@ -39,31 +38,6 @@ fn random_tokens(cfg: &TransformerConfig, seed: u64, len: usize) -> Vec<usize> {
     (0..len)
         .map(|_| (rng.next_u64() % cfg.vocab as u64) as usize)
         .collect()
-}
-
-/// The full pass over `tokens` and its logits, T × vocab (the unembedding of its last residual
-/// stream with the same product the pass uses).
-fn full_pass(
-    model: &Transformer,
-    tokens: &[usize],
-    tau: f64,
-    after_head: &dyn AfterHead,
-) -> (ForwardCache, Vec<f64>) {
-    let cfg = model.config();
-    let mut cache = ForwardCache::default();
-    model.forward_under(tokens, &mut cache, tau, &CausalSoftmax, after_head);
-    let (t, d, vocab) = (tokens.len(), cfg.d_model, cfg.vocab);
-    let unembed = model.offset(ParamGroup::Unembedding);
-    let mut logits = vec![0.0; t * vocab];
-    matmul(
-        &cache.x[cfg.layers],
-        &model.params()[unembed..unembed + d * vocab],
-        &mut logits,
-        t,
-        d,
-        vocab,
-    );
-    (cache, logits)
 }
 
 fn bits(values: &[f64]) -> Vec<u64> {
@@ -354,4 +328,28 @@ fn multiplications_are_counted_where_they_happen() {
     let r = TransformerConfig::REFERENCE;
     assert_eq!(multiplications_with_cache(&r, 16), 11_264);
     assert_eq!(multiplications_without_cache(&r, 16), 164_864);
+}
+
+#[test]
+fn the_cache_check_counts_every_number_and_catches_a_difference() {
+    for cfg in shapes() {
+        let model = Transformer::new(cfg, 3).unwrap();
+        for len in [1, 4, cfg.max_len] {
+            let tokens = random_tokens(&cfg, 40 + len as u64, len);
+            let same = check_cache(&model, &tokens, 1.0, 1.0);
+            let (d, t) = (cfg.d_model, len);
+            let attention: usize = cfg.layers * cfg.heads * t * (t + 1) / 2;
+            assert_eq!(
+                same.compared,
+                2 * t * cfg.vocab + attention + 2 * cfg.layers * t * d
+            );
+            assert_eq!(same.differing, 0, "{cfg:?} len {len}");
+            // A full pass at another τ is another computation: the check must see it (one
+            // token attends only to itself, whatever τ).
+            let other = check_cache(&model, &tokens, 1.0, 2.0);
+            assert_eq!(other.differing > 0, len > 1, "{cfg:?} len {len}");
+            let at_half = check_cache(&model, &tokens, 0.5, 0.5);
+            assert_eq!(at_half.differing, 0);
+        }
+    }
 }

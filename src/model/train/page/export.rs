@@ -30,6 +30,7 @@ use crate::model::train::lab::detectors::HeadScores;
 use crate::model::train::lab::evaluation::EvalPoint;
 use crate::model::train::lab::knockout::AblationKind;
 use crate::model::train::lab::run_config::TrainConfig;
+use crate::model::train::shape::TransformerConfig;
 use crate::model::train::tasks::{Sequence, Task, GRAMMAR_WORDS};
 use nalgebra::DMatrix;
 use std::fmt::Write;
@@ -95,6 +96,40 @@ fn eval_json(out: &mut String, eval: &EvalPoint) {
     out.push('}');
 }
 
+/// A model's shape as the downloads write it: `{"vocab": …, "d_model": …, "layers": …, "heads": …,
+/// "head_size": …, "max_len": …, "positions": "…"}` (the training page's `model`, and the
+/// generation download's).
+pub(crate) fn shape_json(m: &TransformerConfig) -> String {
+    format!(
+        "{{\"vocab\": {}, \"d_model\": {}, \"layers\": {}, \"heads\": {}, \"head_size\": {}, \"max_len\": {}, \"positions\": \"{}\"}}",
+        m.vocab,
+        m.d_model,
+        m.layers,
+        m.heads,
+        m.head_size(),
+        m.max_len,
+        m.positions.name()
+    )
+}
+
+/// Every trained matrix of a model of shape `model` with parameters `params`, in layout order:
+/// `[{"name": label, "rows": r, "cols": c, "values": [[…], …]}, …]`, row-major, one group a line
+/// (the training page's `groups`, and the generation download's: one writer, one format).
+pub(crate) fn groups_json(out: &mut String, model: &TransformerConfig, params: &[f64]) {
+    list(out, &model.layout(), ",\n    ", |o, span| {
+        o.push_str("{\"name\": ");
+        json_string(o, &span.group.label());
+        let _ = write!(
+            o,
+            ", \"rows\": {}, \"cols\": {}, \"values\": ",
+            span.rows, span.cols
+        );
+        let values = &params[span.range()];
+        json_matrix(o, &DMatrix::from_row_slice(span.rows, span.cols, values));
+        o.push('}');
+    });
+}
+
 /// The JSON document for `snapshot` of a run with `config` (see the module documentation);
 /// `attention` is `snapshot`'s model on `held_out[0]`, `[layer][head]`.
 pub fn run_json(
@@ -131,16 +166,10 @@ pub fn lab_json(
     json_number(&mut out, config.lr);
     let _ = write!(
         out,
-        ",\n  \"batch\": {},\n  \"step\": {},\n  \"model\": {{\"vocab\": {}, \"d_model\": {}, \"layers\": {}, \"heads\": {}, \"head_size\": {}, \"max_len\": {}, \"positions\": \"{}\"}},\n  \"words\": ",
+        ",\n  \"batch\": {},\n  \"step\": {},\n  \"model\": {},\n  \"words\": ",
         config.batch,
         snapshot.eval.step,
-        m.vocab,
-        m.d_model,
-        m.layers,
-        m.heads,
-        m.head_size(),
-        m.max_len,
-        m.positions.name()
+        shape_json(m)
     );
     if let Some(mistake) = config.mistake {
         // Before "words", so a reader meets it before the numbers it changes.
@@ -153,19 +182,7 @@ pub fn lab_json(
         out.push_str("null");
     }
     out.push_str(",\n  \"groups\": ");
-    let spans = m.layout();
-    list(&mut out, &spans, ",\n    ", |o, span| {
-        o.push_str("{\"name\": ");
-        json_string(o, &span.group.label());
-        let _ = write!(
-            o,
-            ", \"rows\": {}, \"cols\": {}, \"values\": ",
-            span.rows, span.cols
-        );
-        let values = &snapshot.params[span.range()];
-        json_matrix(o, &DMatrix::from_row_slice(span.rows, span.cols, values));
-        o.push('}');
-    });
+    groups_json(&mut out, m, &snapshot.params);
     out.push_str(",\n  \"held_out\": ");
     list(&mut out, held_out, ",\n    ", |o, s| {
         o.push_str("{\"tokens\": ");

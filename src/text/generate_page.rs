@@ -1,0 +1,170 @@
+//! The generate page's sentences: the cache's check and cost, what the model's positions mean
+//! for cached keys, the two temperatures (the question, its feedback, what τ changed), and the
+//! measured curves' captions. Each sentence is built from the numbers it states.
+
+use super::{count, format_tau, quote};
+use crate::format::{fixed, grouped, percent};
+use crate::model::generate_page::link::Writer;
+use crate::model::generate_page::{HeatmapChanger, TauEffect};
+use crate::model::train::generate::CacheCheck;
+use crate::model::train::lab::generation::GrammarPoint;
+use crate::model::train::shape::{PositionKind, TransformerConfig};
+
+/// What the page is, under its heading, for the model that writes (`yours`: the learner's).
+pub fn generate_intro(cfg: &TransformerConfig, writer: Writer) -> String {
+    let whose = match writer {
+        Writer::Shipped => "the tiny-grammar transformer that ships with the app, trained on the training page's tiny grammar",
+        Writer::Yours => "the tiny-grammar model you trained on the training page, read from this browser",
+    };
+    format!(
+        "Each row of attention ends in a prediction: the model turns the row's output into a score (a logit) for every word it knows, and a softmax turns the scores into probabilities for the next token. Writing text is that, over and over: choose a next token, append it, read one more row. The model here is {whose}: {} of {}, {} words, {} tokens of context.",
+        count(cfg.layers, "attention layer", "attention layers"),
+        count(cfg.heads, "head", "heads"),
+        cfg.vocab,
+        cfg.max_len
+    )
+}
+
+/// Under the page: where its numbers come from.
+pub const GENERATE_FOOTER: &str = "Every number on this page is computed in your browser by the app's own code (written in Rust, compiled to WebAssembly), from the trained weights named above and the seeded draws; download the JSON to recompute the text anywhere.";
+
+/// Beside the sampling temperature's slider.
+pub const T_HINT: &str = "T divides the logits before their softmax: below 1 the likeliest word gets more of the probability, above 1 the rest get more. T = 0 is greedy: always the likeliest word, no draw. T never enters attention.";
+
+/// Beside the attention temperature's slider.
+pub const TAU_HINT: &str = "τ divides every attention score q·k/√d inside the layer, as the explorer's slider does. The model was trained at τ = 1, the only value a real model uses; other values change the weights of the rows that read more than one token, and so the predictions.";
+
+/// Beside top-k.
+pub const TOP_K_HINT: &str = "Only the k likeliest words can be drawn; their probabilities are scaled up to sum to 1. k = 1 is greedy; k = 29 keeps every word.";
+
+/// Beside the seed.
+pub const SEED_HINT: &str = "Each generated token draws one number u, uniform between 0 and 1, from this seed and its place in the text, so the same seed and settings write the same text on every machine, and the link reproduces it.";
+
+/// The heatmap's explanation.
+pub const GROWING_HEATMAP: &str = "One row per token: row i is token i reading tokens 1 to i. Each generated token adds a row at the bottom: its query reading the keys kept in the cache. The rows above never change when a token is appended, because a row never reads the future. Click a row to see what it predicts.";
+
+/// The question's prompt.
+pub const TWO_T_QUESTION: &str = "This page has two temperatures, T and τ. Which of the two changes the heatmap of the text above, for the same tokens? Answer first, then check by moving the sliders.";
+
+/// The question's choices, in [`HeatmapChanger::ALL`] order.
+pub fn changer_label(choice: HeatmapChanger) -> &'static str {
+    match choice {
+        HeatmapChanger::Tau => "The attention temperature τ",
+        HeatmapChanger::SamplingT => "The sampling temperature T",
+        HeatmapChanger::Both => "Both",
+        HeatmapChanger::Neither => "Neither",
+    }
+}
+
+/// The feedback after an answer.
+pub fn changer_feedback(choice: HeatmapChanger) -> String {
+    let why = "τ divides the attention scores inside the layer, so it changes the weights of any row whose scores are not all equal, and through them the predictions. T divides only the logits after the last layer: for the same tokens it changes no weight at all. It changes which token is drawn next, and so which rows get added.";
+    if choice.is_right() {
+        format!("Right. {why}")
+    } else {
+        format!("Not quite: the answer is τ. {why}")
+    }
+}
+
+/// What moving τ did to the text's weights, measured: the largest change of one weight.
+pub fn tau_effect_text(effect: Option<TauEffect>, words: &[&str], (a, b): (f64, f64)) -> String {
+    let Some(e) = effect else {
+        return format!(
+            "With this text, moving τ from {} to {} changes no weight: a text of one token attends only to itself.",
+            format_tau(a),
+            format_tau(b)
+        );
+    };
+    format!(
+        "Measured on this text: moving τ from {} to {} changes the weight of row {} ({}) on token {} ({}), layer {}, head {}, from {} to {}, the largest change of any weight. Moving T changes none of them.",
+        format_tau(a),
+        format_tau(b),
+        e.row + 1,
+        quote(words[e.row]),
+        e.key + 1,
+        quote(words[e.key]),
+        e.layer + 1,
+        e.head + 1,
+        percent(e.before),
+        percent(e.after)
+    )
+}
+
+/// The cache's check against one full pass, for the text shown.
+pub fn cache_check_text(check: CacheCheck, len: usize) -> String {
+    if check.differing == 0 {
+        format!(
+            "Checked on this text: all {} numbers the cache computed (every row's logits, probabilities and attention weights, and every cached key and value) are bit-identical to one full pass over the {} from scratch.",
+            grouped(check.compared as u64),
+            count(len, "token", "tokens")
+        )
+    } else {
+        format!(
+            "Checked on this text: {} of the {} numbers the cache computed differ from one full pass over the {}.",
+            grouped(check.differing as u64),
+            grouped(check.compared as u64),
+            count(len, "token", "tokens")
+        )
+    }
+}
+
+/// The last row's cost with the cache and without it.
+pub fn multiplications_text(len: usize, (with, without): (usize, usize)) -> String {
+    format!(
+        "Computing token {len}'s row: {} multiplications with the cache (its own q, k and v, one row of {} per head against the cached keys, the weighted values, W_o, the matrix that mixes the heads, and the unembedding), {} without it (the full pass over every token again, as a model without a cache runs). That is {}× as many multiplications.",
+        grouped(with as u64),
+        count(len, "score", "scores"),
+        grouped(without as u64),
+        fixed(without as f64 / with as f64, 1)
+    )
+}
+
+/// Why the cached keys stay valid for this model's positions.
+pub fn positions_text(positions: PositionKind) -> &'static str {
+    match positions {
+        PositionKind::Sinusoidal => "This model adds a sinusoidal position code (fixed sines and cosines of the token's place) to each token's input, before any projection: a token's key and value depend only on the token and its own place, so appending a token leaves every cached key valid.",
+        PositionKind::Learned => "This model adds a learned position code to each token's input, before any projection: a token's key and value depend only on the token and its own place, so appending a token leaves every cached key valid.",
+        PositionKind::Rotary => "This model rotates q and k by their own position (rotary positions): a key is rotated once, at its own place, so appending a token leaves every cached key valid.",
+    }
+}
+
+/// What one layer's cache holds after `len` tokens.
+pub fn cache_contents(layer: usize, len: usize, d_model: usize) -> String {
+    format!(
+        "Layer {}: K and V each hold {} of {d_model} numbers, one per token so far; the last row was added by token {len}.",
+        layer + 1,
+        count(len, "row", "rows")
+    )
+}
+
+/// The curves' table caption.
+pub const CURVES_CAPTION: &str = "Generations of the tiny-grammar model from “the” to the end of the context, at each temperature (the loss: the model as trained, τ = 1 and T = 1)";
+
+/// One point of a curve, for the chart's text alternative and the table.
+pub fn curve_point_text(point: &GrammarPoint) -> String {
+    format!(
+        "{} grammatical of {} sentences ({}), mean loss {} nats",
+        point.grammatical,
+        point.sentences,
+        percent(point.grammatical_share()),
+        fixed(point.mean_loss, 3)
+    )
+}
+
+/// The chart's text alternative.
+pub fn curves_label(name: &str, points: &[GrammarPoint]) -> String {
+    let parts: Vec<String> = points
+        .iter()
+        .map(|p| {
+            format!(
+                "{name} = {}: {}",
+                fixed(p.temperature, 2),
+                percent(p.grammatical_share())
+            )
+        })
+        .collect();
+    format!(
+        "Line chart of the grammatical share against {name}: {}.",
+        parts.join("; ")
+    )
+}
