@@ -3,14 +3,13 @@
 //! browser), the row and head the learner looks at, and the generation they describe (a memo, so
 //! each input recomputes the text once).
 
-use super::trained_weights::read_your_model;
+use super::trained_weights::{fetch_grammar_checkpoint, read_your_model};
 use super::url_sync::keep_in_address_bar;
 use crate::model::generate_page::link::{GenerateLink, Writer, MAX_GENERATED};
 use crate::model::generate_page::run::{read_prompt, GenerationRun, Prompt};
 use crate::model::next_token::context_full;
-use crate::model::train::page::checkpoint_file::{decode, Checkpoint, CheckpointTask};
+use crate::model::train::page::checkpoint_file::{Checkpoint, CheckpointTask};
 use crate::model::train::tasks::GRAMMAR_WORDS;
-use crate::web::fetch::fetch_bytes;
 use crate::web::location::location_search;
 use leptos::prelude::*;
 use std::sync::Arc;
@@ -44,6 +43,11 @@ fn usable(checkpoint: Result<Arc<Checkpoint>, String>) -> Result<Arc<Checkpoint>
     Ok(c)
 }
 
+/// The model in `loaded`, once it has loaded without error (tracked).
+fn model_in(loaded: RwSignal<LoadedModel>) -> Option<Arc<Checkpoint>> {
+    loaded.with(|l| l.as_ref().and_then(|m| m.as_ref().ok()).cloned())
+}
+
 impl GeneratePage {
     /// Reads the link, starts loading the model and keeps the address bar in step.
     pub fn provide() -> Self {
@@ -55,23 +59,16 @@ impl GeneratePage {
         match writer {
             Writer::Yours => loaded.set(Some(usable(read_your_model()))),
             Writer::Shipped => leptos::task::spawn_local(async move {
-                let url = format!("checkpoints/{}", CheckpointTask::Grammar.file_name());
-                let bytes = fetch_bytes(&url).await;
-                let read = bytes.and_then(|b| {
-                    decode(&b)
-                        .map(Arc::new)
-                        .map_err(|e| format!("The trained weights could not be read: {e}."))
-                });
-                loaded.set(Some(usable(read)));
+                loaded.set(Some(usable(fetch_grammar_checkpoint().await)));
             }),
         }
         let prompt = Memo::new(move |_| {
-            let model = loaded.with(|l| l.as_ref().and_then(|m| m.as_ref().ok()).cloned())?;
+            let model = model_in(loaded)?;
             let max_len = model.model.config().max_len;
             Some(link.with(|l| read_prompt(&l.prompt, max_len)))
         });
         let run = Memo::new(move |_| {
-            let model = loaded.with(|l| l.as_ref().and_then(|m| m.as_ref().ok()).cloned())?;
+            let model = model_in(loaded)?;
             let ids = prompt.with(|p| {
                 p.as_ref()
                     .and_then(|p| p.as_ref().ok())
@@ -100,8 +97,7 @@ impl GeneratePage {
 
     /// The model that writes, once loaded (tracked).
     pub fn model(&self) -> Option<Arc<Checkpoint>> {
-        self.loaded
-            .with(|l| l.as_ref().and_then(|m| m.as_ref().ok()).cloned())
+        model_in(self.loaded)
     }
 
     /// Generates `more` tokens, or as many as fit in the context (then says why it stopped);

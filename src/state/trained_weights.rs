@@ -23,6 +23,16 @@ pub fn read_your_model() -> Result<Arc<Checkpoint>, String> {
     }
 }
 
+/// Fetches and decodes the tiny grammar's shipped checkpoint (`checkpoints/grammar.bin`), for
+/// the explorer's trained weights and the generate page.
+pub async fn fetch_grammar_checkpoint() -> Result<Arc<Checkpoint>, String> {
+    let url = format!("checkpoints/{}", CheckpointTask::Grammar.file_name());
+    let bytes = fetch_bytes(&url).await?;
+    decode(&bytes)
+        .map(Arc::new)
+        .map_err(|e| format!("The trained weights could not be read: {e}."))
+}
+
 /// The checkpoint as loaded so far: `None` before it is asked for (or while it loads).
 pub type Loaded = Option<Result<Arc<Checkpoint>, String>>;
 
@@ -45,13 +55,7 @@ pub fn load_trained_weights(view: ViewSignals, model: ExplorerModel) {
         }
         loading.set_value(true);
         leptos::task::spawn_local(async move {
-            let url = format!("checkpoints/{}", CheckpointTask::Grammar.file_name());
-            let loaded = match fetch_bytes(&url).await {
-                Ok(bytes) => decode(&bytes)
-                    .map(Arc::new)
-                    .map_err(|e| format!("The trained weights could not be read: {e}.")),
-                Err(e) => Err(e),
-            };
+            let loaded = fetch_grammar_checkpoint().await;
             loading.set_value(false);
             model.trained.set(Some(loaded));
         });

@@ -15,7 +15,7 @@ use crate::model::train::generate::{
     check_cache, multiplications_with_cache, multiplications_without_cache, CacheCheck,
     GeneratedStep, TokenRow,
 };
-use crate::model::train::tasks::GRAMMAR_WORDS;
+use crate::model::train::tasks::{Grammar, GRAMMAR_WORDS};
 use crate::model::train::transformer::Transformer;
 
 /// The prompt as the model reads it.
@@ -46,7 +46,7 @@ pub fn read_prompt(text: &str, max_len: usize) -> Result<Prompt, String> {
     let mut unknown: Vec<String> = Vec::new();
     let mut ids = Vec::with_capacity(words.len());
     for word in &words {
-        match GRAMMAR_WORDS.iter().position(|&g| g == lowercase(word)) {
+        match Grammar::word_id(&lowercase(word)) {
             Some(id) => ids.push(id),
             None if !unknown.contains(word) => unknown.push(word.clone()),
             None => {}
