@@ -247,9 +247,10 @@ test('CSP: the policy ships in index.html and a full session causes no violation
   const inlineHash = `'sha256-${createHash('sha256').update(inlineBody).digest('base64')}'`;
   // The style sheet, written in the same way.
   const styles = [...html.matchAll(/<style\b([^>]*)>([\s\S]*?)<\/style>/gi)];
-  assert.equal(styles.length, 1, 'one style element: the style sheet');
-  assert.match(styles[0][2], /\.site-header\{/, 'it is style/main.css');
-  const styleHash = `'sha256-${createHash('sha256').update(styles[0][2]).digest('base64')}'`;
+  assert.equal(styles.length, 2, 'two style elements: the style sheets');
+  assert.match(styles[0][2], /\.site-header\{/, 'the first is style/main.css');
+  assert.match(styles[1][2], /\.static-heatmap\{/, 'the second is style/heatmap-pages.css');
+  const styleHashes = styles.map(([, , text]) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`);
   assert.doesNotMatch(html, /<link\b[^>]*rel="stylesheet"/, 'no style sheet to fetch before the first paint');
   const external = scripts.filter(([, , body]) => body.trim() === '');
   assert.ok(external.length >= 1, 'the bootstrap script is there');
@@ -266,7 +267,7 @@ test('CSP: the policy ships in index.html and a full session causes no violation
     const directives = Object.fromEntries(csp.split(';').map((d) => d.trim().split(/\s+/)).map(([k, ...v]) => [k, v]));
     assert.deepEqual(directives['default-src'], ["'none'"]);
     assert.deepEqual(directives['script-src'], ["'self'", "'wasm-unsafe-eval'", inlineHash]);
-    assert.deepEqual(directives['style-src'], ["'self'", styleHash]);
+    assert.deepEqual(directives['style-src'], ["'self'", ...styleHashes]);
     assert.deepEqual(directives['object-src'], ["'none'"]);
     assert.deepEqual(directives['base-uri'], ["'none'"]);
     assert.deepEqual(directives['worker-src'], ["'self'"]);

@@ -98,7 +98,7 @@ test('one slider step: the attention on screen once, the visible canvases, no hi
 });
 
 test('the phone dock follows a step only where it is shown', { timeout: 90_000 }, async () => {
-  // Wider than 1100 px the dock is hidden (the inputs and the inspector sit beside the heatmap):
+  // From 1024 px wide the dock is hidden (the inputs and the inspector sit beside the heatmap):
   // the first test's exact list of work per step has no "text:phone dock". On a phone it is pinned
   // to the bottom of the screen, and its summary follows every step.
   const { page, context, consoleLog } = await app.newPage({ viewport: { width: 390, height: 844 } });

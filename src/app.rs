@@ -106,8 +106,9 @@ pub fn PracticeApp() -> impl IntoView {
         <main class="layout">
             {inputs_panel(tasks)}
             <section class="panel main-view" aria-labelledby="heatmap-title">
-                {main_view_heading(view, model)}
+                {main_view_heading(view)}
                 {main_heatmap(view, model)}
+                {main_view_notes(view, model)}
                 <AfterFirstPaint with=tasks.thumbnails>
                     <HeadThumbnails />
                 </AfterFirstPaint>
@@ -266,7 +267,7 @@ fn main_heatmap(view: ViewSignals, model: ExplorerModel) -> impl IntoView {
 /// explorer's heatmap, in this order, one per frame (shorter tasks on a slow phone): what
 /// sits under the heatmap (the head thumbnails, then the downloads), then the inputs (sentence and
 /// temperature, then the model), then the row inspector. In this order nothing on screen moves
-/// when a part arrives: beside the heatmap (wider than 1100 px) each part grows its own column
+/// when a part arrives: beside the heatmap (1024 px wide or more) each part grows its own column
 /// downwards; under it (narrower), each part comes after what lies between it and the heatmap,
 /// and the inputs' and the inspector's panels take no room until their parts do
 /// (`style/main.css`, `.layout > .panel:empty`).
@@ -315,10 +316,17 @@ fn inputs_panel(tasks: FirstViewTasks) -> impl IntoView {
 
 /// The top of the main view on both pages: the heading, the "Break it" banner, which weights
 /// are shown, and the symbols.
-fn main_view_heading(view: ViewSignals, model: ExplorerModel) -> impl IntoView {
+fn main_view_heading(view: ViewSignals) -> impl IntoView {
     view! {
         <h2 id="heatmap-title">{text::HEATMAP_HEADING} {heads_label(view)}</h2>
         <BrokenBanner />
+    }
+}
+
+/// Under the main heatmap (both pages): what the weights are and the symbols. Below the grid, not
+/// above it, so that on a laptop's first screen the whole heatmap fits under its heading.
+fn main_view_notes(view: ViewSignals, model: ExplorerModel) -> impl IntoView {
+    view! {
         <p class="note" data-testid="weights-note">
             {move || {
                 let broken = view.is_broken();
@@ -395,14 +403,15 @@ fn full_layout(view: ViewSignals, model: ExplorerModel) -> impl IntoView {
         <main class="layout">
             {inputs_panel(tasks)}
             <section class="panel main-view" aria-labelledby="heatmap-title">
-                {main_view_heading(view, model)}
+                {main_view_heading(view)}
+                {main_heatmap(view, model)}
                 <p class="hint" id="heatmap-keys">
                     {text::HEATMAP_HINT}
                     // Pointer and keyboard help, or on touch screens the tap (style/main.css).
                     <span class="for-pointer">{text::HEATMAP_HINT_POINTER}</span>
                     <span class="for-touch" data-testid="touch-help">{text::HEATMAP_HINT_TOUCH}</span>
                 </p>
-                {main_heatmap(view, model)}
+                {main_view_notes(view, model)}
                 <AfterFirstPaint with=tasks.thumbnails>
                     <PhoneDock />
                     <HeadThumbnails />

@@ -8,11 +8,11 @@
 //! that draws it). Written into the HTML, it paints with the header.
 //!
 //! What: the main view exactly as the app's first task builds it for a link without a query (the
-//! practice page's way back, the heading, the weights note, the closed glossary, the explorer's
-//! hint), with the heatmap as a grid of cells in place of the canvas. Every number and colour
+//! practice page's way back, the heading, then under the heatmap the explorer's hint, the weights
+//! note and the closed glossary), with the heatmap as a grid of cells in place of the canvas. Every number and colour
 //! comes from the model and the palette the canvas uses ([`cell_colour`], [`percent_label`]);
 //! the cell size follows the canvas's [`HeatmapLayout`] in CSS (`.static-heatmap` in
-//! style/main.css: container units give the same cell at every width), so nothing moves when
+//! style/heatmap-pages.css: container units give the same cell at every width), so nothing moves when
 //! the app takes over. The app's first task removes this view and lays the picture over its own
 //! canvas until the canvas is drawn (`web::first_view_handover`); a link with a query never shows
 //! it (`assets/first-view.js`). The training page has no heatmap in its first view: [`training`]
@@ -125,8 +125,8 @@ fn main_view_html(d: &DefaultView, page: Page) -> String {
         );
     }
     // Built like the first task of `app::full_layout` (the explorer) and `app::PracticeApp`: the
-    // way back (practice), the two side panels empty, the main view's heading, note, glossary
-    // and hint (explorer), then the heatmap. No ids: the app's own elements have them.
+    // way back (practice), the two side panels empty, the main view's heading, the heatmap, then
+    // the hint (explorer), the note and the glossary. No ids: the app's own elements have them.
     let (nav, hint) = match page {
         Page::Explorer => (
             String::new(),
@@ -144,9 +144,9 @@ fn main_view_html(d: &DefaultView, page: Page) -> String {
 <section class=\"panel controls\"></section>\
 <section class=\"panel main-view\">\
 <h2>{heading}{heads}</h2>\
+<div class=\"heatmap-wrap\">{picture}</div>{hint}\
 <p class=\"note\">{note}</p>\
 <details class=\"glossary\"><summary>{summary}</summary><dl>{glossary}</dl></details>\
-{hint}<div class=\"heatmap-wrap\">{picture}</div>\
 </section>\
 <section class=\"panel inspector\"></section>\
 </main></div>",
@@ -198,7 +198,7 @@ impl PageSource {
 
 /// The heatmap as the canvas draws it (`heatmap::draw_heatmap`, weights as percentages, labels,
 /// legend) with the selected row's outline: cells coloured by weight in either theme, the masked
-/// future in each theme's grey. The geometry is in style/main.css (`.static-heatmap`); this gives
+/// future in each theme's grey. The geometry is in style/heatmap-pages.css (`.static-heatmap`); this gives
 /// it the grid's size (`--n`) and the labels' margin (`--gl`, [`HeatmapLayout`]'s `grid_left`).
 /// Without `numbers`, the cells are bare, as the canvas draws them while numbers are hidden.
 pub fn static_heatmap(
@@ -349,12 +349,15 @@ mod tests {
         assert_eq!(with_first_view("no markers", "x"), None);
     }
 
-    /// The numbers in style/main.css's `.static-heatmap` rules that depend on the default view's
+    /// The numbers in style/heatmap-pages.css's `.static-heatmap` rules that depend on the default view's
     /// layout: where the cells' numbers, the vertical column labels and the masked swatch switch.
     #[test]
     fn the_style_sheet_switches_where_the_canvas_does() {
-        let css = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/style/main.css"))
-            .expect("style/main.css");
+        let css = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/style/heatmap-pages.css"
+        ))
+        .expect("style/heatmap-pages.css");
         // In the order they are written: the swatch, the numbers, the vertical labels.
         let widths: Vec<f64> = css
             .match_indices("@container (width < ")
