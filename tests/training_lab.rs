@@ -125,7 +125,9 @@ fn composition_of_seed_1_at_step_1200() {
          head, 0.83): layer 2 head 2's induction score 0.15, repeated part 79.6% of the first \
          copy's, broken; knocking out layer 1 head 2: layer 2 head 2's induction score 0.77, repeated part \
          25.1% of the first copy's, still copying. Composition holds. With mean-ablation it holds \
-         too. (Broken: induction below 0.50, repeated part above 60%.)"
+         too. (Still copying: induction at least 0.50, repeated part at most 60% of the first \
+         copy's, a looser bar than the 30% at which the circuit counts as formed. Broken: \
+         induction below 0.50, repeated part above 60%.)"
     );
 }
 

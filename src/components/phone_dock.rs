@@ -1,6 +1,6 @@
 //! What rides under the heatmap on narrow screens, where the inputs and the inspector are a
 //! screen or two further down: the selected row's key numbers in one line and the compact
-//! temperature slider, pinned to the bottom of the viewport (style/main.css, `.phone-dock`) so a
+//! temperature slider, pinned to the bottom of the viewport (style/heatmap-pages.css, `.phone-dock`) so a
 //! learner sees the heatmap change while dragging. Wider layouts hide it: there the slider and
 //! the inspector sit beside the heatmap.
 

@@ -8,7 +8,9 @@ use crate::model::temperature::{
     slider_value, track_percent, unscaled_tau, Regime, SLIDER_MAX_TAU, SLIDER_MIN_TAU,
 };
 use crate::state::{ExplorerModel, NumbersHidden, ViewSignals};
-use crate::text::{format_tau, regime_sentence, regime_sentence_hidden, DivisorReadout};
+use crate::text::{
+    format_tau, marks_help, regime_sentence, regime_sentence_hidden, DivisorReadout,
+};
 use leptos::either::Either;
 use leptos::prelude::*;
 
@@ -96,10 +98,7 @@ pub fn TemperatureSlider(
                 </button>
             </div>
             <p class="hint" data-testid="marks-help">
-                "Attention divides each score q·k (a query's dot product with a key) by √d, where d is "
-                "the length of those vectors, each head's size (here " {move || head_size.get()} "). "
-                "“unscaled” sets τ = 1/√d, which cancels that division: attention without the "
-                "scaling. “τ = 1” is standard scaled attention."
+                {move || marks_help(head_size.get())}
             </p>
             <p id="temperature-readout" class="readout">
                 "τ = " <output data-testid="tau">{move || format_tau(view.tau.get())}</output>

@@ -328,6 +328,9 @@ pub fn presets_note(demo: &OrderDemo, positions: bool) -> String {
     )
 }
 
+/// Step 6's closing note: other kinds of positions, rotary's stated as what its rotation does.
+pub const OTHER_POSITIONS: &str = "Sinusoidal codes are one choice among several: many models learn one position vector per place instead, and rotary position embeddings (RoPE) turn each pair of a query's and a key's dimensions by an angle that grows with its position, each pair at its own frequency, so a score depends on the two tokens' contents (their query and key vectors) and on their offset, not on their absolute positions.";
+
 /// Step 2's note on −∞ against a large negative number, for row `row` (0-based) with token
 /// `token` of the live head (`demo`, from `model::masked_average::mask_fill_demo`).
 pub fn mask_fill_note(demo: &MaskFillDemo, token: &str, row: usize) -> String {

@@ -186,9 +186,9 @@ pub fn quiz_number(q: &Question, tokens: &[String]) -> String {
         ),
         Kind::WhichMistake => format!("The largest change it makes to a weight of this head: {v}."),
         Kind::DropoutMean => format!(
-            "The page's one dropout mask gives this row a sum of {v}; averaged over {} seeded masks, its sum is {}.",
-            grouped(DROPOUT_MASKS as u64),
-            number(q.reference)
+            "The page's one dropout mask gives this row a sum of {v}; averaged over {masks} seeded masks, its sum is {}. Averaged over every possible mask it is exactly 1: any gap from 1 here is sampling noise, because {masks} masks are a finite sample.",
+            number(q.reference),
+            masks = grouped(DROPOUT_MASKS as u64),
         ),
     }
 }

@@ -93,6 +93,14 @@ fn regime_opening(regime: Regime, tau: f64, head_size: usize) -> String {
     }
 }
 
+/// The help under the slider's two marks, for queries and keys of `head_size` numbers. It comes
+/// before the lesson's step on heads, so it names the vectors' length, not a head's size.
+pub fn marks_help(head_size: usize) -> String {
+    format!(
+        "Attention divides each score q·k (a query's dot product with a key) by √d, where d is the length of the query and key vectors (here {head_size}). “unscaled” sets τ = 1/√d, which cancels that division: attention without the scaling. “τ = 1” is standard scaled attention."
+    )
+}
+
 /// "none of the 6 rows", "2 of the 6 rows", "all 6 rows": `n` of `m`, said the way a person would.
 pub fn rows_counted(n: usize, m: usize) -> String {
     match n {
@@ -130,6 +138,22 @@ mod tests {
     use crate::model::temperature::{slider_value, SLIDER_MAX_TAU, SLIDER_MIN_TAU};
     use crate::model::weights::DEFAULT_HEADS;
     use nalgebra::DMatrix;
+
+    /// The marks' help comes before heads are taught, so it names d as the query and key vectors'
+    /// length and never a head's size.
+    #[test]
+    fn the_marks_help_needs_no_heads() {
+        for d in [1, 8, 16, 64] {
+            let help = marks_help(d);
+            assert!(!help.contains("head"), "{help}");
+            assert!(
+                help.contains(&format!(
+                    "d is the length of the query and key vectors (here {d})"
+                )),
+                "{help}"
+            );
+        }
+    }
 
     /// The page as it opens: "The cat sat on the mat .", seed 1337, two heads of 16.
     fn default_model() -> Prepared {

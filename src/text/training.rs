@@ -92,7 +92,7 @@ pub fn loss_chart_label(floor: Option<f64>, milestone: Option<Milestone>) -> Str
             fixed(m, 3)
         ),
         None => format!(
-            "Line chart of the held-out loss against training step, on all predicted tokens, on the first copy and on the repeated part{marker}; the table below gives the values."
+            "Line chart of the held-out loss against training step, on all predicted tokens, on the first copy and on the repeated part ({COPY_TOKENS}){marker}; the table below gives the values."
         ),
     }
 }
@@ -138,6 +138,30 @@ impl Milestone {
         }
     }
 }
+
+/// Which tokens the first-copy and repeated-part losses count (the positions
+/// [`Repeat::first_copy_rows`] and [`Repeat::repeated_rows`] predict): every token of a copy but
+/// its first, which nothing before it announces.
+pub const COPY_TOKENS: &str = "each copy's tokens after its first, since nothing before a copy's first token says that a copy starts there";
+
+/// The loss chart's legend entry for the grammar's floor: an exact expected value, which the
+/// chart's sample of `sequences` held-out sequences can dip below.
+pub fn floor_legend(sequences: usize) -> String {
+    format!("floor for held-out sentences (exact on average; a sample of {sequences} held-out sequences can dip below it)")
+}
+
+/// The loss table's caption: for the repeat task which tokens its two copy columns count; for the
+/// tiny grammar that those columns are the repeat task's, so its cells there read "–".
+pub fn loss_table_caption(repeat: bool) -> String {
+    if repeat {
+        format!("Mean next-token loss in nats on the held-out sequences; first copy and repeated part: {COPY_TOKENS}")
+    } else {
+        format!("Mean next-token loss in nats on the held-out sequences; {NO_COPIES}")
+    }
+}
+
+/// The title of a grammar's "–" cell in the loss table's copy columns.
+pub const NO_COPIES: &str = "the first copy and repeated part columns belong to the repeat task, and the tiny grammar has no copies (–)";
 
 /// The tiny grammar's line under its loss curve: what the plotted loss is measured on, its floor
 /// (drawn dashed) beside the training sentences' minimum, how far the latest held-out loss is from
@@ -264,11 +288,13 @@ pub fn circuit_summary(step: usize, check: &CircuitCheck, first_formed: Option<u
     if check.formed() {
         return match first_formed {
             Some(first) if first < step => format!(
-                "At step {at} the copying circuit has formed: all three conditions hold (they first did at the evaluation of step {}).",
-                grouped(first as u64)
+                "At step {at} the copying circuit has formed: all three conditions hold (they first did at the evaluation of step {}). {}",
+                grouped(first as u64),
+                formed_means()
             ),
             _ => format!(
-                "At step {at} the copying circuit has formed: all three conditions hold, for the first time in this run."
+                "At step {at} the copying circuit has formed: all three conditions hold, for the first time in this run. {}",
+                formed_means()
             ),
         };
     }
@@ -279,17 +305,28 @@ pub fn circuit_summary(step: usize, check: &CircuitCheck, first_formed: Option<u
     }
     match first_formed {
         Some(first) if first > step => format!(
-            "At step {at} the copying circuit has not formed yet; in this run it forms at the evaluation of step {} (move Replay to that step or later).",
-            grouped(first as u64)
+            "At step {at} the copying circuit has not formed yet; in this run it forms at the evaluation of step {} (move Replay to that step or later). {}",
+            grouped(first as u64),
+            formed_means()
         ),
         Some(first) => format!(
             "At step {at} not all three conditions hold, though they did at the evaluation of step {}.",
             grouped(first as u64)
         ),
         None => format!(
-            "At step {at} the copying circuit has not formed yet: it counts as formed when all three conditions hold at one evaluation."
+            "At step {at} the copying circuit has not formed yet: it counts as formed when all three conditions hold at one evaluation. {}",
+            formed_means()
         ),
     }
+}
+
+/// What "formed" asks of the loss, from [`REPEAT_RATIO_MAX`]: a reader who meets a looser share
+/// elsewhere (the composition test's "still copying") can tell the two bars apart.
+pub fn formed_means() -> String {
+    format!(
+        "Formed asks, among the three, that the repeated part's loss be at most {}% of the first copy's.",
+        fixed(REPEAT_RATIO_MAX * 100.0, 0)
+    )
 }
 
 /// What the copying circuit is, above its checklist. The checklist finds the two heads and the
@@ -337,14 +374,16 @@ pub fn step_explainer(batch: usize, lr: f64) -> String {
 }
 
 /// The three kinds of positions, as the settings offer them.
-pub const POSITION_KINDS: &str = "Positions: sinusoidal adds a fixed sine–cosine code for each place to the embedding, as in the explorer; learned adds one vector per place, trained like every other weight; rotary (RoPE) adds nothing but turns each query and key by an angle that grows with its place, so a score depends on how far apart two tokens are.";
+pub const POSITION_KINDS: &str = "Positions: sinusoidal adds a fixed sine–cosine code for each place to the embedding, as in the explorer; learned adds one vector per place, trained like every other weight; rotary (RoPE) adds nothing to the embedding but turns each pair of a query's and a key's dimensions by an angle that grows with its place, each pair at its own frequency, so a score depends on the two tokens' contents (their query and key vectors) and on their offset, not on their absolute places.";
 
 /// What to watch while the repeat task trains.
 pub const WHAT_TO_WATCH: &str = "What to watch: at first the heads spread their weight and both copies cost about the same. Then, often after several hundred steps and sometimes after more than a thousand, depending on the seed, the loss on the repeated part falls far below the first copy's while a layer-1 head starts looking one token back (a stripe just below the diagonal) and a layer-2 head, in the second copy, looks at the token after the current token's earlier occurrence (a stripe one less than the segment's length below the diagonal).";
 
-/// Why the first copy's loss stays at or above the even guess: its tokens are random, so no model
-/// can beat ln V there on average, and any uneven guess costs more (Gibbs' inequality). `step`:
-/// the evaluation's (at step 0 the weights are the random starting ones).
+/// Which tokens the two copy losses count, and why the first copy's loss stays at or above the
+/// even guess on average: its tokens are random, so no model can beat ln V there in expectation,
+/// and any uneven guess costs more (Gibbs' inequality); the `sequences` held-out sequences are a
+/// sample, which can fall below. `step`: the evaluation's (at step 0 the weights are the random
+/// starting ones).
 pub fn first_copy_note(
     vocab: usize,
     first_copy_loss: f64,
@@ -370,7 +409,7 @@ pub fn first_copy_note(
         )
     };
     format!(
-        "The first copy's tokens are random, so no model can average less than an even guess there, ln {vocab} ≈ {} nats, and any uneven guess averages more. Here it is {relation}.",
+        "The first copy and the repeated part count {COPY_TOKENS}. The first copy's tokens are random, so on average over all sequences no model can score less than an even guess there, ln {vocab} ≈ {} nats, and any uneven guess scores more on average; a sample of {sequences} held-out sequences, like this one, can dip below it. Here it is {relation}.",
         fixed(even, 3)
     )
 }

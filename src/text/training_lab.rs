@@ -4,7 +4,7 @@
 use super::{and_list, CircuitItem};
 use crate::format::{fixed, grouped};
 use crate::model::train::lab::composition::{Composition, CopyingNumbers, COPYING_RATIO_MAX};
-use crate::model::train::lab::evaluation::INDUCTION_MIN;
+use crate::model::train::lab::evaluation::{INDUCTION_MIN, REPEAT_RATIO_MAX};
 use crate::model::train::lab::knockout::AblationKind;
 use crate::model::train::lab::prediction::{Graded, LossChange, STAY_WITHIN};
 use crate::model::train::tasks::Repeat;
@@ -250,9 +250,10 @@ pub fn composition_item(step: usize, c: &Composition) -> CircuitItem {
         met: c.holds(),
         status: if c.holds() { "Met" } else { "Not met" },
         text: format!(
-            "{text}. {verdict} {mean} (Broken: induction below {}, repeated part above {}%.)",
-            fixed(INDUCTION_MIN, 2),
-            fixed(COPYING_RATIO_MAX * 100.0, 0)
+            "{text}. {verdict} {mean} (Still copying: induction at least {ind}, repeated part at most {copy}% of the first copy's, a looser bar than the {formed}% at which the circuit counts as formed. Broken: induction below {ind}, repeated part above {copy}%.)",
+            ind = fixed(INDUCTION_MIN, 2),
+            copy = fixed(COPYING_RATIO_MAX * 100.0, 0),
+            formed = fixed(REPEAT_RATIO_MAX * 100.0, 0),
         ),
     }
 }
@@ -364,7 +365,7 @@ mod tests {
         assert!(item.met);
         assert_eq!(
             item.text,
-            "layer 2 reads layer 1 (tested at step 1,200): intact, layer 2 head 2's induction score 0.78, repeated part 24.8% of the first copy's. Knocking out layer 1 head 1 (the previous-token head, 0.83): layer 2 head 2's induction score 0.15, repeated part 79.6% of the first copy's, broken; knocking out layer 1 head 2: layer 2 head 2's induction score 0.77, repeated part 25.1% of the first copy's, still copying. Composition holds. With mean-ablation it holds too. (Broken: induction below 0.50, repeated part above 60%.)"
+            "layer 2 reads layer 1 (tested at step 1,200): intact, layer 2 head 2's induction score 0.78, repeated part 24.8% of the first copy's. Knocking out layer 1 head 1 (the previous-token head, 0.83): layer 2 head 2's induction score 0.15, repeated part 79.6% of the first copy's, broken; knocking out layer 1 head 2: layer 2 head 2's induction score 0.77, repeated part 25.1% of the first copy's, still copying. Composition holds. With mean-ablation it holds too. (Still copying: induction at least 0.50, repeated part at most 60% of the first copy's, a looser bar than the 30% at which the circuit counts as formed. Broken: induction below 0.50, repeated part above 60%.)"
         );
         // Every way it can fail is said, and the status follows the verdict.
         let other_breaks = Composition {

@@ -289,3 +289,16 @@ proptest! {
         prop_assert_eq!(said.contains("nearly one-hot"), after > 0.95, "{}", said);
     }
 }
+
+/// Step 6's note on other positions: a rotary score depends on the two tokens' contents and their
+/// offset, not their absolute positions, and each pair of dimensions turns at its own frequency.
+#[test]
+fn rotary_positions_are_stated_truly() {
+    let note = text::OTHER_POSITIONS;
+    assert!(
+        !note.contains("depends on how far apart two tokens are"),
+        "{note}"
+    );
+    assert!(note.contains("each pair at its own frequency"), "{note}");
+    assert!(note.contains("a score depends on the two tokens' contents (their query and key vectors) and on their offset, not on their absolute positions"), "{note}");
+}

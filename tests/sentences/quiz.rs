@@ -1,10 +1,12 @@
 //! The quiz: every right answer and reveal recounted from the heatmap shown.
 
 use crate::views::*;
-use attention_explorer::format::fixed;
+use attention_explorer::format::{fixed, grouped};
 use attention_explorer::model::broken::{broken_weights, Mistakes};
 use attention_explorer::model::explorer::{ExplorerConfig, Prepared};
-use attention_explorer::model::quiz::{questions, Answer, Choice, Direction, Kind, QuizOn};
+use attention_explorer::model::quiz::{
+    questions, Answer, Choice, Direction, Kind, QuizOn, DROPOUT_MASKS,
+};
 use attention_explorer::model::temperature::SLIDER_MAX_TAU;
 use attention_explorer::text;
 use proptest::prelude::*;
@@ -138,6 +140,12 @@ proptest! {
                 Kind::DropoutMean => {
                     prop_assert_eq!(&right, &vec![Choice::Value(1.0)]);
                     prop_assert!((q.reference - 1.0).abs() < 0.05, "mean sum {}", q.reference);
+                    // The finite average's gap from 1 is called what it is: sampling noise of
+                    // that many masks, the exact average being 1.
+                    let masks = grouped(DROPOUT_MASKS as u64);
+                    prop_assert!(number.contains(&format!("averaged over {masks} seeded masks")), "{}", number);
+                    prop_assert!(number.contains("over every possible mask it is exactly 1"), "{}", number);
+                    prop_assert!(number.contains(&format!("sampling noise, because {masks} masks are a finite sample")), "{}", number);
                 }
                 Kind::Weight => {
                     prop_assert!(q.key <= q.row);

@@ -3,6 +3,9 @@
 
 use crate::views::*;
 use attention_explorer::format::{fixed, grouped, percent};
+use attention_explorer::model::train::lab::composition::{
+    Composition, CopyingNumbers, COPYING_RATIO_MAX,
+};
 use attention_explorer::model::train::lab::detectors::AgreementReport;
 use attention_explorer::model::train::lab::evaluation::{
     BestHead, CircuitCheck, INDUCTION_MIN, PREVIOUS_TOKEN_MIN, REPEAT_RATIO_MAX,
@@ -190,4 +193,118 @@ proptest! {
         let reads_ahead = m.sees_future() || m == TrainingMistake::SoftmaxOverQueries;
         prop_assert_eq!(note.contains("later tokens"), reads_ahead, "{}", note);
     }
+}
+
+/// Which tokens each copy's loss counts, written once and shared by the words that define them.
+const COPY_TOKENS_SAID: &str = "each copy's tokens after its first";
+
+proptest! {
+    #![proptest_config(config(256))]
+
+    /// `first_copy_note` and `floor_legend`: both floors are expected values, so each says "on
+    /// average" and that the run's sample of `sequences` held-out sequences can dip below it; the
+    /// note also says which tokens the two copy losses count (each copy's first one is left out,
+    /// as `Repeat::first_copy_rows` and `Repeat::repeated_rows` leave it).
+    #[test]
+    fn the_floors_are_averages_a_sample_can_dip_below(
+        loss in 0.0f64..6.0, vocab in 2usize..64, sequences in 1usize..500, step in 0usize..10_000,
+    ) {
+        let note = text::first_copy_note(vocab, loss, sequences, step);
+        prop_assert_clean!(&note);
+        prop_assert!(note.contains("on average over all sequences no model can score less than an even guess"), "{}", note);
+        prop_assert!(note.contains(&format!("a sample of {sequences} held-out sequences, like this one, can dip below it")), "{}", note);
+        prop_assert!(!note.contains("no model can average less"), "{}", note);
+        prop_assert!(note.starts_with(&format!("The first copy and the repeated part count {COPY_TOKENS_SAID}")), "{}", note);
+        let legend = text::floor_legend(sequences);
+        prop_assert!(!legend.contains("(exact)"), "{}", legend);
+        prop_assert!(legend.contains("exact on average"), "{}", legend);
+        prop_assert!(legend.contains(&format!("a sample of {sequences} held-out sequences can dip below it")), "{}", legend);
+    }
+
+    /// `circuit_summary`: wherever it says "formed", it gives the loss share "formed" asks for,
+    /// from `REPEAT_RATIO_MAX`, so a looser share elsewhere reads as another bar.
+    #[test]
+    fn formed_gives_its_threshold(
+        prev in 0.0f64..1.0, induction in prop::option::of(0.0f64..1.0), ratio in 0.0f64..2.0,
+        step in 0usize..5000, first in prop::option::of(0usize..5000),
+    ) {
+        let check = CircuitCheck {
+            previous_token: BestHead { head: 0, score: prev },
+            induction: induction.map(|score| BestHead { head: 1, score }),
+            repeat_ratio: ratio,
+        };
+        let summary = text::circuit_summary(step, &check, first);
+        let bar = format!("the repeated part's loss be at most {}% of the first copy's", fixed(REPEAT_RATIO_MAX * 100.0, 0));
+        if summary.contains("formed") {
+            prop_assert!(summary.contains(&bar), "{}", summary);
+        }
+    }
+
+    /// `composition_item`: wherever a knock-out leaves the model "still copying", the item says
+    /// what copying means (`INDUCTION_MIN`, `COPYING_RATIO_MAX`) and that it is a looser bar than
+    /// the checklist's `REPEAT_RATIO_MAX` for "formed", so "still copying (30.4%)" beside a
+    /// prediction's "rose" reads true.
+    #[test]
+    fn still_copying_gives_its_threshold(
+        scores in prop::collection::vec((0.0f64..1.0, 0.05f64..1.2), 3..5), prev in 0usize..2,
+        step in 0usize..5000,
+    ) {
+        let numbers = |(induction, ratio): (f64, f64)| CopyingNumbers { induction, first_copy_loss: 3.0, repeated_loss: 3.0 * ratio };
+        let c = Composition {
+            previous_token_head: BestHead { head: prev, score: 0.8 },
+            induction_head: BestHead { head: 1, score: scores[0].0 },
+            intact: numbers(scores[0]),
+            zero: scores[1..3].iter().copied().map(numbers).collect(),
+            mean: scores[1..3].iter().copied().map(numbers).collect(),
+        };
+        let item = text::composition_item(step, &c);
+        prop_assert_clean!(&item.text);
+        let (ind, copy, formed) = (fixed(INDUCTION_MIN, 2), fixed(COPYING_RATIO_MAX * 100.0, 0), fixed(REPEAT_RATIO_MAX * 100.0, 0));
+        let bar = format!("Still copying: induction at least {ind}, repeated part at most {copy}% of the first copy's, a looser bar than the {formed}% at which the circuit counts as formed.");
+        if item.text.contains("still copying") {
+            prop_assert!(item.text.contains(&bar), "{}", item.text);
+        }
+    }
+}
+
+/// The loss table's caption: for the repeat task which tokens its copy columns count; for the
+/// tiny grammar that those columns are the repeat task's, so its "–" cells read as "not this
+/// task" (the same words are the cells' title).
+#[test]
+fn the_loss_table_says_what_its_copy_columns_are() {
+    let repeat = text::loss_table_caption(true);
+    assert!(
+        repeat.ends_with(&format!(
+            "first copy and repeated part: {}",
+            text::COPY_TOKENS
+        )),
+        "{repeat}"
+    );
+    assert!(text::COPY_TOKENS.starts_with(COPY_TOKENS_SAID));
+    let grammar = text::loss_table_caption(false);
+    assert!(
+        grammar.contains("columns belong to the repeat task"),
+        "{grammar}"
+    );
+    assert!(grammar.ends_with(text::NO_COPIES), "{grammar}");
+    assert!(text::NO_COPIES.contains("(–)"));
+    let label = text::loss_chart_label(None, None);
+    assert!(
+        label.contains(&format!("on the repeated part ({})", text::COPY_TOKENS)),
+        "{label}"
+    );
+}
+
+/// The training page's rotary positions: a score depends on the two tokens' contents and their
+/// offset (not "how far apart" alone, nor their absolute places), each pair of dimensions turning
+/// at its own frequency.
+#[test]
+fn rotary_positions_are_stated_truly() {
+    let kinds = text::POSITION_KINDS;
+    assert!(
+        !kinds.contains("depends on how far apart two tokens are"),
+        "{kinds}"
+    );
+    assert!(kinds.contains("each pair at its own frequency"), "{kinds}");
+    assert!(kinds.contains("a score depends on the two tokens' contents (their query and key vectors) and on their offset, not on their absolute places"), "{kinds}");
 }

@@ -14,7 +14,9 @@ use crate::model::positions::{
 };
 use crate::model::tokenizer::checked_tokens;
 use crate::state::{ExplorerModel, ViewSignals};
-use crate::text::{pair_in_row, positions_help, presets_note, quote, shuffle_check};
+use crate::text::{
+    pair_in_row, positions_help, presets_note, quote, shuffle_check, OTHER_POSITIONS,
+};
 use crate::web::window;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
@@ -199,11 +201,6 @@ pub(super) fn PositionsStep() -> impl IntoView {
             <summary>"What you should find"</summary>
             <p data-testid="presets-note">{presets}</p>
         </details>
-        <p>
-            "Sinusoidal codes are one choice among several: many models learn one position vector "
-            "per place instead, and rotary position embeddings (RoPE) rotate each query and key by "
-            "an angle that grows with its position, so a score depends on how far apart two tokens "
-            "are."
-        </p>
+        <p>{OTHER_POSITIONS}</p>
     }
 }

@@ -1,5 +1,5 @@
 //! The loss curve (held-out loss, and for the repeat task the first copy and the repeated part;
-//! for the tiny grammar the exact floor of its held-out loss; a line at the step where the copying
+//! for the tiny grammar the exact expected floor of its held-out loss; a line at the step where the copying
 //! circuit first formed, or where the grammar's loss first came near its floor), its table, the
 //! grammar's distance from that floor, and the repeat task's verdict with "try another seed" when
 //! the run is stuck.
@@ -12,8 +12,9 @@ use crate::model::train::page::run_record::RunRecord;
 use crate::model::train::page::settings::TrainSettings;
 use crate::state::ViewSignals;
 use crate::text::{
-    first_copy_note, grammar_verdict, loss_cell, loss_chart_label, loss_explainer, repeat_verdict,
-    Milestone, LOSS_CHART_RUN_B, LOSS_CHART_RUN_B_USED,
+    first_copy_note, floor_legend, grammar_verdict, loss_cell, loss_chart_label, loss_explainer,
+    loss_table_caption, repeat_verdict, Milestone, LOSS_CHART_RUN_B, LOSS_CHART_RUN_B_USED,
+    NO_COPIES,
 };
 use leptos::html;
 use leptos::prelude::*;
@@ -94,7 +95,8 @@ pub(super) fn LossCurve() -> impl IntoView {
             ))
         })
     };
-    // Repeat task: why the first copy's loss cannot fall below an even guess.
+    // Repeat task: which tokens the copy losses count, and why the first copy's loss cannot fall
+    // below an even guess on average.
     let first_copy = move || {
         training.run.evals.track();
         let config = training.settings.with(TrainSettings::config);
@@ -141,7 +143,7 @@ pub(super) fn LossCurve() -> impl IntoView {
             <Show when=move || floor.get().is_some()>
                 <span class="legend-item">
                     <span class="swatch dashed"></span>
-                    "floor for held-out sentences (exact)"
+                    {move || floor_legend(training.settings.with(|s| s.config().eval_sequences))}
                 </span>
             </Show>
             <Show when=has_b>
@@ -206,7 +208,7 @@ pub(super) fn LossCurve() -> impl IntoView {
             <DataTable
                 test_id="loss-table"
                 class="loss"
-                caption="Mean next-token loss in nats on the held-out sequences"
+                caption=move || loss_table_caption(repeat())
                 columns=["step", "all", "first copy", "repeated part"]
             >
                 <tbody>
@@ -221,8 +223,8 @@ pub(super) fn LossCurve() -> impl IntoView {
                                 <tr>
                                     <td class="num">{step}</td>
                                     <td class="num" data-value=loss.to_string()>{loss_cell(Some(loss))}</td>
-                                    <td class="num" data-value=first.map(|l| l.to_string())>{loss_cell(first)}</td>
-                                    <td class="num" data-value=repeated.map(|l| l.to_string())>{loss_cell(repeated)}</td>
+                                    <td class="num" data-value=first.map(|l| l.to_string()) title=first.is_none().then_some(NO_COPIES)>{loss_cell(first)}</td>
+                                    <td class="num" data-value=repeated.map(|l| l.to_string()) title=repeated.is_none().then_some(NO_COPIES)>{loss_cell(repeated)}</td>
                                 </tr>
                             }
                         }

@@ -84,13 +84,12 @@ fn circuit_lines_say_which_head_and_how_far() {
     assert!(circuit_summary(300, &one_layer, None).contains("cannot form: it takes two layers"));
     assert_eq!(
         circuit_summary(1_200, &formed, Some(1_100)),
-        "At step 1,200 the copying circuit has formed: all three conditions hold (they first did at the evaluation of step 1,100)."
+        "At step 1,200 the copying circuit has formed: all three conditions hold (they first did at the evaluation of step 1,100). Formed asks, among the three, that the repeated part's loss be at most 30% of the first copy's."
     );
-    assert!(
-        circuit_summary(1_100, &formed, Some(1_100)).ends_with("for the first time in this run.")
-    );
-    assert!(circuit_summary(500, &close, Some(1_100)).ends_with(
-        "in this run it forms at the evaluation of step 1,100 (move Replay to that step or later)."
+    assert!(circuit_summary(1_100, &formed, Some(1_100))
+        .contains("for the first time in this run. Formed asks"));
+    assert!(circuit_summary(500, &close, Some(1_100)).contains(
+        "in this run it forms at the evaluation of step 1,100 (move Replay to that step or later). Formed asks"
     ));
     assert!(circuit_summary(1_500, &close, Some(1_100))
         .ends_with("though they did at the evaluation of step 1,100."));
@@ -120,10 +119,11 @@ fn training_sentences_say_what_is_shown() {
     assert!(loss_explainer(29, 64, Some(3.0))
         .ends_with("29 tokens would score ln\u{a0}29\u{a0}≈\u{a0}3.367 nats. At step 0 the random starting weights score 3.000 nats, better than that even guess."));
     assert!(loss_explainer(29, 64, None).ends_with("ln\u{a0}29\u{a0}≈\u{a0}3.367 nats."));
-    assert!(loss_chart_label(None, None)
-        .ends_with("and on the repeated part; the table below gives the values."));
+    assert!(loss_chart_label(None, None).ends_with(
+        "and on the repeated part (each copy's tokens after its first, since nothing before a copy's first token says that a copy starts there); the table below gives the values."
+    ));
     assert!(loss_chart_label(None, Some(Milestone::CircuitFormed(1100))).contains(
-        "on the repeated part, and a dashed vertical line at step 1,100, where the copying circuit first formed;"
+        "copy starts there), and a dashed vertical line at step 1,100, where the copying circuit first formed;"
     ));
     assert!(loss_chart_label(Some(1.3196), None).ends_with(
         "the grammar's floor for held-out sentences, 1.320 nats, as a dashed line; the table below gives the values."
