@@ -238,3 +238,41 @@ test('loading the practice page draws each chart once', { timeout: 90_000 }, asy
     await context.close();
   }
 });
+
+test('choosing a row at 256 tokens × 8 heads: no attention, no heatmap redrawn, no list rebuilt', { timeout: 120_000 }, async () => {
+  // A row is a selection, not a new computation: the heatmaps keep their pixels (the outline is
+  // CSS), the sentence's 256 chips stay (two change their class), and the inspector's table keeps
+  // its rows (one moves from the masked keys to the seen ones; the weights' text changes).
+  const { page, context, consoleLog } = await app.newPage({ viewport: { width: 1280, height: 800 } });
+  try {
+    const words = Array.from({ length: 256 }, (_, i) => `w${i % 50}`).join(' ');
+    await app.open(page, `max_tokens=256&heads=8&row=100&s=${encodeURIComponent(words)}`);
+    await page.locator('canvas.heatmap').first().evaluate((el) => el.focus({ preventScroll: true }));
+    await page.evaluate(() => {
+      window.__dom = { added: 0, removed: 0, attributes: 0 };
+      new MutationObserver((records) => {
+        for (const r of records) {
+          if (r.type === 'attributes') window.__dom.attributes += 1;
+          window.__dom.added += [...r.addedNodes].filter((n) => n.nodeType === 1).length;
+          window.__dom.removed += [...r.removedNodes].filter((n) => n.nodeType === 1).length;
+        }
+      }).observe(document.body, { subtree: true, childList: true, attributes: true });
+    });
+    for (const key of ['ArrowDown', 'ArrowDown', 'ArrowUp']) {
+      await counts(page);
+      await reset(page);
+      await page.evaluate(() => Object.keys(window.__dom).forEach((k) => { window.__dom[k] = 0; }));
+      await page.keyboard.press(key);
+      const work = await counts(page);
+      const dom = await page.evaluate(() => ({ ...window.__dom }));
+      assert.deepEqual(work, { 'canvas:bar chart': 1, inspector: 1 }, `${key}: ${JSON.stringify(work)}`);
+      assert.ok(dom.added <= 2 && dom.removed <= 2, `${key}: elements added ${dom.added}, removed ${dom.removed}`);
+      assert.ok(dom.attributes <= 12, `${key}: ${dom.attributes} attribute changes`);
+    }
+    assert.equal(await page.locator('.chips .chip.selected').count(), 1, 'one chip is selected');
+    assert.equal(await page.locator('.chips .chip').nth(100).getAttribute('class'), 'chip selected', 'the chip of row 101');
+    consoleLog.assertClean();
+  } finally {
+    await context.close();
+  }
+});

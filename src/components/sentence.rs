@@ -19,6 +19,19 @@ pub fn SentenceBox() -> impl IntoView {
     let view = ViewSignals::from_context();
     let model = ExplorerModel::from_context();
     let draft = RwSignal::new(view.sentence.get_untracked());
+    let chips = NodeRef::<leptos::html::Ol>::new();
+    // Marks the selected row's chip, after the chips are (re)built for new tokens.
+    Effect::new(move |_| {
+        model.tokens.track();
+        let row = view.row.get();
+        let Some(list) = chips.get() else { return };
+        if let Ok(Some(old)) = list.query_selector(":scope > .chip.selected") {
+            let _ = old.set_attribute("class", "chip");
+        }
+        if let Ok(Some(chip)) = list.query_selector(&format!(":scope > :nth-child({})", row + 1)) {
+            let _ = chip.set_attribute("class", "chip selected");
+        }
+    });
     let error = RwSignal::new(None::<String>);
     let apply = move || {
         let text = draft.get_untracked();
@@ -64,27 +77,26 @@ pub fn SentenceBox() -> impl IntoView {
             // slider stays near the top, in sight of the heatmap (it is a tab stop then, so the
             // keyboard can scroll it).
             <ol
+                node_ref=chips
                 class="chips"
                 class:long=long_sentence
                 tabindex=move || long_sentence().then_some("0")
                 aria-label="Tokens"
             >
-                // The selection is read here, not in a closure per chip: a per-chip effect would
-                // stay subscribed to `row` after its chip is gone (leptos 0.8 never unsubscribes a
-                // dropped effect), leaking 48 bytes per chip per sentence (see docs/reliability.md, "Memory").
+                // Built from the tokens alone: the selection is marked by the effect above, so a
+                // new row changes two chips' class instead of rebuilding every chip, its
+                // attributes and its listener (at 256 tokens most of a row click's work). No
+                // closure per chip either: a per-chip effect would stay subscribed to `row` after
+                // its chip is gone (leptos 0.8 never unsubscribes a dropped effect), leaking 48
+                // bytes per chip per sentence (see docs/reliability.md, "Memory").
                 {move || {
-                    let row = view.row.get();
                     model.tokens
                         .get()
                         .into_iter()
                         .enumerate()
                         .map(|(i, t)| {
                             view! {
-                                <li
-                                    class="chip"
-                                    class:selected=row == i
-                                    on:click=move |_| view.row.set(i)
-                                >
+                                <li class="chip" on:click=move |_| view.row.set(i)>
                                     {t}
                                 </li>
                             }
