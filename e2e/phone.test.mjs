@@ -73,9 +73,13 @@ test('390 × 844 touch: drag the slider with the heatmap in view; a tapped row s
     const tip = page.locator(`${MAIN} ~ [role=tooltip]`);
     await eventually(async () => assert.match(await tip.textContent(), /^sat → The: [\d.]+%$/));
     assert.ok((await inView(page, `${MAIN} ~ [role=tooltip]`)).inside, 'tooltip after a tap inside the viewport');
+    await assertBothInView(page, 'after the tap');
+    // The download button sits under the heatmap's notes: pressing it scrolls the page there, so
+    // the heatmap is brought back to the top afterwards, as a student would.
     let json = await downloadWeights(page);
     assertGlance(await page.getByTestId('row-glance').textContent(), json.weights, json.tokens, 2);
-    await assertBothInView(page, 'after the tap');
+    await canvas.evaluate((el) => el.scrollIntoView({ block: 'start' }));
+    await assertBothInView(page, 'scrolled back to the heatmap');
     assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth), 'no sideways scroll after a tap');
 
     // A tap on the track moves the compact slider; the full slider (the same state) follows.
