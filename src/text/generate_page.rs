@@ -32,7 +32,7 @@ pub const GENERATE_FOOTER: &str = "Every number on this page is computed in your
 pub const T_HINT: &str = "T divides the logits before their softmax: below 1 the likeliest word gets more of the probability, above 1 the rest get more. T = 0 is greedy: always the likeliest word, no draw. T never enters attention.";
 
 /// Beside the attention temperature's slider.
-pub const TAU_HINT: &str = "τ divides every attention score q·k/√d inside the layer, as the explorer's slider does. The model was trained at τ = 1, the only value a real model uses; other values change the weights of the rows that read more than one token, and so the predictions.";
+pub const TAU_HINT: &str = "τ divides every attention score q·k/√d inside the layer, as the explorer's slider does. The model was trained at τ = 1, and a model is run at the scale it was trained with; other values change the weights of the rows that read more than one token, and so the predictions.";
 
 /// Beside top-k.
 pub const TOP_K_HINT: &str = "Only the k likeliest words can be drawn; their probabilities are scaled up to sum to 1. k = 1 is greedy; k = 29 keeps every word.";
@@ -44,7 +44,7 @@ pub const SEED_HINT: &str = "Each generated token draws one number u, uniform be
 pub const GROWING_HEATMAP: &str = "One row per token: row i is token i reading tokens 1 to i. Each generated token adds a row at the bottom: its query reading the keys kept in the cache. The rows above never change when a token is appended, because a row never reads the future. Click a row to see what it predicts.";
 
 /// The question's prompt.
-pub const TWO_T_QUESTION: &str = "This page has two temperatures, T and τ. Which of the two changes the heatmap of the text above, for the same tokens? Answer first, then check by moving the sliders.";
+pub const TWO_T_QUESTION: &str = "This page has two temperatures, T and τ. Which of the two changes the heatmap of the text above, for the same tokens? Answer first: moving T can draw other tokens, so once you have answered, the page measures both on the same tokens.";
 
 /// The question's choices, in [`HeatmapChanger::ALL`] order.
 pub fn changer_label(choice: HeatmapChanger) -> &'static str {
@@ -111,7 +111,7 @@ pub fn cache_check_text(check: CacheCheck, len: usize) -> String {
 /// The last row's cost with the cache and without it.
 pub fn multiplications_text(len: usize, (with, without): (usize, usize)) -> String {
     format!(
-        "Computing token {len}'s row: {} multiplications with the cache (its own q, k and v, one row of {} per head against the cached keys, the weighted values, W_o, the matrix that mixes the heads, and the unembedding), {} without it (the full pass over every token again, as a model without a cache runs). That is {}× as many multiplications.",
+        "Computing token {len}'s row: {} multiplications with the cache (its own q, k and v, one row of {} per head against the cached keys, the weighted values, W_o, the matrix that mixes the heads, and the unembedding), {} without it (a naive full pass: every token's row again, its projections, attention, W_o and unembedding, though only the last row's prediction is used). That is {}× as many multiplications; only the matrix products are counted, not the scaling, the softmax or the rotations.",
         grouped(with as u64),
         count(len, "score", "scores"),
         grouped(without as u64),
