@@ -6,7 +6,7 @@
 // screen instead (the heatmap fills the width and cannot also fit the height).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useApp } from './harness.mjs';
+import { useApp, recordLayoutShifts, layoutShift } from './harness.mjs';
 
 const app = useApp();
 
@@ -55,12 +55,7 @@ for (const colorScheme of ['light', 'dark']) {
       }
       const { page, context, consoleLog } = await app.newPage({ viewport: { width, height }, colorScheme });
       try {
-        await page.addInitScript(() => {
-          window.__shifts = 0;
-          new PerformanceObserver((list) => {
-            for (const e of list.getEntries()) window.__shifts += e.value;
-          }).observe({ type: 'layout-shift', buffered: true });
-        });
+        await recordLayoutShifts(page);
         await app.open(page, '');
         const b = await page.evaluate(boxes, {
           heatmap: '.main-view canvas.heatmap',
@@ -71,7 +66,7 @@ for (const colorScheme of ['light', 'dark']) {
         onScreen(b.slider, 'the temperature slider', screen);
         onScreen(b.bars, 'the selected row\'s bars', screen);
         assert.equal(await page.evaluate(() => window.scrollY), 0, 'nothing scrolled');
-        assert.equal(await page.evaluate(() => window.__shifts), 0, 'no layout shift');
+        assert.equal(await layoutShift(page), 0, 'no layout shift');
         consoleLog.assertClean();
       } finally {
         await context.close();

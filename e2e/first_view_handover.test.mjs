@@ -9,7 +9,7 @@
 // view's picture).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useApp } from './harness.mjs';
+import { useApp, recordLayoutShifts, layoutShift } from './harness.mjs';
 
 const app = useApp();
 
@@ -39,15 +39,10 @@ async function readFirstView({ width, height, deviceScaleFactor, colorScheme }, 
   }
 }
 
-/** A page of `view` for the app, summing its layout shifts from its start into `window.__shifts`. */
+/** A page of `view` for the app, its layout shifts summed from its start (`recordLayoutShifts`). */
 async function appPage({ width, height, deviceScaleFactor, colorScheme }) {
   const opened = await app.newPage({ viewport: { width, height }, deviceScaleFactor, colorScheme });
-  await opened.page.addInitScript(() => {
-    window.__shifts = 0;
-    new PerformanceObserver((list) => {
-      for (const e of list.getEntries()) window.__shifts += e.value;
-    }).observe({ type: 'layout-shift', buffered: true });
-  });
+  await recordLayoutShifts(opened.page);
   return opened;
 }
 
@@ -107,7 +102,7 @@ for (const { name, file, parts } of PAGES) test(`${name}: the first view written
       assert.deepEqual(drawn.heatmap, firstView.heatmap, `${where}: the canvas has the picture's box`);
       assert.deepEqual(await page.evaluate(() => window.__atMount), { firstViewGone: true, overCanvas: true }, `${where}: hand-over`);
       assert.deepEqual(await page.evaluate(() => window.__atDrawn), { pictures: 0 }, `${where}: the picture gives way to the drawn canvas`);
-      assert.equal(await page.evaluate(() => window.__shifts), 0, `${where}: no layout shift`);
+      assert.equal(await layoutShift(page), 0, `${where}: no layout shift`);
       // The canvas's pixel near each cell's top-left corner (clear of the number in its centre)
       // has the picture's colour.
       const canvasCells = await page.evaluate((dpr) => {
@@ -213,7 +208,7 @@ test("training page: the first view's controls are the app's first controls, in 
       assert.deepEqual(built.chosen, firstView.chosen, `${where}: the same choices`);
       assert.equal(built.seed, firstView.seed, `${where}: the same seed`);
       assert.deepEqual(await page.evaluate(() => window.__atMount), { firstViewGone: true }, `${where}: hand-over`);
-      assert.equal(await page.evaluate(() => window.__shifts), 0, `${where}: no layout shift`);
+      assert.equal(await layoutShift(page), 0, `${where}: no layout shift`);
       consoleLog.assertClean();
     } finally {
       await context.close();

@@ -268,6 +268,19 @@ export async function openApp(page, query = '', { baseUrl = lastServerUrl, timeo
 /** The link's `tsteps` (the training page writes its step count there once a run settles). */
 export const linkSteps = (page) => Number(new URL(page.url()).searchParams.get('tsteps') ?? 0);
 
+/** From the next page load on, sums the page's layout shifts into `window.__shifts`; read the sum
+ *  with `layoutShift(page)`. */
+export const recordLayoutShifts = (page) =>
+  page.addInitScript(() => {
+    window.__shifts = 0;
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) window.__shifts += e.value;
+    }).observe({ type: 'layout-shift', buffered: true });
+  });
+
+/** The layout shifts summed since the page loaded (`recordLayoutShifts`). */
+export const layoutShift = (page) => page.evaluate(() => window.__shifts);
+
 /** Resolves two frames on: whatever the page did in the current task has been laid out and painted. */
 export const twoFrames = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 
