@@ -104,6 +104,10 @@ for (const key of KEYS) {
       // The banner: unmistakable, a live status, naming the mistake.
       assert.equal(r.bannerRole, 'status');
       assert.ok(r.banner.includes('BROKEN: this is not correct attention'), r.banner);
+      // It counts the shown heatmap's cells that see the future, or says that none does.
+      if (future.length === 0) assert.ok(r.banner.includes('no cell of this heatmap sees the future'), r.banner);
+      else if (future.length === 1) assert.ok(r.banner.includes('1 hatched cell sees the future'), r.banner);
+      else assert.ok(r.banner.includes(`${future.length} hatched cells see the future`), r.banner);
       assert.match(await page.locator('#heatmap-title').textContent(), /\(BROKEN\)/);
       // The note on the weights no longer calls the mechanism real attention.
       const note = await page.getByTestId('weights-note').textContent();

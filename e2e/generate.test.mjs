@@ -59,6 +59,54 @@ test('Next token and Generate 5 each add one heatmap row per token; Reset goes b
   await context.close();
 });
 
+test('a generated token builds one new heatmap row and leaves the rows above it as they are', async () => {
+  const { page, context } = await app.newPage();
+  await openGenerate(page, `p=${encodeURIComponent('the cat sat on the mat . my dogs are near the old box')}&n=1`);
+  assert.equal(await rows(page), 15);
+  // Tag every row element and steps-table line, then count the DOM changes of one press.
+  await page.evaluate(() => {
+    document.querySelectorAll('[data-testid=gen-heatmap] tbody tr').forEach((tr, i) => { tr.__kept = i; });
+    document.querySelectorAll('[data-testid=steps-table] tbody tr').forEach((tr, i) => { tr.__kept = i; });
+    window.__mutations = { attributes: 0, added: 0 };
+    new MutationObserver((list) => {
+      for (const m of list) {
+        if (m.type === 'attributes') window.__mutations.attributes += 1;
+        else window.__mutations.added += m.addedNodes.length;
+      }
+    }).observe(document.body, { subtree: true, childList: true, attributes: true });
+  });
+  await page.getByTestId('next-token').click();
+  await page.waitForFunction(() => document.querySelector('[data-testid=gen-heatmap]').dataset.rows === '16');
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  const seen = await page.evaluate(() => ({
+    rows: [...document.querySelectorAll('[data-testid=gen-heatmap] tbody tr')].map((tr) => tr.__kept ?? null),
+    steps: [...document.querySelectorAll('[data-testid=steps-table] tbody tr')].map((tr) => tr.__kept ?? null),
+    selected: [...document.querySelectorAll('[data-testid=gen-heatmap] tbody tr')].map((tr) => tr.classList.contains('selected')),
+    pressed: [...document.querySelectorAll('[data-testid=gen-heatmap] tbody button')].map((b) => b.getAttribute('aria-pressed')),
+    cells: [...document.querySelectorAll('[data-testid=gen-heatmap] tbody tr')].map((tr) => tr.querySelectorAll('td').length),
+    mutations: window.__mutations,
+  }));
+  assert.deepEqual(seen.rows, [...Array(15).keys(), null], 'the 15 rows above are the same elements, and one row is new');
+  assert.deepEqual(seen.steps, [0, null]);
+  assert.deepEqual(seen.selected, [...Array(15).fill(false), true]);
+  assert.deepEqual(seen.pressed, [...Array(15).fill('false'), 'true']);
+  // Row i has a cell for each of its i keys; the masked future has none (the hatching shows).
+  assert.deepEqual(seen.cells, [...Array(16).keys()].map((i) => i + 1));
+  // Rebuilding the table's rows changed about 1,100 attributes a press; the new row, the
+  // selection, the bars and the cache strips change fewer than 150.
+  assert.ok(seen.mutations.attributes < 150, JSON.stringify(seen.mutations));
+  // A click on an earlier row moves the selection, and rebuilds no row.
+  await page.locator('[data-testid=gen-heatmap] tbody tr').nth(3).getByRole('button').click();
+  await page.waitForFunction(() => document.querySelector('[data-testid=gen-heatmap] tbody tr:nth-child(4)').classList.contains('selected'));
+  const after = await page.evaluate(() => ({
+    rows: [...document.querySelectorAll('[data-testid=gen-heatmap] tbody tr')].map((tr) => tr.__kept ?? null),
+    selected: [...document.querySelectorAll('[data-testid=gen-heatmap] tbody tr.selected')].length,
+  }));
+  assert.deepEqual(after.rows, [...Array(15).keys(), null]);
+  assert.equal(after.selected, 1);
+  await context.close();
+});
+
 test('a link regenerates the same text, and the cache is checked against the full pass', async () => {
   const { page, context } = await app.newPage();
   await openGenerate(page, 'p=the&t=1.3&k=5&seed=42&n=9');
@@ -126,6 +174,13 @@ test('the measured curves fill their table, one line per temperature', async () 
   assert.equal(lines.length, 16);
   // Greedy writes one text for every seed: its share is all or nothing.
   assert.match(lines[0], /^T = 0.00, τ = 1/);
+  // Its one text has no sampling noise; at T = 1 the seeds write many texts, and the share has a spread.
+  const cells = (i) => page.locator('[data-testid=curves-table] tbody tr').nth(i).locator('td').allTextContents();
+  const [greedy, warm] = [await cells(0), await cells(4)];
+  assert.equal(greedy[1], '1');
+  assert.match(greedy[3], /± 0\.0 points$/);
+  assert.ok(Number(warm[1]) > 100, warm.join(' | '));
+  assert.match(warm[3], /± (0\.[1-9]|[1-9][0-9]*\.[0-9]) points$/);
   assert.equal(await page.locator('figure.curve svg[role=img]').count(), 2);
   await context.close();
 });

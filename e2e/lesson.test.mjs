@@ -174,6 +174,25 @@ test('step 3: trace table agrees with the inspector and the JSON, masks the futu
     assert.deepEqual(masks.map((t) => t === '0 (masked)'), [false, false, true, true, true, true, true]);
     assert.ok(Math.abs(Number(await page.locator('[data-testid=trace-sum]').textContent()) - 1) < 1e-9);
     assert.ok((await page.locator('[data-testid=trace-check]').textContent()).startsWith('✓'));
+    // The strips have a visible legend; at τ = 1 there is no τ note.
+    assert.match(await page.getByTestId('strip-legend').textContent(), /orange for positive, blue for negative/);
+    assert.equal(await page.getByTestId('trace-tau-note').count(), 0);
+    consoleLog.assertClean();
+  } finally {
+    await context.close();
+  }
+});
+
+test('step 3 after step 2\'s τ = 100: the trace says so, and one click resets τ', { timeout: 60_000 }, async () => {
+  const { context, page, consoleLog } = await app.newPage();
+  try {
+    await app.open(page, 'step=attention&tau=100');
+    const note = page.getByTestId('trace-tau-note');
+    await note.waitFor();
+    assert.match(await note.textContent(), /^τ = 100\.0 on the slider, not 1: this trace divides every score by it too/);
+    await note.getByRole('button', { name: 'Reset τ to 1' }).click();
+    await note.waitFor({ state: 'detached' });
+    await page.waitForFunction(() => document.querySelector('[data-testid=trace-table] caption').textContent.includes('τ = 1.000'));
     consoleLog.assertClean();
   } finally {
     await context.close();
@@ -212,6 +231,9 @@ test('step 4: scaling lab readout, table and notebook draws', { timeout: 60_000 
 
     // The notebook's single draws (003: 0.87/0.32 at d=16, 0.94/0.24 at d=256) lie in the bands.
     const text = await page.locator('#lesson-panel').textContent();
+    // The plain version and the two-key example come first; the measurement is under a disclosure.
+    assert.match(await page.getByTestId('two-key-example').textContent(), /from 26\.89% to 37\.75% .* about [0-9,]+ times less/);
+    assert.equal(await page.locator('details.precise [data-testid=lab-gradient]').count(), 1);
     assert.match(text, /Quoted from the notebook, not computed here \(one random draw each\): at d = 16, 0\.87 unscaled and 0\.32 scaled; at d = 256, 0\.94 unscaled and 0\.24 scaled\./);
     const inside = (x, band, what) => assert.ok(band.p10 <= x && x <= band.p90, `${what}: ${x} outside ${band.p10}–${band.p90}`);
     inside(0.87, at16.unscaled, 'notebook unscaled d=16');

@@ -195,7 +195,7 @@ pub fn GenerateApp() -> impl IntoView {
         <main class="generate-layout">
             <section class="panel" aria-labelledby="generate-title">
                 <h2 id="generate-title">"Generate, one token at a time"</h2>
-                <p class="hint">{move || page.model().map(|c| text::generate_intro(c.model.config(), page.link.with(|l| l.writer)))}</p>
+                <p class="hint">{move || page.model().map(|c| text::generate_intro(c.model.config(), page.settings.with(|l| l.writer)))}</p>
                 <GenerateControls />
                 <TextSoFar />
             </section>

@@ -255,7 +255,10 @@ fn entries() -> Vec<Entry> {
         "step 4: a saturated row",
         percent(SATURATED),
         format!("scaling_lab::SATURATED = {SATURATED}"),
-        gradient_readout(&p16),
+        gradient_readout(
+            &p16,
+            &attention_explorer::model::scaling_lab::scaling_lab(DRAWS, LAB_SEED),
+        ),
     ));
     let demo = mask_fill_demo(&p.heads[0].scores, 2, 0.25);
     out.push(entry(

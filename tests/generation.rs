@@ -11,7 +11,7 @@ use attention_explorer::model::train::generate::{generate, Generator, KvCache};
 use attention_explorer::model::train::lab::composition::composition;
 use attention_explorer::model::train::lab::generation::{
     copy_prompt, grammar_point, greedy_copy, over_attention_temperature, over_sampling_temperature,
-    CopyCount, GrammarPoint,
+    share_standard_error, CopyCount, GrammarPoint,
 };
 use attention_explorer::model::train::lab::knockout::Ablation;
 use attention_explorer::model::train::lab::pass::Pass;
@@ -77,6 +77,37 @@ fn grammatical_share_and_loss_against_the_attention_temperature() {
     }
 }
 
+/// Greedy decoding writes one text whatever the seed: the curve's T = 0 point is that text judged
+/// 200 times, with no sampling noise in its share.
+#[test]
+fn the_greedy_point_is_one_text_without_spread() {
+    let model = grammar_model();
+    let points = over_sampling_temperature(&model, &Grammar::encode("the").unwrap(), 200).unwrap();
+    assert_eq!(
+        (points[0].distinct_texts, points[0].share_standard_error),
+        (1, 0.0)
+    );
+    for p in &points[1..] {
+        assert!(p.distinct_texts > 1, "{p:?}");
+    }
+}
+
+/// The share's standard error: by hand on two units, 0 for identical units and for fewer than
+/// two, and with one sentence per unit the binomial `√(p(1 − p)/(n − 1))`.
+#[test]
+fn the_share_standard_error_by_hand() {
+    assert_eq!(share_standard_error(&[(1, 2), (2, 2)]), 0.25);
+    assert_eq!(share_standard_error(&[(1, 2); 50]), 0.0);
+    assert_eq!(share_standard_error(&[(1, 2)]), 0.0);
+    assert_eq!(share_standard_error(&[]), 0.0);
+    for (ones, n) in [(3usize, 10usize), (50, 200), (199, 200)] {
+        let units: Vec<(usize, usize)> = (0..n).map(|i| (usize::from(i < ones), 1)).collect();
+        let p = ones as f64 / n as f64;
+        let want = (p * (1.0 - p) / (n - 1) as f64).sqrt();
+        assert!((share_standard_error(&units) - want).abs() < 1e-15);
+    }
+}
+
 /// One point of the curve (T = 1.5) recomputed from its own generations: [`generate`] with each
 /// seed, the sentences split and judged here, and the losses the generator reports (the model's
 /// own at τ = 1), summed in the same order.
@@ -90,7 +121,9 @@ fn a_point_of_the_curve_is_its_own_generations() {
     };
     let point = grammar_point(&model, &prompt, 200, sampler, 1.0, 1.5).unwrap();
     let (mut sentences, mut grammatical, mut agreement, mut loss, mut tokens) = (0, 0, 0, 0.0, 0);
+    let (mut units, mut texts) = (Vec::new(), Vec::new());
     for seed in 0..200 {
+        let before = (grammatical, sentences);
         let room = model.config().max_len - prompt.len();
         let steps = generate(&model, &prompt, room, sampler, seed).unwrap();
         let mut text = prompt.clone();
@@ -111,7 +144,18 @@ fn a_point_of_the_curve_is_its_own_generations() {
             loss += step.loss;
             tokens += 1;
         }
+        units.push((grammatical - before.0, sentences - before.1));
+        if !texts.contains(&text) {
+            texts.push(text);
+        }
     }
+    assert_eq!(point.distinct_texts, texts.len());
+    assert!(point.distinct_texts > 150, "{point:?}");
+    assert_eq!(
+        point.share_standard_error.to_bits(),
+        share_standard_error(&units).to_bits()
+    );
+    assert!(point.share_standard_error > 0.0, "{point:?}");
     assert_eq!(
         (point.sentences, point.grammatical, point.agreement_errors),
         (sentences, grammatical, agreement)

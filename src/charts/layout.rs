@@ -39,9 +39,12 @@ pub fn short_label(token: &str, max_chars: usize) -> String {
     }
 }
 
-/// A weight as printed inside its cell ("31%"), on the canvas and in the first view.
+/// A weight as printed inside its cell ("31%"), on the canvas and in the first view: the
+/// inspector's one-decimal percentage ([`crate::format::percent`]) rounded to a whole one, so
+/// two weights the inspector prints alike (45.5% and 45.5%) get the same cell label too.
 pub fn percent_label(weight: f64) -> String {
-    format!("{}%", crate::format::fixed(weight * 100.0, 0))
+    use crate::format::{fixed, printed_value};
+    format!("{}%", fixed(printed_value(weight * 100.0, 1), 0))
 }
 
 /// The legend's colour bar starts here, after "0%" (CSS pixels from the canvas's left edge).
@@ -196,6 +199,35 @@ pub fn tooltip_position(pointer: (f64, f64), size: (f64, f64), viewport: (f64, f
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Weights the inspector prints alike get the same cell label, and each label is the
+    /// inspector's number rounded: 0.4549 and 0.4551 are both 45.5%, so both 46%.
+    #[test]
+    fn cell_labels_agree_with_the_inspector() {
+        use crate::format::percent;
+        assert_eq!(
+            (percent(0.4549), percent(0.4551)),
+            ("45.5%".into(), "45.5%".into())
+        );
+        assert_eq!(
+            (percent_label(0.4549), percent_label(0.4551)),
+            ("46%".into(), "46%".into())
+        );
+        let mut rng = crate::model::rng::SeededRng::stream(3, "cell-labels");
+        let mut weights: Vec<f64> = (0..=100_000).map(|k| f64::from(k) / 100_000.0).collect();
+        weights.extend((0..20_000).map(|_| rng.next_open01()));
+        weights.sort_by(f64::total_cmp);
+        for pair in weights.windows(2) {
+            if percent(pair[0]) == percent(pair[1]) {
+                assert_eq!(percent_label(pair[0]), percent_label(pair[1]), "{pair:?}");
+            }
+        }
+        for &w in &weights {
+            let inspector: f64 = percent(w).trim_end_matches('%').parse().unwrap();
+            let label: f64 = percent_label(w).trim_end_matches('%').parse().unwrap();
+            assert!((label - inspector).abs() <= 0.5 + 1e-9, "{w}");
+        }
+    }
 
     #[test]
     fn every_cell_centre_maps_back_to_its_cell() {

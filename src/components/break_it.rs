@@ -5,7 +5,7 @@
 use crate::components::heatmap::Heatmap;
 use crate::format::{fixed, percent};
 use crate::hooks::{use_visibility, use_while_seen};
-use crate::model::broken::{Damage, Mistake};
+use crate::model::broken::{future_cells, Damage, Mistake};
 use crate::state::{ExplorerModel, ViewSignals};
 use crate::text::{
     broken_banner, cheating_sentence, damage_sentences, mistake_code, mistake_label, mistake_why,
@@ -19,13 +19,15 @@ use wasm_bindgen::JsCast;
 #[component]
 pub fn BrokenBanner() -> impl IntoView {
     let view = ViewSignals::from_context();
+    let model = ExplorerModel::from_context();
     move || {
         let mistakes = view.broken.get();
         (!mistakes.is_empty()).then(|| {
+            let future = model.shown_weights.with(|w| future_cells(w));
             view! {
                 <p class="broken-banner" role="status" data-testid="broken-banner">
                     <span class="broken-mark" aria-hidden="true">"⚠"</span>
-                    {broken_banner(mistakes)}
+                    {broken_banner(mistakes, future)}
                 </p>
             }
         })

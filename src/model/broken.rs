@@ -338,6 +338,14 @@ pub fn sees_future(weights: &DMatrix<f64>, i: usize, j: usize) -> bool {
     j > i && weights[(i, j)] > 0.0
 }
 
+/// How many cells of `weights` see the future (the banner's count of hatched cells).
+pub fn future_cells(weights: &DMatrix<f64>) -> usize {
+    let (t, c) = weights.shape();
+    (0..t)
+        .map(|i| (0..c).filter(|&j| sees_future(weights, i, j)).count())
+        .sum()
+}
+
 impl Damage {
     pub fn new(correct: &DMatrix<f64>, broken: &DMatrix<f64>) -> Self {
         let (t, c) = broken.shape();

@@ -63,6 +63,35 @@ pub struct LabPoint {
     pub gradient_unscaled_by_saturation: (f64, f64),
 }
 
+/// Step 4's worked example: two keys with scores `(0, gap)`, and the first score nudged up by
+/// `nudge`. The first key's weight before and after: near 1/2 it moves by about `nudge / 4`, and
+/// when the other key takes nearly everything it barely moves (the softmax's slope
+/// `p(1 − p)` is nearly 0 there), which is why a saturated row passes little gradient back.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TwoKeyNudge {
+    pub gap: f64,
+    pub nudge: f64,
+    /// The first key's weight with scores `(0, gap)`.
+    pub before: f64,
+    /// Its weight with scores `(nudge, gap)`.
+    pub after: f64,
+}
+
+/// The two-key example at score gap `gap` (see [`TwoKeyNudge`]).
+pub fn two_key_nudge(gap: f64, nudge: f64) -> TwoKeyNudge {
+    TwoKeyNudge {
+        gap,
+        nudge,
+        before: softmax_scaled(&[0.0, gap], 1.0)[0],
+        after: softmax_scaled(&[nudge, gap], 1.0)[0],
+    }
+}
+
+/// The two cases the lesson shows: close scores, and scores 8 apart (the lab's ×8 at d = 64).
+pub const TWO_KEY_GAPS: [f64; 2] = [1.0, 8.0];
+/// The nudge the lesson gives the first score.
+pub const TWO_KEY_NUDGE: f64 = 0.5;
+
 /// Softmax of `scores × scale` (row maximum subtracted first).
 fn softmax_scaled(scores: &[f64], scale: f64) -> Vec<f64> {
     let max = scores.iter().copied().fold(f64::NEG_INFINITY, f64::max);

@@ -28,6 +28,9 @@ pub struct GeneratePage {
     pub head: RwSignal<(usize, usize)>,
     /// The prompt as the model reads it (once the model is loaded).
     pub prompt: Memo<Option<Result<Prompt, String>>>,
+    /// The link without its count of generated tokens: what decides every row of the text, so
+    /// views keyed by row rebuild when it changes and only add a row when a token is generated.
+    pub settings: Memo<GenerateLink>,
     /// The generation the link describes.
     pub run: Memo<Option<Result<GenerationRun, String>>>,
     /// Why the last request for tokens was cut short (the context is full).
@@ -77,6 +80,12 @@ impl GeneratePage {
             crate::web::work::count("generate");
             Some(link.with(|l| GenerationRun::compute(&model.model, &ids, l)))
         });
+        let settings = Memo::new(move |_| {
+            link.with(|l| GenerateLink {
+                generated: 0,
+                ..l.clone()
+            })
+        });
         keep_in_address_bar(move || link.get(), GenerateLink::to_query);
         let page = Self {
             link,
@@ -84,6 +93,7 @@ impl GeneratePage {
             selected: RwSignal::new(None),
             head: RwSignal::new((0, 0)),
             prompt,
+            settings,
             run,
             message: RwSignal::new(None),
         };

@@ -2,9 +2,10 @@
 //! for cached keys, the two temperatures (the question, its feedback, what τ changed), and the
 //! measured curves' captions. Each sentence is built from the numbers it states.
 
-use super::{count, format_tau, quote};
+use super::{count, format_tau_pair, quote};
 use crate::format::{fixed, grouped, percent};
 use crate::model::generate_page::link::Writer;
+use crate::model::generate_page::run::LastRowWork;
 use crate::model::generate_page::{HeatmapChanger, TauEffect};
 use crate::model::train::generate::CacheCheck;
 use crate::model::train::lab::generation::GrammarPoint;
@@ -17,7 +18,7 @@ pub fn generate_intro(cfg: &TransformerConfig, writer: Writer) -> String {
         Writer::Yours => "the tiny-grammar model you trained on the training page, read from this browser",
     };
     format!(
-        "Each row of attention ends in a prediction: the model turns the row's output into a score (a logit) for every word it knows, and a softmax turns the scores into probabilities for the next token. Writing text is that, over and over: choose a next token, append it, read one more row. The model here is {whose}: {} of {}, {} words, {} tokens of context.",
+        "Each row of attention ends in a prediction: the model turns the row's output into a score (a logit) for every word it knows, and a softmax turns the scores into probabilities for the next token. Writing text is that, over and over: choose a next token, append it, read one more row. The model here is {whose}: {} of {}, {} words, {} tokens of context. It is attention only: each layer adds its heads' output to the token's vector, with no MLP block and no LayerNorm, which models like GPT have in every layer.",
         count(cfg.layers, "attention layer", "attention layers"),
         count(cfg.heads, "head", "heads"),
         cfg.vocab,
@@ -38,7 +39,7 @@ pub const TAU_HINT: &str = "τ divides every attention score q·k/√d inside th
 pub const TOP_K_HINT: &str = "Only the k likeliest words can be drawn; their probabilities are scaled up to sum to 1. k = 1 is greedy; k = 29 keeps every word.";
 
 /// Beside the seed.
-pub const SEED_HINT: &str = "Each generated token draws one number u, uniform between 0 and 1, from this seed and its place in the text, so the same seed and settings write the same text on every machine, and the link reproduces it.";
+pub const SEED_HINT: &str = "Each generated token draws one number u, uniform between 0 and 1, from this seed and which generated token it is (the first, the second, …), so the same seed and settings write the same text on every machine, and the link reproduces it.";
 
 /// The heatmap's explanation.
 pub const GROWING_HEATMAP: &str = "One row per token: row i is token i reading tokens 1 to i. Each generated token adds a row at the bottom: its query reading the keys kept in the cache. The rows above never change when a token is appended, because a row never reads the future. Click a row to see what it predicts.";
@@ -68,17 +69,14 @@ pub fn changer_feedback(choice: HeatmapChanger) -> String {
 
 /// What moving τ did to the text's weights, measured: the largest change of one weight.
 pub fn tau_effect_text(effect: Option<TauEffect>, words: &[&str], (a, b): (f64, f64)) -> String {
+    let (from, to) = format_tau_pair(a, b);
     let Some(e) = effect else {
         return format!(
-            "With this text, moving τ from {} to {} changes no weight: a text of one token attends only to itself.",
-            format_tau(a),
-            format_tau(b)
+            "With this text, moving τ from {from} to {to} changes no weight: a text of one token attends only to itself."
         );
     };
     format!(
-        "Measured on this text: moving τ from {} to {} changes the weight of row {} ({}) on token {} ({}), layer {}, head {}, from {} to {}, the largest change of any weight. Moving T changes none of them.",
-        format_tau(a),
-        format_tau(b),
+        "Measured on this text: moving τ from {from} to {to} changes the weight of row {} ({}) on token {} ({}), layer {}, head {}, from {} to {}, the largest change of any weight. Moving T changes none of them.",
         e.row + 1,
         quote(words[e.row]),
         e.key + 1,
@@ -108,14 +106,18 @@ pub fn cache_check_text(check: CacheCheck, len: usize) -> String {
     }
 }
 
-/// The last row's cost with the cache and without it.
-pub fn multiplications_text(len: usize, (with, without): (usize, usize)) -> String {
+/// The last row's cost with the cache, without it (a naive full pass), and without it but
+/// recomputing only what the last row needs.
+pub fn multiplications_text(len: usize, work: LastRowWork) -> String {
+    let times = |n: usize| fixed(n as f64 / work.with_cache as f64, 1);
     format!(
-        "Computing token {len}'s row: {} multiplications with the cache (its own q, k and v, one row of {} per head against the cached keys, the weighted values, W_o, the matrix that mixes the heads, and the unembedding), {} without it (a naive full pass: every token's row again, its projections, attention, W_o and unembedding, though only the last row's prediction is used). That is {}× as many multiplications; only the matrix products are counted, not the scaling, the softmax or the rotations.",
-        grouped(with as u64),
+        "Computing token {len}'s row: {} multiplications with the cache (its own q, k and v, one row of {} per head against the cached keys, the weighted values, W_o, the matrix that mixes the heads, and the unembedding), {} without it (a naive full pass: every token's row again, its projections, attention, W_o and unembedding, though only the last row's prediction is used), {}× as many. Without a cache but recomputing only what the last row needs (every earlier layer's rows in full, then only the last layer's keys and values of the earlier tokens), it is {}, {}× as many. Only the matrix products are counted, not the scaling, the softmax or the rotations.",
+        grouped(work.with_cache as u64),
         count(len, "score", "scores"),
-        grouped(without as u64),
-        fixed(without as f64 / with as f64, 1)
+        grouped(work.full_pass as u64),
+        times(work.full_pass),
+        grouped(work.minimal_recompute as u64),
+        times(work.minimal_recompute)
     )
 }
 
@@ -137,19 +139,25 @@ pub fn cache_contents(layer: usize, len: usize, d_model: usize) -> String {
     )
 }
 
+/// The cache's size after `len` tokens, and how it fills: the prompt at once, then a row a token.
+pub fn cache_size_text(layers: usize, len: usize, d_model: usize, prompt_len: usize) -> String {
+    format!(
+        "In all the cache holds 2 × {layers} × {len} × {d_model} = {} numbers (K and V, per layer, per token, per dimension): it grows with the text, one row per layer for each token. Reading the {} (the prefill) fills it with their rows; each generated token after that (decoding) computes one new row and reads all the cached ones.",
+        grouped((2 * layers * len * d_model) as u64),
+        count(prompt_len, "prompt token", "prompt tokens")
+    )
+}
+
 /// The curves' table caption.
 pub const CURVES_CAPTION: &str = "Generations of the tiny-grammar model from “the” to the end of the context, at each temperature (the loss: the model as trained, τ = 1 and T = 1)";
 
-/// One point of a curve, for the chart's text alternative and the table.
-pub fn curve_point_text(point: &GrammarPoint) -> String {
-    format!(
-        "{} grammatical of {} sentences ({}), mean loss {} nats",
-        point.grammatical,
-        point.sentences,
-        percent(point.grammatical_share()),
-        fixed(point.mean_loss, 3)
-    )
+/// The share's standard error in percentage points, to one decimal.
+pub fn share_spread(point: &GrammarPoint) -> String {
+    format!("{} points", fixed(100.0 * point.share_standard_error, 1))
 }
+
+/// Under the curves' table: how to read a difference between two shares.
+pub const CURVES_SPREAD: &str = "± is one standard error of the share from the seeds' sampling noise, each generation counted as one independent unit: two shares less than about two standard errors apart may differ only by chance. At T = 0 every seed writes the same text, so its share has no sampling noise. The two curves share one point: T = 1 with τ = 1 is the same 200 generations in both.";
 
 /// The chart's text alternative.
 pub fn curves_label(name: &str, points: &[GrammarPoint]) -> String {

@@ -227,8 +227,13 @@ pub fn heads_shapes(
     } else {
         format!("Side by side, the {heads} outputs make concat, T × d_model = {t} × {d_model} (head i in columns (i − 1)·d + 1 to i·d).")
     };
+    let why_wo = if heads == 1 {
+        String::new()
+    } else {
+        format!(" Why W_o is needed: concat only puts the heads side by side, each in its own {head_size} columns, so without it each head could write only its own slice of the output; with it every output number can combine what all {heads} heads found.")
+    };
     format!(
-        "Each head's output A·V is T × d = {t} × {head_size}. {concat} The output projection W_o, d_model × d_model = {d_model} × {d_model}, {origin}, mixes them: concat · W_o is T × d_model = {t} × {d_model}, the same shape as the input X."
+        "Each head's output A·V is T × d = {t} × {head_size}. {concat} The output projection W_o, d_model × d_model = {d_model} × {d_model}, {origin}, mixes them: concat · W_o is T × d_model = {t} × {d_model}, the same shape as the input X.{why_wo}"
     )
 }
 

@@ -61,6 +61,13 @@ pub fn format_tau(tau: f64) -> String {
     fixed(tau, tau_decimals(tau))
 }
 
+/// Two values of τ compared in one sentence, printed with the same decimals (the more of the two
+/// [`format_tau`] would use), so "10.00 to 5.00" reads as one scale.
+pub fn format_tau_pair(a: f64, b: f64) -> (String, String) {
+    let decimals = tau_decimals(a).max(tau_decimals(b));
+    (fixed(a, decimals), fixed(b, decimals))
+}
+
 /// How many decimals [`format_tau`] prints `tau` with.
 fn tau_decimals(tau: f64) -> u32 {
     if tau >= 10.0 {
@@ -133,6 +140,13 @@ fn count(n: usize, one: &str, many: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn two_taus_in_one_sentence_share_their_decimals() {
+        assert_eq!(format_tau_pair(10.0, 5.0), ("10.00".into(), "5.00".into()));
+        assert_eq!(format_tau_pair(0.5, 1.0), ("0.500".into(), "1.000".into()));
+        assert_eq!(format_tau_pair(2.0, 4.0), ("2.00".into(), "4.00".into()));
+    }
 
     #[test]
     fn a_top_key_whose_token_repeats_is_named_with_its_place() {

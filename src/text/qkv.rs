@@ -182,3 +182,37 @@ mod tests {
         assert!(qkv_check(&wrong).starts_with("✗"));
     }
 }
+
+/// Above the trace's colour strips: how to read them.
+pub const STRIP_LEGEND: &str = "The strips below: each square is one number of the vector, orange for positive, blue for negative, the stronger the colour the larger the number's size (each strip on its own scale). The tables above give the numbers themselves.";
+
+/// Step 3's note when the slider is not at τ = 1 (a step before, "Set τ = 100", may have moved
+/// it): the trace uses the slider's τ, so its weights are not those of τ = 1. `None` at τ = 1.
+pub fn trace_tau_note(tau: f64) -> Option<String> {
+    (tau != 1.0).then(|| {
+        format!(
+            "τ = {} on the slider, not 1: this trace divides every score by it too, so its weights differ from the model's at τ = 1.",
+            super::format_tau(tau)
+        )
+    })
+}
+
+#[cfg(test)]
+mod trace_note_tests {
+    use super::*;
+
+    #[test]
+    fn the_trace_names_a_tau_other_than_1() {
+        assert_eq!(trace_tau_note(1.0), None);
+        for tau in [0.05, 0.999, 1.001, 2.0, 100.0] {
+            let note = trace_tau_note(tau).unwrap();
+            assert!(
+                note.starts_with(&format!(
+                    "τ = {} on the slider, not 1",
+                    crate::text::format_tau(tau)
+                )),
+                "{note}"
+            );
+        }
+    }
+}

@@ -2,9 +2,11 @@
 //! softmax's gradient), the notebook's quoted draws and the ×8 example.
 
 use super::{check_mark, quote};
-use crate::format::{fixed, percent, scientific};
+use crate::format::{fixed, grouped, percent, scientific};
 use crate::model::claims::NEARLY_ONE_HOT;
-use crate::model::scaling_lab::{LabPoint, Spread, DRAWS, KEYS, NOTEBOOK_DRAWS, SATURATED};
+use crate::model::scaling_lab::{
+    LabPoint, Spread, TwoKeyNudge, DRAWS, KEYS, NOTEBOOK_DRAWS, SATURATED,
+};
 
 /// A lab table cell: mean to 3 decimals, then the 10th–90th percentile band.
 pub fn lab_cell(spread: &Spread) -> String {
@@ -127,7 +129,7 @@ pub const GRADIENT_ROUTE: &str = "(The route back: through the softmax's Jacobia
 /// Step 4's gradient readout at the selected head size: how much gradient reaches the query
 /// through the softmax and the scores, unscaled against scaled (`LabPoint::gradient_*`), and
 /// what that does to learning. Every comparison in it is computed from `point`.
-pub fn gradient_readout(point: &LabPoint) -> String {
+pub fn gradient_readout(point: &LabPoint, all: &[LabPoint]) -> String {
     let d = point.head_size;
     let (u, s) = (&point.gradient_unscaled, &point.gradient_scaled);
     let measured = format!(
@@ -172,12 +174,54 @@ pub fn gradient_readout(point: &LabPoint) -> String {
         )
     } else {
         format!(
-            "At this small d, unscaled passes more gradient (mean {}× and median {}× the scaled ones) but more unevenly: {bands}. Even at this d, {saturated}. The share of saturated draws grows with d, and at larger d the unscaled median falls below the scaled one (pick d = 256).",
+            "At this small d, unscaled passes more gradient (mean {}× and median {}× the scaled ones) but more unevenly: {bands}. Much of that is only the missing 1/√d: unscaled, ∂score/∂q is k, √d = {} times the scaled k/√d, and optimisers such as Adam divide each weight's step by its gradient's typical size, so a constant factor like this one is largely normalised away. What scaling prevents is saturation, which grows with d: even at this d, {saturated}.{} At larger d the unscaled median falls below the scaled one (pick d = 256).",
             fixed(u.mean / s.mean, 1),
             fixed(u.median / s.median, 1),
+            fixed((d as f64).sqrt(), 1),
+            saturation_growth(all)
         )
     };
     format!("{measured} {reading} {GRADIENT_ROUTE}")
+}
+
+/// The saturated share of the unscaled draws at d = 64 and 512, where the lab has them.
+fn saturation_growth(all: &[LabPoint]) -> String {
+    let at = |d: usize| all.iter().find(|p| p.head_size == d);
+    match (at(64), at(512)) {
+        (Some(a), Some(b)) => format!(
+            " Unscaled, {} of the draws are saturated at d = 64 and {} at d = 512.",
+            percent(a.saturated_unscaled),
+            percent(b.saturated_unscaled)
+        ),
+        _ => String::new(),
+    }
+}
+
+/// Step 4's plain version of the gradient story, before the measurement.
+pub const GRADIENT_PLAIN: &str = "In plain words: when one weight is nearly 1, nudging the scores barely moves the weights, so almost no learning signal gets back through the softmax to q and k.";
+
+/// A weight with two decimals, for the two-key example's small weights.
+fn percent2(weight: f64) -> String {
+    format!("{}%", fixed(100.0 * weight, 2))
+}
+
+/// Step 4's worked example: two keys, the first score nudged, close scores against far ones.
+pub fn two_key_text(close: &TwoKeyNudge, far: &TwoKeyNudge) -> String {
+    let moved = |n: &TwoKeyNudge| n.after - n.before;
+    format!(
+        "Two keys, the first key's score raised by {}: with scores 0 and {}, its weight goes from {} to {} (+{} points); with scores 0 and {}, where the second key already has {}, it goes from {} to {} (+{} points). The same nudge moves the nearly one-hot row's weight about {} times less.",
+        fixed(close.nudge, 1),
+        fixed(close.gap, 0),
+        percent2(close.before),
+        percent2(close.after),
+        fixed(100.0 * moved(close), 2),
+        fixed(far.gap, 0),
+        percent2(1.0 - far.before),
+        percent2(far.before),
+        percent2(far.after),
+        fixed(100.0 * moved(far), 2),
+        grouped((moved(close) / moved(far)).round() as u64)
+    )
 }
 
 /// The main view's selected row `t` of `head`, at τ = 1 and unscaled (τ = 1/√d): its largest
@@ -292,9 +336,10 @@ mod tests {
 
         // The gradient readout at every head size: the branch it takes and every number in it
         // are the lab's.
+        let all = crate::model::scaling_lab::scaling_lab(DRAWS, LAB_SEED);
         for d in crate::model::scaling_lab::HEAD_SIZES {
             let p = lab_point(d, DRAWS, LAB_SEED);
-            let said = gradient_readout(&p);
+            let said = gradient_readout(&p, &all);
             let (u, s) = (p.gradient_unscaled, p.gradient_scaled);
             assert!(said.contains(&format!(
                 "At d = {d} the gradient reaching q has median {} and mean {} unscaled, median {} and mean {} scaled.",
@@ -374,7 +419,7 @@ mod tests {
         assert!(saturated.windows(2).all(|w| w[0] <= w[1]), "{saturated:?}");
         let p256 = lab_point(256, DRAWS, LAB_SEED);
         assert!(
-            gradient_readout(&p256).contains("yet the median is"),
+            gradient_readout(&p256, &all).contains("yet the median is"),
             "the picture at d = 256"
         );
         assert_eq!(
@@ -403,5 +448,60 @@ mod tests {
             top(&x.weights_times_eight) > NEARLY_ONE_HOT
         );
         assert!(said.contains(&format!("✓ At d = {TIMES_EIGHT_D}, leaving out")));
+    }
+
+    /// At d = 16 the readout says that the missing 1/√d is a constant factor Adam largely
+    /// normalises, and quotes the lab's own saturated shares at d = 64 and 512, which grow.
+    #[test]
+    fn the_small_d_readout_names_the_factor_and_the_saturation_it_prevents() {
+        let all = crate::model::scaling_lab::scaling_lab(DRAWS, LAB_SEED);
+        let p16 = lab_point(16, DRAWS, LAB_SEED);
+        let said = gradient_readout(&p16, &all);
+        assert!(said.contains("√d = 4.0 times the scaled k/√d"), "{said}");
+        assert!(said.contains("largely normalised away"), "{said}");
+        let at = |d: usize| {
+            all.iter()
+                .find(|p| p.head_size == d)
+                .unwrap()
+                .saturated_unscaled
+        };
+        assert!(
+            said.contains(&format!(
+                "{} of the draws are saturated at d = 64 and {} at d = 512",
+                percent(at(64)),
+                percent(at(512))
+            )),
+            "{said}"
+        );
+        assert!(at(16) < at(64) && at(64) < at(512));
+        assert!(!gradient_readout(&p16, &[]).contains("at d = 512"));
+    }
+
+    /// The two-key example: every number is the model's, and the saturated row moves far less.
+    #[test]
+    fn the_two_key_example_is_the_softmax() {
+        use crate::model::scaling_lab::{two_key_nudge, TWO_KEY_GAPS, TWO_KEY_NUDGE};
+        let [close, far] = TWO_KEY_GAPS.map(|g| two_key_nudge(g, TWO_KEY_NUDGE));
+        let said = two_key_text(&close, &far);
+        let first = |a: f64, b: f64| a.exp() / (a.exp() + b.exp());
+        assert!((close.before - first(0.0, 1.0)).abs() < 1e-15);
+        assert!((far.after - first(0.5, 8.0)).abs() < 1e-15);
+        assert!(
+            said.contains("from 26.89% to 37.75% (+10.86 points)"),
+            "{said}"
+        );
+        assert!(
+            said.contains("where the second key already has 99.97%"),
+            "{said}"
+        );
+        let ratio = (close.after - close.before) / (far.after - far.before);
+        assert!(ratio > 100.0);
+        assert!(
+            said.contains(&format!(
+                "about {} times less",
+                grouped(ratio.round() as u64)
+            )),
+            "{said}"
+        );
     }
 }

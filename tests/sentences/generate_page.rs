@@ -3,7 +3,7 @@
 //! them while it works, and what moving τ changed, recounted from the rows.
 
 use crate::views::*;
-use attention_explorer::format::{grouped, percent};
+use attention_explorer::format::{fixed, grouped, percent};
 use attention_explorer::model::generate_page::link::{GenerateLink, VOCAB};
 use attention_explorer::model::generate_page::run::{last_row_multiplications, GenerationRun};
 use attention_explorer::model::generate_page::tau_effect;
@@ -48,12 +48,36 @@ proptest! {
             before = cache.multiplications();
             cache.push(id).unwrap();
         }
-        let (with, without) = last_row_multiplications(model, ids.len());
+        let work = last_row_multiplications(model, ids.len());
+        let (with, without) = (work.with_cache, work.full_pass);
         prop_assert_eq!(with, cache.multiplications() - before);
         prop_assert_eq!(without, cache.multiplications());
-        let sentence = text::multiplications_text(ids.len(), (with, without));
+        prop_assert!(with <= work.minimal_recompute && work.minimal_recompute <= without);
+        let sentence = text::multiplications_text(ids.len(), work);
         prop_assert!(sentence.contains(&format!("{} multiplications with the cache", grouped(with as u64))), "{}", sentence);
         prop_assert!(sentence.contains(&format!("{} without it", grouped(without as u64))), "{}", sentence);
+        let ratio = |n: usize| format!("{}× as many", fixed(n as f64 / with as f64, 1));
+        prop_assert!(sentence.contains(&format!("used), {}", ratio(without))), "{}", sentence);
+        let minimal = format!("it is {}, {}", grouped(work.minimal_recompute as u64), ratio(work.minimal_recompute));
+        prop_assert!(sentence.contains(&minimal), "{}", sentence);
+    }
+
+    /// `cache_size_text`: the count is every number the cache holds after the text, and the
+    /// prefill is the prompt's length.
+    #[test]
+    fn the_cache_size_is_what_the_cache_holds(ids in proptest::collection::vec(0usize..VOCAB, 1..=16), prompt in 1usize..=16) {
+        let model = &checkpoint().model;
+        let cfg = *model.config();
+        let mut cache = KvCache::new(model);
+        for &id in &ids {
+            cache.push(id).unwrap();
+        }
+        let held: usize = (0..cfg.layers).map(|l| { let (k, v) = cache.keys_and_values(l); k.len() + v.len() }).sum();
+        let prompt = prompt.min(ids.len());
+        let sentence = text::cache_size_text(cfg.layers, ids.len(), cfg.d_model, prompt);
+        prop_assert!(sentence.contains(&format!("2 × {} × {} × {} = {} numbers", cfg.layers, ids.len(), cfg.d_model, grouped(held as u64))), "{}", sentence);
+        let prefill = if prompt == 1 { "Reading the 1 prompt token".to_string() } else { format!("Reading the {prompt} prompt tokens") };
+        prop_assert!(sentence.contains(&prefill), "{}", sentence);
     }
 
     /// `tau_effect_text`: the weight it names, at both τ, as the rows hold it, and no weight that
@@ -68,6 +92,10 @@ proptest! {
         let words: Vec<&str> = ids.iter().map(|&t| GRAMMAR_WORDS[t]).collect();
         let effect = tau_effect(model, &ids, a, b);
         let sentence = text::tau_effect_text(effect, &words, (a, b));
+        let (fa, fb) = text::format_tau_pair(a, b);
+        let decimals = |t: &str| t.split('.').nth(1).map_or(0, str::len);
+        prop_assert_eq!(decimals(&fa), decimals(&fb));
+        prop_assert!(sentence.contains(&format!("moving τ from {fa} to {fb}")), "{}", sentence);
         let (ra, rb) = (next_token_rows(model, &ids, a).unwrap(), next_token_rows(model, &ids, b).unwrap());
         let largest = ra.iter().zip(&rb).flat_map(|(x, y)| {
             x.attention.iter().zip(&y.attention).flat_map(|(lx, ly)| lx.iter().zip(ly).flat_map(|(hx, hy)| hx.iter().zip(hy).map(|(p, q)| (p - q).abs())))

@@ -261,7 +261,7 @@ proptest! {
         let hi = points.iter().map(|p| p.scaled.mean).fold(f64::NEG_INFINITY, f64::max);
         prop_assert!(said.contains(&format!("between {} and {} at every head size from 1 to 256", fixed(lo, 3), fixed(hi, 3))), "{}", said);
         for p in &points {
-            let g = text::gradient_readout(p);
+            let g = text::gradient_readout(p, &points);
             prop_assert_clean!(&g);
             if g.contains("its gradient is larger") {
                 prop_assert!(p.gradient_unscaled.mean > p.gradient_scaled.mean, "d {}: {}", p.head_size, g);

@@ -8,8 +8,9 @@ use crate::format::{fixed, percent};
 use crate::model::next_token::candidates;
 use crate::model::train::tasks::GRAMMAR_WORDS;
 use crate::state::GeneratePage;
-use crate::text::{following_token_text, next_token_caption, quote, GROWING_HEATMAP};
+use crate::text::{following_token_text, format_tau, next_token_caption, quote, GROWING_HEATMAP};
 use leptos::prelude::*;
+use wasm_bindgen::JsCast;
 
 /// The layer and head picker (only for a model with more than one).
 #[component]
@@ -57,8 +58,8 @@ fn RowPrediction() -> impl IntoView {
             Some(view! {
                 <h3 id="prediction-title">{format!("What row {} predicts", row + 1)}</h3>
                 <p class="hint">{format!(
-                    "Row {} is {} reading tokens 1 to {}. Its output (the token's input plus what attention added) times the unembedding, a matrix with one column per word, gives one score per word, a logit; their softmax at T = 1 gives every word a probability of coming next. The likeliest is {}.",
-                    row + 1, quote(token), row + 1, quote(likeliest)
+                    "Row {} is {} reading tokens 1 to {}, with attention at τ = {} (the slider above). Its output (the token's input plus what attention added) times the unembedding, a matrix with one column per word, gives one score per word, a logit; their softmax at T = 1 gives every word a probability of coming next. The likeliest is {}.",
+                    row + 1, quote(token), row + 1, format_tau(page.settings.with(|l| l.tau)), quote(likeliest)
                 )}</p>
                 {probability_bars(probs, None, next_token_caption(token, row), "next-token-table")}
                 <p data-testid="following-token">{following_token_text(following)}</p>
@@ -67,69 +68,174 @@ fn RowPrediction() -> impl IntoView {
     }
 }
 
+/// One row of the heatmap as the table shows it: the query token, whether the model wrote it,
+/// and its weights over tokens `0..=index`.
+#[derive(Clone, PartialEq)]
+struct GridRow {
+    index: usize,
+    token: usize,
+    generated: bool,
+    weights: Vec<f64>,
+}
+
+impl GridRow {
+    /// What the row's cells show, bit for bit: a row whose key is unchanged is not rebuilt.
+    fn key(&self) -> (usize, usize, bool, Vec<u64>) {
+        let bits = self.weights.iter().map(|w| w.to_bits()).collect();
+        (self.index, self.token, self.generated, bits)
+    }
+}
+
+/// The chosen head's rows of the text, one per token.
+fn grid_rows(page: GeneratePage) -> Vec<GridRow> {
+    let (layer, head) = page.head.get();
+    page.run.with(|r| {
+        let Some(Ok(run)) = r else { return Vec::new() };
+        run.rows
+            .iter()
+            .enumerate()
+            .map(|(index, row)| GridRow {
+                index,
+                token: run.sequence[index],
+                generated: index >= run.prompt_len,
+                weights: row
+                    .attention
+                    .get(layer)
+                    .and_then(|l| l.get(head))
+                    .cloned()
+                    .unwrap_or_default(),
+            })
+            .collect()
+    })
+}
+
+/// One row: its button and a coloured cell per key it reads. The masked future has no cells:
+/// the table's own hatching shows through there. Nothing in a row follows the text's length or
+/// the selection: a row is born marked if it is the selected one, and an effect moves the mark
+/// ([`mark_selected`]), so a new token leaves the rows before it as they are.
+fn grid_row(row: &GridRow, selected: Memo<usize>, page: GeneratePage) -> impl IntoView {
+    let i = row.index;
+    let is_selected = selected.get_untracked() == i;
+    let cells = row
+        .weights
+        .iter()
+        .map(|&w| {
+            let style = format!(
+                "background:{};color:{}",
+                viridis(w).css(),
+                text_on(viridis(w)).css()
+            );
+            view! { <td style=style title=fixed(w, 4)>{percent(w)}</td> }
+        })
+        .collect_view();
+    let label = format!("{} {}", i + 1, GRAMMAR_WORDS[row.token]);
+    view! {
+        <tr class:generated=row.generated class:selected=is_selected>
+            <th scope="row">
+                <button type="button" aria-pressed=is_selected.to_string() on:click=move |_| page.selected.set(Some(i))>{label}</button>
+            </th>
+            {cells}
+        </tr>
+    }
+}
+
+/// Marks row `selected` of `body` as the one shown (its class and its button's `aria-pressed`),
+/// and unmarks every other. It may run before or after a new row is built: a new row is born
+/// with its own mark.
+fn mark_selected(body: &web_sys::Element, selected: usize) {
+    let set = |row: &web_sys::Element, on: bool| {
+        let _ = row.class_list().toggle_with_force("selected", on);
+        if let Ok(Some(button)) = row.query_selector("button") {
+            let _ = button.set_attribute("aria-pressed", if on { "true" } else { "false" });
+        }
+    };
+    if let Ok(marked) = body.query_selector_all(":scope > tr.selected") {
+        for k in 0..marked.length() {
+            if let Some(row) = marked
+                .item(k)
+                .and_then(|n| n.dyn_into::<web_sys::Element>().ok())
+            {
+                set(&row, false);
+            }
+        }
+    }
+    if let Ok(Some(row)) = body.query_selector(&format!(":scope > tr:nth-child({})", selected + 1))
+    {
+        set(&row, true);
+    }
+}
+
 /// The heatmap table of the chosen head, the row buttons, and the selected row's prediction.
+/// Rows and column headings are keyed by what they show, so a generated token builds one new
+/// row and one new heading. The keyed lists sit inside a view rebuilt only when the settings or
+/// the head change, which also frees what the keyed list keeps for each row it ever made.
 #[component]
 pub fn AttentionGrid() -> impl IntoView {
     let page = GeneratePage::from_context();
-    let grid = move || {
+    let ready = Memo::new(move |_| page.run.with(|r| matches!(r, Some(Ok(_)))));
+    let settings = page.settings;
+    let rows = Memo::new(move |_| grid_rows(page));
+    let len = Memo::new(move |_| rows.with(Vec::len));
+    let selected = Memo::new(move |_| {
+        let n = len.get().max(1);
+        page.selected.get().unwrap_or(n - 1).min(n - 1)
+    });
+    let prompt_len = Memo::new(move |_| {
         page.run.with(|r| {
-            let run = r.as_ref()?.as_ref().ok()?;
-            let (layer, head) = page.head.get();
-            let n = run.sequence.len();
-            let selected = page.selected.get().unwrap_or(n - 1).min(n - 1);
-            let words = run.words();
-            let header = words
-                .iter()
-                .enumerate()
-                .map(|(j, w)| view! { <th scope="col" title=format!("key {}", j + 1)>{w.to_string()}</th> })
-                .collect_view();
-            let body = (0..n)
-                .map(|i| {
-                    let weights = run.rows[i].attention.get(layer).and_then(|l| l.get(head)).cloned().unwrap_or_default();
-                    let cells = (0..n)
-                        .map(|j| match weights.get(j) {
-                            Some(&w) => {
-                                let style = format!("background:{};color:{}", viridis(w).css(), text_on(viridis(w)).css());
-                                view! { <td style=style title=fixed(w, 4)>{percent(w)}</td> }.into_any()
-                            }
-                            None => view! { <td class="m" aria-label="masked future"></td> }.into_any(),
-                        })
-                        .collect_view();
-                    let generated = i >= run.prompt_len;
-                    let label = format!("{} {}", i + 1, words[i]);
-                    view! {
-                        <tr class:generated=generated class:selected=i == selected>
-                            <th scope="row">
-                                <button type="button" aria-pressed=(i == selected).to_string() on:click=move |_| page.selected.set(Some(i))>{label}</button>
-                            </th>
-                            {cells}
-                        </tr>
-                    }
-                })
-                .collect_view();
-            let caption = format!(
-                "Attention of layer {}, head {}: row i is token i's weights over tokens 1 to i (empty cells: the masked future). {} rows: {} from the prompt, {} generated.",
-                layer + 1,
-                head + 1,
-                n,
-                run.prompt_len,
-                n - run.prompt_len
-            );
-            Some(view! {
-                <div class="table-scroll" role="region" tabindex="0" aria-label="The text's attention heatmap">
-                    <table class="gen-heatmap" data-testid="gen-heatmap" data-rows=n>
-                        <caption>{caption}</caption>
-                        <thead><tr><td></td>{header}</tr></thead>
-                        <tbody>{body}</tbody>
-                    </table>
-                </div>
-            })
+            r.as_ref()
+                .and_then(|r| r.as_ref().ok())
+                .map_or(0, |run| run.prompt_len)
         })
+    });
+    let caption = move || {
+        let (layer, head) = page.head.get();
+        let (n, prompt) = (len.get(), prompt_len.get());
+        format!(
+            "Attention of layer {}, head {}: row i is token i's weights over tokens 1 to i (the hatched space after them: the masked future, which gets no weight). {} rows: {} from the prompt, {} generated.",
+            layer + 1,
+            head + 1,
+            n,
+            prompt,
+            n.saturating_sub(prompt)
+        )
+    };
+    let body = NodeRef::<leptos::html::Tbody>::new();
+    Effect::new(move |_| {
+        rows.track();
+        let selected = selected.get();
+        if let Some(body) = body.get() {
+            mark_selected(&body, selected);
+        }
+    });
+    let table = move || {
+        settings.track();
+        page.head.track();
+        view! {
+            <div class="table-scroll" role="region" tabindex="0" aria-label="The text's attention heatmap">
+                <table class="gen-heatmap" data-testid="gen-heatmap" data-rows=move || len.get()>
+                    <caption>{caption}</caption>
+                    <thead><tr><td></td>
+                        <For
+                            each=move || rows.with(|r| r.iter().map(|row| (row.index, row.token)).collect::<Vec<_>>())
+                            key=|&key| key
+                            children=|(j, token)| view! { <th scope="col" title=format!("key {}", j + 1)>{GRAMMAR_WORDS[token]}</th> }
+                        />
+                    </tr></thead>
+                    <tbody node_ref=body>
+                        <For
+                            each=move || rows.get()
+                            key=GridRow::key
+                            children=move |row| grid_row(&row, selected, page)
+                        />
+                    </tbody>
+                </table>
+            </div>
+        }
     };
     view! {
         <p class="hint">{GROWING_HEATMAP}</p>
         <HeadPicker />
-        {grid}
+        <Show when=move || ready.get()>{table}</Show>
         <RowPrediction />
     }
 }

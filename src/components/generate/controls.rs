@@ -69,8 +69,10 @@ pub fn GenerateControls() -> impl IntoView {
     let batch = RwSignal::new(5usize);
     let (t_low, t_high) = TEMPERATURE_RANGE;
     let (tau_low, tau_high) = (TAU_RANGE.0.log10(), TAU_RANGE.1.log10());
-    let link = page.link;
-    let ready = move || page.run.with(|r| matches!(r, Some(Ok(_))));
+    // The settings, not the link: a generated token changes only the link's count, and no
+    // control shows it.
+    let link = page.settings;
+    let ready = Memo::new(move |_| page.run.with(|r| matches!(r, Some(Ok(_)))));
     view! {
         <PromptBox />
         <div class="generate-controls">
@@ -156,11 +158,11 @@ pub fn GenerateControls() -> impl IntoView {
             />
         </div>
         <div class="row generate-buttons">
-            <button type="button" data-testid="next-token" disabled=move || !ready() on:click=move |_| page.generate(1)>"Next token"</button>
-            <button type="button" data-testid="generate-n" disabled=move || !ready() on:click=move |_| page.generate(batch.get_untracked())>
+            <button type="button" data-testid="next-token" disabled=move || !ready.get() on:click=move |_| page.generate(1)>"Next token"</button>
+            <button type="button" data-testid="generate-n" disabled=move || !ready.get() on:click=move |_| page.generate(batch.get_untracked())>
                 {move || format!("Generate {}", batch.get())}
             </button>
-            <button type="button" data-testid="generate-reset" disabled=move || !ready() on:click=move |_| page.reset()>"Reset"</button>
+            <button type="button" data-testid="generate-reset" disabled=move || !ready.get() on:click=move |_| page.reset()>"Reset"</button>
         </div>
         <p role="status" class="note" data-testid="generate-message">{move || page.message.get()}</p>
     }

@@ -11,7 +11,7 @@ use crate::model::train::lab::generation::{
     grammar_point, GrammarPoint, ATTENTION_TEMPERATURES, SAMPLING_TEMPERATURES,
 };
 use crate::state::GeneratePage;
-use crate::text::{curves_label, CURVES_CAPTION};
+use crate::text::{curves_label, share_spread, CURVES_CAPTION, CURVES_SPREAD};
 use crate::web::next_task::next_task;
 use leptos::prelude::*;
 
@@ -155,8 +155,9 @@ pub fn MeasuredCurves() -> impl IntoView {
                         <tr>
                             <th scope="row">{varied}</th>
                             <td class="num">{p.sentences}</td>
+                            <td class="num">{p.distinct_texts}</td>
                             <td class="num">{p.grammatical}</td>
-                            <td class="num">{percent(p.grammatical_share())}</td>
+                            <td class="num">{format!("{} ± {}", percent(p.grammatical_share()), share_spread(p))}</td>
                             <td class="num">{p.agreement_errors}</td>
                             <td class="num">{fixed(p.mean_loss, 3)}</td>
                         </tr>
@@ -168,9 +169,10 @@ pub fn MeasuredCurves() -> impl IntoView {
                     {(!t.is_empty()).then(|| chart("T", &t, false, (0.0, 2.0)))}
                     {(!tau.is_empty()).then(|| chart("τ", &tau, true, (0.1, 10.0)))}
                 </div>
-                <DataTable test_id="curves-table" class="weights" caption=CURVES_CAPTION columns=["Temperatures", "Sentences", "Grammatical", "Share", "Agreement errors", "Mean loss (nats, at τ = 1)"]>
+                <DataTable test_id="curves-table" class="weights" caption=CURVES_CAPTION columns=["Temperatures", "Sentences", "Distinct texts", "Grammatical", "Share ± standard error", "Agreement errors", "Mean loss per token (nats, at τ = 1)"]>
                     <tbody>{rows}</tbody>
                 </DataTable>
+                <p class="note">{CURVES_SPREAD}</p>
             })
         })
     };

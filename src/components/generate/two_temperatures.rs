@@ -33,7 +33,7 @@ pub fn TwoTemperatures() -> impl IntoView {
         .collect_view();
     let measured = move || {
         let checkpoint = page.model()?;
-        let tau = page.link.with(|l| l.tau);
+        let tau = page.settings.with(|l| l.tau);
         page.run.with(|r| {
             let run = r.as_ref()?.as_ref().ok()?;
             let other = other_tau(tau);

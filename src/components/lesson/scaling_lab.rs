@@ -9,13 +9,15 @@ use crate::components::how_we_know::HowWeKnow;
 use crate::format::fixed;
 use crate::hooks::use_canvas;
 use crate::model::scaling_lab::{
-    scaling_lab, times_eight, DRAWS, HEAD_SIZES, KEYS, LAB_SEED, TIMES_EIGHT_D,
+    scaling_lab, times_eight, two_key_nudge, DRAWS, HEAD_SIZES, KEYS, LAB_SEED, TIMES_EIGHT_D,
+    TWO_KEY_GAPS, TWO_KEY_NUDGE,
 };
 use crate::model::temperature::unscaled_tau;
 use crate::state::{ExplorerModel, Shared, ViewSignals};
 use crate::text::{
     gradient_readout, lab_caption, lab_cell, lab_readout, notebook_draws, row_saturation_text,
-    times_eight_text, variance_cell, variance_readout, TRAINING_IN_BRIEF,
+    times_eight_text, two_key_text, variance_cell, variance_readout, GRADIENT_PLAIN,
+    TRAINING_IN_BRIEF,
 };
 use leptos::html;
 use leptos::prelude::*;
@@ -127,7 +129,15 @@ pub(super) fn ScalingLab() -> impl IntoView {
         </HowWeKnow>
         <h3 class="step-sub">"Why scaling matters for learning"</h3>
         <p>{TRAINING_IN_BRIEF}</p>
-        <p data-testid="lab-gradient">{move || current().map(|p| gradient_readout(&p))}</p>
+        <p>{GRADIENT_PLAIN}</p>
+        <p data-testid="two-key-example">{
+            let [close, far] = TWO_KEY_GAPS.map(|gap| two_key_nudge(gap, TWO_KEY_NUDGE));
+            two_key_text(&close, &far)
+        }</p>
+        <details class="precise">
+            <summary>"The measurement, precisely (gradients through the softmax)"</summary>
+            <p data-testid="lab-gradient">{move || current().map(|p| points.with(|all| gradient_readout(&p, all)))}</p>
+        </details>
         <p data-testid="lab-row-gradient">{row_gradient}</p>
         <DataTable
             test_id="lab-table"

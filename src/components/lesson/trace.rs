@@ -13,8 +13,8 @@ use crate::model::explorer::Prepared;
 use crate::model::trace::{QkvRow, RowTrace};
 use crate::state::{ExplorerModel, Shared, ViewSignals};
 use crate::text::{
-    blend_caption, qkv_check, qkv_intro, query_keys_caption, quote, vector_cells, weights_note,
-    KEYS_AND_VALUES,
+    blend_caption, qkv_check, qkv_intro, query_keys_caption, quote, trace_tau_note, vector_cells,
+    weights_note, KEYS_AND_VALUES, STRIP_LEGEND,
 };
 use leptos::html;
 use leptos::prelude::*;
@@ -130,8 +130,19 @@ pub(super) fn AttentionTrace() -> impl IntoView {
             });
         });
     });
+    let tau_note = move || {
+        trace_tau_note(view.tau.get()).map(|note| {
+            view! {
+                <p class="note" data-testid="trace-tau-note">
+                    {note} " "
+                    <button type="button" on:click=move |_| view.tau.set(1.0)>"Reset τ to 1"</button>
+                </p>
+            }
+        })
+    };
     view! {
         <BrokenLessonNote />
+        {tau_note}
         <div node_ref=trace_ref>
             {move || trace.with(|tr| tr.as_ref().map(|tr| {
                 let TraceData { head: h, row: trace, prepared } = tr;
@@ -155,6 +166,7 @@ pub(super) fn AttentionTrace() -> impl IntoView {
                     <p data-testid="keys-and-values">{KEYS_AND_VALUES}</p>
                 }
             }))}
+            <p class="note legend-line" data-testid="strip-legend">{STRIP_LEGEND}</p>
             <div
                 class="qkv"
                 role="group"

@@ -12,8 +12,8 @@ use crate::model::next_token::{context_full, generate_at, next_token_rows};
 use crate::model::sampling::Sampler;
 use crate::model::tokenizer::tokenize;
 use crate::model::train::generate::{
-    check_cache, multiplications_with_cache, multiplications_without_cache, CacheCheck,
-    GeneratedStep, TokenRow,
+    check_cache, multiplications_minimal_recompute, multiplications_with_cache,
+    multiplications_without_cache, CacheCheck, GeneratedStep, TokenRow,
 };
 use crate::model::train::tasks::{Grammar, GRAMMAR_WORDS};
 use crate::model::train::transformer::Transformer;
@@ -140,12 +140,23 @@ impl GenerationRun {
     }
 }
 
-/// The work of the text's last row, counted: `(with the cache, without it)`. With the cache,
-/// the newest token computes only its own row; without it, the whole text is run again.
-pub fn last_row_multiplications(model: &Transformer, len: usize) -> (usize, usize) {
+/// The work of the text's last row, counted three ways (multiplications of the matrix products).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LastRowWork {
+    /// With the cache: the newest token computes only its own row.
+    pub with_cache: usize,
+    /// Without it, naively: the whole text is run again.
+    pub full_pass: usize,
+    /// Without it, recomputing only what the last row needs.
+    pub minimal_recompute: usize,
+}
+
+/// The work of row `len` of a text, counted with the model's own formulas.
+pub fn last_row_multiplications(model: &Transformer, len: usize) -> LastRowWork {
     let cfg = model.config();
-    (
-        multiplications_with_cache(cfg, len),
-        multiplications_without_cache(cfg, len),
-    )
+    LastRowWork {
+        with_cache: multiplications_with_cache(cfg, len),
+        full_pass: multiplications_without_cache(cfg, len),
+        minimal_recompute: multiplications_minimal_recompute(cfg, len),
+    }
 }

@@ -292,6 +292,23 @@ pub fn multiplications_without_cache(cfg: &TransformerConfig, len: usize) -> usi
     cfg.layers * (4 * len * d * d + len * (len + 1) * d) + len * d * vocab
 }
 
+/// The multiplications of the last row of `len` tokens without a cache, recomputing only what
+/// that row needs: the last layer reads every token's key and value, which need every token's
+/// output of the layer before, so every layer but the last runs in full
+/// ([`multiplications_without_cache`]'s per-layer term); the last layer computes the earlier
+/// tokens' k and v only (`2·len·d²`), the last token's q and `W_o` (`2·d²`), one row of scores
+/// and weighted values (`2·len·d`); then one unembedding (`d·vocab`). With one layer this saves,
+/// against the full pass, each earlier row's q, `W_o`, scores, weighted values and unembedding.
+pub fn multiplications_minimal_recompute(cfg: &TransformerConfig, len: usize) -> usize {
+    let (d, vocab) = (cfg.d_model, cfg.vocab);
+    let full_layer = 4 * len * d * d + len * (len + 1) * d;
+    cfg.layers.saturating_sub(1) * full_layer
+        + 2 * len * d * d
+        + 2 * d * d
+        + 2 * len * d
+        + d * vocab
+}
+
 /// How the cached rows of a sequence compare with the full forward pass recomputed from scratch:
 /// the page's statement that the cache changes nothing is this count, for the run it shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -23,9 +23,49 @@ fn every_mistake_has_words_and_code() {
         let (wrong, right) = mistake_code(m);
         assert_ne!(wrong, right);
     }
-    let banner = broken_banner(set(&[Mistake::WrongTriangle, Mistake::Dropout]));
+    let banner = broken_banner(set(&[Mistake::WrongTriangle, Mistake::Dropout]), 21);
     assert!(banner.starts_with("BROKEN: this is not correct attention — The wrong triangle"));
     assert!(banner.contains("; Dropout on the weights"));
+    assert!(banner.contains("; 21 hatched cells see the future."));
+    assert!(broken_banner(set(&[Mistake::Dropout]), 0)
+        .contains("; no cell of this heatmap sees the future."));
+    assert!(broken_banner(set(&[Mistake::MaskWithZero]), 1)
+        .contains("; 1 hatched cell sees the future."));
+}
+
+/// The banner's count of hatched cells, recounted here, for every mistake alone and at every
+/// end of the τ slider: the mistakes that keep the mask see no future, the others do (mask with
+/// 0 until the visible scores drown the future's e⁰ at the coldest τ).
+#[test]
+fn the_banner_counts_the_cells_that_see_the_future() {
+    use crate::model::broken::future_cells;
+    let p = default_view(2, false);
+    let t = p.len();
+    for m in Mistake::ALL {
+        for tau in [0.05, 0.3, 1.0, 5.0, 100.0] {
+            for h in 0..p.heads.len() {
+                let broken = broken_weights_all(&p, set(&[m]), tau).swap_remove(h);
+                let recount = (0..t)
+                    .flat_map(|i| (i + 1..t).map(move |j| (i, j)))
+                    .filter(|&(i, j)| broken[(i, j)] > 0.0)
+                    .count();
+                assert_eq!(future_cells(&broken), recount);
+                let banner = broken_banner(set(&[m]), recount);
+                assert_eq!(
+                    banner.contains("no cell of this heatmap sees the future"),
+                    recount == 0,
+                    "{m:?} {tau}: {banner}"
+                );
+                let keeps_mask = !matches!(m, Mistake::WrongTriangle | Mistake::MaskWithZero);
+                if keeps_mask {
+                    assert_eq!(recount, 0, "{m:?} at τ = {tau}");
+                }
+                if m == Mistake::WrongTriangle {
+                    assert!(recount > 0, "the wrong triangle at τ = {tau}");
+                }
+            }
+        }
+    }
 }
 
 /// Each sentence's numbers, recomputed here from the weights (not from `Damage`).

@@ -330,6 +330,39 @@ fn multiplications_are_counted_where_they_happen() {
     assert_eq!(multiplications_without_cache(&r, 16), 164_864);
 }
 
+/// Recomputing only what the last row needs lies between the cache and the naive full pass: all
+/// three agree on a text of one token, and with one layer the saving against the full pass is
+/// exactly each earlier row's q and `W_o` (2·d² each), its scores and weighted values (2·i·d for
+/// row i) and its unembedding (d·vocab).
+#[test]
+fn the_minimal_recomputation_lies_between_the_cache_and_the_full_pass() {
+    for cfg in shapes() {
+        let (d, vocab) = (cfg.d_model, cfg.vocab);
+        let one = multiplications_with_cache(&cfg, 1);
+        assert_eq!(multiplications_minimal_recompute(&cfg, 1), one);
+        assert_eq!(multiplications_without_cache(&cfg, 1), one);
+        for len in 1..=cfg.max_len {
+            let minimal = multiplications_minimal_recompute(&cfg, len);
+            assert!(multiplications_with_cache(&cfg, len) <= minimal);
+            assert!(minimal <= multiplications_without_cache(&cfg, len));
+            if cfg.layers == 1 {
+                let earlier_rows: usize = (1..len).map(|i| 2 * d * d + 2 * i * d + d * vocab).sum();
+                assert_eq!(
+                    multiplications_without_cache(&cfg, len) - minimal,
+                    earlier_rows
+                );
+            }
+        }
+    }
+    // The reference repeat model at 16 tokens: layer 1 in full (4 · 16 · 32² + 16 · 17 · 32),
+    // then layer 2's keys and values of all 16 tokens (2 · 16 · 32²), the last row's q and W_o
+    // (2 · 32²), its scores and weighted values (2 · 16 · 32) and its unembedding (32 · 32).
+    assert_eq!(
+        multiplications_minimal_recompute(&TransformerConfig::REFERENCE, 16),
+        111_104
+    );
+}
+
 #[test]
 fn the_cache_check_counts_every_number_and_catches_a_difference() {
     for cfg in shapes() {

@@ -49,6 +49,15 @@ pub struct GrammarPoint {
     pub tokens: usize,
     /// The mean loss (nats) of the generated tokens under the model as trained.
     pub mean_loss: f64,
+    /// How many of the generations wrote a text no other generation wrote first (1 when every
+    /// seed writes the same text, as greedy decoding does).
+    pub distinct_texts: usize,
+    /// The standard error of the grammatical share, with each generation an independent unit
+    /// (its sentences are not independent of each other): the ratio estimator's
+    /// `√(Σ_g (a_g − p·s_g)² / (n(n − 1))) / s̄`, for `a_g` grammatical of `s_g` sentences in
+    /// generation g, share p and `s̄` sentences per generation. It is the sampling noise of the
+    /// seeds, so it is 0 when every seed writes the same text.
+    pub share_standard_error: f64,
 }
 
 impl GrammarPoint {
@@ -81,8 +90,13 @@ pub fn grammar_point(
         agreement_errors: 0,
         tokens: 0,
         mean_loss: 0.0,
+        distinct_texts: 0,
+        share_standard_error: 0.0,
     };
     let mut loss_sum = 0.0;
+    let mut texts = std::collections::HashSet::new();
+    // (grammatical, sentences) of each generation, for the share's standard error.
+    let mut per_generation = Vec::with_capacity(generations);
     for seed in 0..generations as u64 {
         let cache = KvCache::with_hook(model, tau, &KeepOutputs);
         let mut generator = Generator::from_cache(cache, prompt, sampler, seed)?;
@@ -90,6 +104,8 @@ pub fn grammar_point(
             generator.step()?;
         }
         let text = generator.sequence();
+        texts.insert(text.to_vec());
+        let (grammatical, sentences) = (point.grammatical, point.sentences);
         for sentence in Grammar::complete_sentences(text) {
             point.sentences += 1;
             match Grammar::judge(sentence) {
@@ -98,6 +114,7 @@ pub fn grammar_point(
                 SentenceVerdict::Ungrammatical => {}
             }
         }
+        per_generation.push((point.grammatical - grammatical, point.sentences - sentences));
         // Row i's loss is token i + 1's: the generated tokens are rows prompt − 1 onwards.
         for loss in &model.position_losses(text)[prompt.len() - 1..] {
             loss_sum += loss;
@@ -105,7 +122,26 @@ pub fn grammar_point(
         }
     }
     point.mean_loss = loss_sum / point.tokens.max(1) as f64;
+    point.distinct_texts = texts.len();
+    point.share_standard_error = share_standard_error(&per_generation);
     Ok(point)
+}
+
+/// The standard error of `Σ a / Σ s` over the `(a, s)` of independent units (see
+/// [`GrammarPoint::share_standard_error`]); 0 with fewer than two units or no sentences.
+pub fn share_standard_error(units: &[(usize, usize)]) -> f64 {
+    let n = units.len();
+    let sentences: usize = units.iter().map(|&(_, s)| s).sum();
+    if n < 2 || sentences == 0 {
+        return 0.0;
+    }
+    let share = units.iter().map(|&(a, _)| a).sum::<usize>() as f64 / sentences as f64;
+    let squares: f64 = units
+        .iter()
+        .map(|&(a, s)| (a as f64 - share * s as f64).powi(2))
+        .sum();
+    let mean_sentences = sentences as f64 / n as f64;
+    (squares / (n * (n - 1)) as f64).sqrt() / mean_sentences
 }
 
 /// [`grammar_point`] at every T of [`SAMPLING_TEMPERATURES`], at τ = 1, every token kept.
