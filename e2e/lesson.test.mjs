@@ -112,6 +112,10 @@ test('steps 1–2: averaging heatmap, live check, clickable rows', { timeout: 60
     assert.deepEqual(await inspectorRow(page), { token: 'sat', row: 3 });
     // The step text follows the selected row: row 3 takes a third from each visible token.
     assert.match(await page.locator('#lesson-panel').textContent(), /row 3 \(“sat”\) takes 33\.3% from each of its 3 visible tokens/);
+    // Beside it, the same row of the attention heatmap, with the inspector's numbers.
+    const lines = await inspectorLines(page);
+    const beside = lines.slice(0, 3).map((l) => `“${l.token}” ${l.text}`).join(', ');
+    assert.equal(await page.getByTestId('attention-row-beside').textContent(), `The same row of the attention heatmap at the top: ${beside}.`);
     await clickHeatmapRow(page, avg, 0);
     await page.waitForFunction(() =>
       document.querySelector('[data-testid=inspector-table] caption').textContent.includes('(row 1)'),
@@ -192,6 +196,8 @@ test('step 3 after step 2\'s τ = 100: the trace says so, and one click resets �
     assert.match(await note.textContent(), /^τ = 100\.0 on the slider, not 1: this trace divides every score by it too/);
     await note.getByRole('button', { name: 'Reset τ to 1' }).click();
     await note.waitFor({ state: 'detached' });
+    // The keyboard stays on the slider the button reset, not on the page's body.
+    assert.equal(await page.evaluate(() => document.activeElement?.id), 'temperature');
     await page.waitForFunction(() => document.querySelector('[data-testid=trace-table] caption').textContent.includes('τ = 1.000'));
     consoleLog.assertClean();
   } finally {
@@ -358,6 +364,22 @@ test('positions toggle: "The" and "the" share keys until positions are added', {
     await eventually(async () => assert.equal(await help.textContent(), helpOff));
     const again = await downloadJson(page);
     assert.deepEqual(again.heads[0].scores, off.heads[0].scores, 'toggling back restores the scores');
+    consoleLog.assertClean();
+  } finally {
+    await context.close();
+  }
+});
+
+test('step 6: the swap exercise names the head where the swap shows', { timeout: 60_000 }, async () => {
+  const { context, page, consoleLog } = await app.newPage();
+  try {
+    await app.open(page, 'step=positions&heads=4');
+    const said = page.getByTestId('swap-head');
+    await page.waitForFunction(() => /look at head [1-4]:/.test(document.querySelector('[data-testid=swap-head]')?.textContent ?? ''));
+    assert.match(await said.textContent(), /^With 4 heads, look at head [1-4]: with position codes on, the swap changes its row of “man” the most/);
+    await app.open(page, 'step=positions&heads=1');
+    await said.waitFor({ state: 'attached' });
+    assert.equal(await said.textContent(), '');
     consoleLog.assertClean();
   } finally {
     await context.close();

@@ -17,7 +17,7 @@ export const DEFAULT_BUDGET = 300_000;
 export const BUDGET = 350_000;
 /** Why a page may go past the default budget (up to BUDGET). */
 export const ALLOWANCE = {
-  'index.html': 'plain state contexts instead of a Deref chain (readable code), and the lesson\'s computed notes',
+  'index.html': 'plain state contexts instead of a Deref chain (readable code), the lesson\'s computed notes, and the next-token readout under the inspector',
   'practice.html': 'predict-then-reveal that hides and reveals the numbers, and questions about broken heatmaps',
   'train.html': 'the lab: knocking heads out with predict-first, the composition test, run B beside run A, Web Workers',
 };

@@ -12,6 +12,7 @@ use crate::components::{
     inspector::RowInspector,
     lesson::Lesson,
     model_controls::ModelControls,
+    next_token::NextTokenReadout,
     notices::Notices,
     page_links::{ToExplorer, ToPractice, ToTrain, WhereNext},
     phone_dock::PhoneDock,
@@ -424,6 +425,7 @@ fn full_layout(view: ViewSignals, model: ExplorerModel) -> impl IntoView {
             <section class="panel inspector" aria-labelledby="inspector-title">
                 <AfterFirstPaint with=tasks.inspector>
                     <RowInspector />
+                    <NextTokenReadout />
                 </AfterFirstPaint>
             </section>
         </main>

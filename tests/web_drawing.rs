@@ -12,7 +12,7 @@ use attention_explorer::charts::heatmap::{
     draw_heatmap, paint_cell_text, paint_cells, CellPainter, CellPixels, CellText, HeatmapSpec,
     CELL_TEXT_SCALE,
 };
-use attention_explorer::charts::layout::HeatmapLayout;
+use attention_explorer::charts::layout::{percent_label, HeatmapLayout};
 use attention_explorer::format::fixed;
 use nalgebra::DMatrix;
 use plotters::style::text_anchor::{HPos, VPos};
@@ -263,7 +263,7 @@ fn cell_numbers_on_the_2d_context_match_plotters_text() {
             for j in 0..=i {
                 let w = weights[(i, j)];
                 let text = match cell_text {
-                    CellText::Percent => format!("{}%", fixed(w * 100.0, 0)),
+                    CellText::Percent => percent_label(w),
                     _ => fixed(w, 2),
                 };
                 let style = text_style(

@@ -338,13 +338,23 @@ pub fn sees_future(weights: &DMatrix<f64>, i: usize, j: usize) -> bool {
     j > i && weights[(i, j)] > 0.0
 }
 
-/// How many cells of `weights` see the future (the banner's count of hatched cells).
-pub fn future_cells(weights: &DMatrix<f64>) -> usize {
+/// How many cells of `weights` see the future (the banner's count of hatched cells), and how
+/// many of those have a weight under [`PRINTED_ZERO`], which the page prints as 0.0%.
+pub fn future_cells(weights: &DMatrix<f64>) -> (usize, usize) {
     let (t, c) = weights.shape();
-    (0..t)
-        .map(|i| (0..c).filter(|&j| sees_future(weights, i, j)).count())
-        .sum()
+    let seeing: Vec<f64> = (0..t)
+        .flat_map(|i| {
+            (0..c)
+                .filter(move |&j| sees_future(weights, i, j))
+                .map(move |j| weights[(i, j)])
+        })
+        .collect();
+    let tiny = seeing.iter().filter(|&&w| w < PRINTED_ZERO).count();
+    (seeing.len(), tiny)
 }
+
+/// Below this a weight prints as 0.0% (one decimal of a percentage).
+pub const PRINTED_ZERO: f64 = 0.0005;
 
 impl Damage {
     pub fn new(correct: &DMatrix<f64>, broken: &DMatrix<f64>) -> Self {

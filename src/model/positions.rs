@@ -138,6 +138,8 @@ pub struct OrderDemo {
     /// The largest change of "man"'s weight on the same word between those two sentences, over
     /// every head: what a reader sees when comparing the row's weights.
     pub past_swap_weight_gap: f64,
+    /// The head (0-based) where that largest change is (the first, on a tie).
+    pub past_swap_head: usize,
 }
 
 /// Every head's weights A and output rows A·V of `tokens` under `config`'s settings.
@@ -188,24 +190,39 @@ pub fn order_demo(config: &ExplorerConfig, tau: f64) -> OrderDemo {
     // "man"'s weight on each word, matched by the word (the presets' words are distinct).
     let swapped_words = &swapped_tokens;
     let a_words = &a;
-    let weight_gap = wa
+    // Per head, the largest change of "man"'s weight on one word; then the head that shows most.
+    let head_gaps: Vec<f64> = wa
         .iter()
         .zip(&ws)
-        .flat_map(|(x, y)| {
-            a_words.iter().enumerate().map(move |(j, word)| {
-                let k = swapped_words
-                    .iter()
-                    .position(|w| w == word)
-                    .expect("the swap keeps the words");
-                (x[(last, j)] - y[(last, k)]).abs()
-            })
+        .map(|(x, y)| {
+            a_words
+                .iter()
+                .enumerate()
+                .map(|(j, word)| {
+                    let k = swapped_words
+                        .iter()
+                        .position(|w| w == word)
+                        .expect("the swap keeps the words");
+                    (x[(last, j)] - y[(last, k)]).abs()
+                })
+                .fold(0.0, f64::max)
         })
-        .fold(0.0, f64::max);
+        .collect();
+    let (past_swap_head, weight_gap) =
+        head_gaps
+            .iter()
+            .copied()
+            .enumerate()
+            .fold(
+                (0, 0.0),
+                |best, (h, g)| if g > best.1 { (h, g) } else { best },
+            );
     OrderDemo {
         rows_that_differ,
         words: a.len(),
         past_swap_gap: row_gap(&oa, last, &swapped, last),
         past_swap_weight_gap: weight_gap,
+        past_swap_head,
     }
 }
 

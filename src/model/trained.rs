@@ -13,6 +13,7 @@
 
 use super::explorer::{ExplorerConfig, Prepared, WeightSource};
 use super::host::lowercase;
+use super::next_token::{next_token, NextToken};
 use super::train::page::checkpoint_file::Checkpoint;
 use super::train::shape::{ParamGroup, PositionKind};
 use super::train::tasks::GRAMMAR_WORDS;
@@ -152,6 +153,19 @@ impl Prepared {
     }
 }
 
+impl Prepared {
+    /// What row `row` of the shown sentence predicts at attention temperature `tau`: `None` for
+    /// random weights, which have no trained unembedding to predict with. The trained model's own
+    /// forward pass ([`next_token`]) reads correct causal attention, whatever Break it shows.
+    pub fn next_token(&self, row: usize, tau: f64) -> Option<Result<NextToken, String>> {
+        let checkpoint = self.weights.checkpoint()?;
+        Some(
+            checkpoint_ids(&self.config.tokens, checkpoint)
+                .and_then(|ids| next_token(&checkpoint.model, &ids, row, tau)),
+        )
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -271,6 +285,76 @@ mod tests {
         assert_eq!(offered, 2, "2 and 4 heads");
         assert_eq!(WeightsChoice::parse("yours"), Some(WeightsChoice::Yours));
         assert_eq!(WeightsChoice::Yours.key(), "yours");
+    }
+
+    /// The explorer's next-token readout, over sentences, every row and the slider's whole τ
+    /// range: a distribution (sums to 1), its likeliest tokens in order, the rest summed, the
+    /// following token's probability and loss; a row's prediction reads only the tokens up to
+    /// it (bit for bit the same when later words change); random weights predict nothing.
+    #[test]
+    fn the_readout_is_the_trained_model_s_distribution_for_every_row_and_tau() {
+        use crate::model::temperature::{SLIDER_MAX_TAU, SLIDER_MIN_TAU};
+        let checkpoint = grammar_checkpoint();
+        let random = Prepared::new(ExplorerConfig {
+            tokens: tokenize(DEFAULT_SENTENCE),
+            seed: 3,
+            heads: 2,
+            positions: true,
+        });
+        assert!(random.next_token(0, 1.0).is_none());
+        let sentences = [
+            DEFAULT_SENTENCE,
+            "the keys to the cabinet are rusted .",
+            "my dog slept under the small red box . the cat ran",
+            "the cats and the dogs are old .",
+        ];
+        let mut checked = 0;
+        for sentence in sentences {
+            let tokens = tokenize(sentence);
+            let ids = grammar_ids(&tokens).unwrap();
+            let explorer = Prepared::from_checkpoint(tokens.clone(), &checkpoint).unwrap();
+            for step in 0..=12 {
+                let tau =
+                    SLIDER_MIN_TAU * (SLIDER_MAX_TAU / SLIDER_MIN_TAU).powf(f64::from(step) / 12.0);
+                for row in 0..tokens.len() {
+                    let p = explorer.next_token(row, tau).unwrap().unwrap();
+                    assert_eq!(p.probs.len(), GRAMMAR_WORDS.len());
+                    assert!(p.probs.iter().all(|x| x.is_finite() && *x >= 0.0));
+                    let total: f64 = p.probs.iter().sum();
+                    assert!(
+                        (total - 1.0).abs() < 1e-12,
+                        "{sentence} row {row} τ {tau}: {total}"
+                    );
+                    let shown: f64 = p.top.iter().map(|c| c.p).sum::<f64>() + p.rest;
+                    assert!((shown - 1.0).abs() < 1e-12);
+                    assert!(p.top.windows(2).all(|w| w[0].p >= w[1].p));
+                    let best = p.probs.iter().copied().fold(0.0, f64::max);
+                    assert_eq!(p.top[0].p, best);
+                    match (p.following, ids.get(row + 1)) {
+                        (Some(f), Some(&next)) => {
+                            assert_eq!(f.token, next);
+                            assert_eq!(f.p, p.probs[next]);
+                            assert!((f.loss + f.p.ln()).abs() < 1e-9, "loss is −ln p");
+                        }
+                        (None, None) => {}
+                        other => panic!("following token wrong: {other:?}"),
+                    }
+                    // Later words changed (every one to "and"): the row's prediction is the same.
+                    let mut changed = tokens.clone();
+                    for t in changed.iter_mut().skip(row + 1) {
+                        *t = "and".into();
+                    }
+                    let other = Prepared::from_checkpoint(changed, &checkpoint).unwrap();
+                    let q = other.next_token(row, tau).unwrap().unwrap();
+                    assert_eq!(q.probs, p.probs, "row {row} reads only tokens up to it");
+                    checked += 1;
+                }
+            }
+        }
+        assert_eq!(checked, 13 * (7 + 8 + 12 + 8));
+        // The row past the sentence is refused, not a panic.
+        let explorer = Prepared::from_checkpoint(tokenize(DEFAULT_SENTENCE), &checkpoint).unwrap();
+        assert!(explorer.next_token(7, 1.0).unwrap().is_err());
     }
 
     #[test]

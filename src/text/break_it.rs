@@ -65,21 +65,29 @@ pub const CODE_NOTE: &str = "The code lines are written as in PyTorch. There, sc
 /// The eighth mistake, which no switch can show: reading a weight as importance.
 pub const IMPORTANCE_NOTE: &str = "One more mistake has no switch, because it is in the reading, not the code: a large weight says how much of that key's value vector this head mixes in, not how much the token matters. Value vectors differ in size, other heads and layers mix again, and quite different weights can give similar outputs.";
 
-/// The banner over the heatmap while any mistake is on; `future_cells` is how many cells of the
-/// heatmap shown see the future ([`crate::model::broken::future_cells`]).
-pub fn broken_banner(mistakes: Mistakes, future_cells: usize) -> String {
+/// The banner over the heatmap while any mistake is on; `(future, tiny)` is how many cells of the
+/// heatmap shown see the future, and how many of those print as 0.0%
+/// ([`crate::model::broken::future_cells`]).
+pub fn broken_banner(mistakes: Mistakes, (future, tiny): (usize, usize)) -> String {
     let names: Vec<&str> = mistakes.iter().map(mistake_label).collect();
-    let future = match future_cells {
+    let mut seeing = match future {
         0 => "no cell of this heatmap sees the future".to_string(),
         1 => "1 hatched cell sees the future".to_string(),
         n => format!("{n} hatched cells see the future"),
     };
+    if tiny > 0 {
+        let of = if future == 1 {
+            "its weight is".to_string()
+        } else {
+            format!("{tiny} of them with weights")
+        };
+        seeing = format!("{seeing} ({of} under 0.05%, too small to print)");
+    }
     format!(
-        "BROKEN: this is not correct attention — {}. The heatmap, its thumbnails, the inspector and the downloads show the broken weights; {future}. The lesson and the temperature readout still describe correct attention.",
+        "BROKEN: this is not correct attention — {}. The heatmap, its thumbnails, the inspector and the downloads show the broken weights; {seeing}. The lesson and the temperature readout still describe correct attention.",
         names.join("; ")
     )
 }
-
 /// A deviation from 1 with its sign, in enough digits to see it.
 fn signed(x: f64) -> String {
     let digits = if x.abs() >= 5e-4 {

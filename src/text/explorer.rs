@@ -14,10 +14,10 @@ use nalgebra::DMatrix;
 /// What stands in for a number while a practice question about it is open.
 pub const NUMBERS_HIDDEN: &str = "Numbers are hidden until you check your answer.";
 /// Under the practice page's download buttons while a question is open.
-pub const DOWNLOADS_HIDDEN: &str = "The downloads wait too: each file holds the numbers the open question asks about. Check your answer to save them.";
+pub const DOWNLOADS_HIDDEN: &str = "The downloads wait too: each file holds the numbers the open practice question asks about. Check your answer to save them.";
 /// Compare A and B's place on the practice page while a question is open (setting A is the
 /// heatmap the question asks about).
-pub const COMPARE_HIDDEN: &str = "Setting A is the heatmap the open question asks about, so the comparison waits too: it shows once you check your answer.";
+pub const COMPARE_HIDDEN: &str = "A practice question is open (the page starts with one), and setting A is the heatmap it asks about, so the comparison waits: it shows once you check your answer.";
 
 /// Under the sentence box: how long a sentence may be, `max_tokens` tokens.
 pub fn sentence_help(max_tokens: usize) -> String {

@@ -45,7 +45,7 @@ pub const SEED_HINT: &str = "Each generated token draws one number u, uniform be
 pub const GROWING_HEATMAP: &str = "One row per token: row i is token i reading tokens 1 to i. Each generated token adds a row at the bottom: its query reading the keys kept in the cache. The rows above never change when a token is appended, because a row never reads the future. Click a row to see what it predicts.";
 
 /// The question's prompt.
-pub const TWO_T_QUESTION: &str = "This page has two temperatures, T and τ. Which of the two changes the heatmap of the text above, for the same tokens? Answer first: moving T can draw other tokens, so once you have answered, the page measures both on the same tokens.";
+pub const TWO_T_QUESTION: &str = "This page has two temperatures, T and τ. Which of the two changes the heatmap of the text above, for the same tokens? Answer first: moving T can draw other tokens, so once you have answered, the page measures what τ does to these same tokens' weights.";
 
 /// The question's choices, in [`HeatmapChanger::ALL`] order.
 pub fn changer_label(choice: HeatmapChanger) -> &'static str {
@@ -76,7 +76,7 @@ pub fn tau_effect_text(effect: Option<TauEffect>, words: &[&str], (a, b): (f64, 
         );
     };
     format!(
-        "Measured on this text: moving τ from {from} to {to} changes the weight of row {} ({}) on token {} ({}), layer {}, head {}, from {} to {}, the largest change of any weight. Moving T changes none of them.",
+        "Measured on this text: moving τ from {from} to {to} changes the weight of row {} ({}) on token {} ({}), layer {}, head {}, from {} to {}, the largest change of any weight. T is not part of the attention computation at all (it divides only the logits), so moving it changes none of them.",
         e.row + 1,
         quote(words[e.row]),
         e.key + 1,
@@ -107,11 +107,16 @@ pub fn cache_check_text(check: CacheCheck, len: usize) -> String {
 }
 
 /// The last row's cost with the cache, without it (a naive full pass), and without it but
-/// recomputing only what the last row needs.
-pub fn multiplications_text(len: usize, work: LastRowWork) -> String {
+/// recomputing only what the last row needs, for a model of `layers` layers.
+pub fn multiplications_text(len: usize, work: LastRowWork, layers: usize) -> String {
     let times = |n: usize| fixed(n as f64 / work.with_cache as f64, 1);
+    let minimal = if layers == 1 {
+        "only the earlier tokens' keys and values, then the last row"
+    } else {
+        "every layer but the last in full, then only the last layer's keys and values of the earlier tokens"
+    };
     format!(
-        "Computing token {len}'s row: {} multiplications with the cache (its own q, k and v, one row of {} per head against the cached keys, the weighted values, W_o, the matrix that mixes the heads, and the unembedding), {} without it (a naive full pass: every token's row again, its projections, attention, W_o and unembedding, though only the last row's prediction is used), {}× as many. Without a cache but recomputing only what the last row needs (every earlier layer's rows in full, then only the last layer's keys and values of the earlier tokens), it is {}, {}× as many. Only the matrix products are counted, not the scaling, the softmax or the rotations.",
+        "Computing token {len}'s row: {} multiplications with the cache (its own q, k and v, one row of {} per head against the cached keys, the weighted values, W_o, the matrix that mixes the heads, and the unembedding), {} without it (a naive full pass: every token's row again, its projections, attention, W_o and unembedding, though only the last row's prediction is used), {}× as many. Without a cache but recomputing only what the last row needs ({minimal}), it is {}, {}× as many. Only the matrix products are counted, not the scaling, the softmax or the rotations.",
         grouped(work.with_cache as u64),
         count(len, "score", "scores"),
         grouped(work.full_pass as u64),
@@ -120,7 +125,6 @@ pub fn multiplications_text(len: usize, work: LastRowWork) -> String {
         times(work.minimal_recompute)
     )
 }
-
 /// Why the cached keys stay valid for this model's positions.
 pub fn positions_text(positions: PositionKind) -> &'static str {
     match positions {
@@ -139,15 +143,23 @@ pub fn cache_contents(layer: usize, len: usize, d_model: usize) -> String {
     )
 }
 
-/// The cache's size after `len` tokens, and how it fills: the prompt at once, then a row a token.
+/// The cache's size after `len` tokens, and how it fills: the `prompt_len` prompt tokens at
+/// once (the prefill), then a row a token; and which of the two token `len` was.
 pub fn cache_size_text(layers: usize, len: usize, d_model: usize, prompt_len: usize) -> String {
+    let this = if len <= prompt_len {
+        format!("token {len} is a prompt token, so its row came with the prefill")
+    } else {
+        format!("token {len} was generated, so its row came from a decoding step")
+    };
     format!(
-        "In all the cache holds 2 × {layers} × {len} × {d_model} = {} numbers (K and V, per layer, per token, per dimension): it grows with the text, one row per layer for each token. Reading the {} (the prefill) fills it with their rows; each generated token after that (decoding) computes one new row and reads all the cached ones.",
+        "In all the cache holds 2 × {layers} × {len} × {d_model} = {} numbers (K and V, per layer, per token, per dimension): it grows with the text, one row per layer for each token. Reading the {} (the prefill) fills it with their rows; each generated token after that (decoding) computes one new row and reads all the cached ones. Here {this}.",
         grouped((2 * layers * len * d_model) as u64),
         count(prompt_len, "prompt token", "prompt tokens")
     )
 }
 
+/// Beside the cache's strips: how to read them.
+pub const KV_STRIP_LEGEND: &str = "Each strip is one row of K or V, one band per number: orange for positive, blue for negative, the stronger the colour the larger the number (one scale per matrix). The numbers themselves are in the table below.";
 /// The curves' table caption.
 pub const CURVES_CAPTION: &str = "Generations of the tiny-grammar model from “the” to the end of the context, at each temperature (the loss: the model as trained, τ = 1 and T = 1)";
 
@@ -156,8 +168,14 @@ pub fn share_spread(point: &GrammarPoint) -> String {
     format!("{} points", fixed(100.0 * point.share_standard_error, 1))
 }
 
-/// Under the curves' table: how to read a difference between two shares.
-pub const CURVES_SPREAD: &str = "± is one standard error of the share from the seeds' sampling noise, each generation counted as one independent unit: two shares less than about two standard errors apart may differ only by chance. At T = 0 every seed writes the same text, so its share has no sampling noise. The two curves share one point: T = 1 with τ = 1 is the same 200 generations in both.";
+/// Under the curves' table, for points of `generations` generations each: how to read a
+/// difference between two shares, and a share of 100 %.
+pub fn curves_spread(generations: usize) -> String {
+    format!(
+        "± is one standard error of the share from the seeds' sampling noise, each generation counted as one independent unit: two shares less than about two standard errors apart may differ only by chance. At T = 0 every seed writes the same text, so its share has no sampling noise. Where every sentence is grammatical the standard error is 0 too, but that is not certainty: no ungrammatical generation in {generations} still allows a rate of up to about 3 in {generations} ({}, the “rule of three”, a 95 % upper bound). The two curves share one point: T = 1 with τ = 1 is the same {generations} generations in both.",
+        percent(3.0 / generations as f64)
+    )
+}
 
 /// The chart's text alternative.
 pub fn curves_label(name: &str, points: &[GrammarPoint]) -> String {

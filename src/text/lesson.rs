@@ -13,26 +13,6 @@ use crate::model::url_state::Step;
 /// what they print.
 pub const LESSON_SOURCES: &str = "The lesson follows two texts: the notebook “The idea that makes LLMs work” (notebook 05 of a course), which builds attention in small steps (average the past, then the same as a matrix, then queries, keys and values, then scaling by √d), and the article “AI fundamentals, part 2: Attention — the idea that made transformers win”, which writes attention in NumPy. Where the page quotes a number from them it says so; every other number is computed here, live.";
 
-/// Step 2's check: the averaging matrix times X against the notebook's loop, differing by `diff`.
-pub fn averaging_check(diff: f64) -> String {
-    format!(
-        "{} wei · X equals the running mean computed with a loop: largest difference {}.",
-        check_mark(diff),
-        scientific(diff, 1)
-    )
-}
-
-/// Step 2's reading of row `i`: the equal share it gives each visible token.
-pub fn averaging_row(tokens: &[String], i: usize) -> String {
-    format!(
-        "In this averaging matrix (not the attention heatmap at the top of the page), row {} ({}) takes {} from each of its {} visible tokens. Attention keeps this triangle but lets the data choose the shares: compare the same row at the top.",
-        i + 1,
-        quote(tokens.get(i).map_or("", String::as_str)),
-        percent(1.0 / (i + 1) as f64),
-        i + 1
-    )
-}
-
 /// Above the lesson, while the view has several heads: which one the heatmap shows, and that
 /// heads come in step 5 (`head` 0-based, of `heads`).
 pub fn lesson_heads_note(head: usize, heads: usize) -> Option<String> {
@@ -230,7 +210,7 @@ pub fn heads_shapes(
     let why_wo = if heads == 1 {
         String::new()
     } else {
-        format!(" Why W_o is needed: concat only puts the heads side by side, each in its own {head_size} columns, so without it each head could write only its own slice of the output; with it every output number can combine what all {heads} heads found.")
+        format!(" Why W_o is needed: concat only puts the heads side by side, each in its own {head_size} columns, so without it each head could write only its own slice of the output; with it every output number can combine what {} found.", if heads == 2 { "both heads".to_string() } else { format!("all {heads} heads") })
     };
     format!(
         "Each head's output A·V is T × d = {t} × {head_size}. {concat} The output projection W_o, d_model × d_model = {d_model} × {d_model}, {origin}, mixes them: concat · W_o is T × d_model = {t} × {d_model}, the same shape as the input X.{why_wo}"
@@ -318,8 +298,9 @@ pub fn presets_note(demo: &OrderDemo, positions: bool) -> String {
         )
     } else {
         format!(
-            "its weight on the same word changes by up to {} percentage points (the largest change over the heads) and its output row, the blend of values, by up to {}",
+            "its weight on the same word changes by up to {} percentage points (the largest change over the heads, in head {}) and its output row, the blend of values, by up to {}",
             fixed(weights * 100.0, 2),
+            demo.past_swap_head + 1,
             fixed(output, 3)
         )
     };
@@ -331,6 +312,18 @@ pub fn presets_note(demo: &OrderDemo, positions: bool) -> String {
     format!(
         "What to look for: a row's output depends on its own word and on the words before it. In “dog bites man”, “man” has seen “dog” and “bites”; in “man bites dog” it has seen nothing, so each word has a different past, and here {differ}: to causal attention the two sentences are not the same. What it cannot see without position codes is the order inside a past: swap the first two words (“bites dog man”) and look at the row of “man”. {with}, {swap}."
     )
+}
+
+/// Step 6's swap exercise, for a view with `heads` heads: which head to look at (`demo` computed
+/// with position codes on, where the swap can show).
+pub fn swap_exercise_head(demo: &OrderDemo, heads: usize) -> Option<String> {
+    (heads > 1).then(|| {
+        format!(
+            "With {heads} heads, look at head {}: with position codes on, the swap changes its row of “man” the most (by {} percentage points at most); in another head it may show little.",
+            demo.past_swap_head + 1,
+            fixed(demo.past_swap_weight_gap * 100.0, 2)
+        )
+    })
 }
 
 /// Step 6's closing note: other kinds of positions, rotary's stated as what its rotation does.
@@ -355,6 +348,7 @@ pub fn mask_fill_note(demo: &MaskFillDemo, token: &str, row: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
     use crate::model::explorer::{ExplorerConfig, Prepared};
     use crate::model::weights::DEFAULT_HEADS;
 
@@ -363,37 +357,6 @@ mod tests {
     /// The page as it opens: "The cat sat on the mat .", seed 1337, two heads of 16.
     fn default_model() -> Prepared {
         crate::model::explorer::default_view(DEFAULT_HEADS, false)
-    }
-
-    #[test]
-    fn averaging_text() {
-        let p = default_model();
-        let tokens = &p.config.tokens;
-        assert_eq!(
-            averaging_row(tokens, 2),
-            "In this averaging matrix (not the attention heatmap at the top of the page), row 3 (“sat”) takes 33.3% from each of its 3 visible tokens. Attention keeps this triangle but lets the data choose the shares: compare the same row at the top."
-        );
-        assert_eq!(
-            averaging_row(tokens, 9),
-            "In this averaging matrix (not the attention heatmap at the top of the page), row 10 (“”) takes 10.0% from each of its 10 visible tokens. Attention keeps this triangle but lets the data choose the shares: compare the same row at the top."
-        );
-        let wei = crate::model::attention::averaging_matrix(p.len());
-        let diff = crate::model::attention::averaging_error(&wei, &p.x);
-        assert_eq!(
-            averaging_check(diff),
-            format!(
-                "✓ wei · X equals the running mean computed with a loop: largest difference {}.",
-                scientific(diff, 1)
-            )
-        );
-        assert_eq!(
-            averaging_check(0.0),
-            "✓ wei · X equals the running mean computed with a loop: largest difference 0.0e0."
-        );
-        assert_eq!(
-            averaging_check(2e-12),
-            "✗ wei · X equals the running mean computed with a loop: largest difference 2.0e-12."
-        );
     }
 
     #[test]
@@ -613,6 +576,44 @@ mod tests {
         assert!(heads_sum_check(&row).starts_with("✗ "));
     }
 
+    /// The exercise names the head where the swap shows most, with position codes on.
+    #[test]
+    fn the_swap_exercise_names_the_head_that_shows_it() {
+        use crate::model::explorer::ExplorerConfig;
+        use crate::model::positions::order_demo;
+        for heads in [1, 2, 4, 8] {
+            for seed in [1, 7, 1337] {
+                let config = ExplorerConfig {
+                    tokens: vec![],
+                    seed,
+                    heads,
+                    positions: true,
+                };
+                let demo = order_demo(&config, 1.0);
+                let said = swap_exercise_head(&demo, heads);
+                assert_eq!(said.is_some(), heads > 1);
+                if let Some(said) = said {
+                    assert!(
+                        said.contains(&format!("look at head {}", demo.past_swap_head + 1)),
+                        "{said}"
+                    );
+                    assert!(
+                        said.contains(&format!(
+                            "by {} percentage points at most",
+                            fixed(demo.past_swap_weight_gap * 100.0, 2)
+                        )),
+                        "{said}"
+                    );
+                    assert!(
+                        demo.past_swap_head < heads
+                            && demo.past_swap_weight_gap > ROUNDING_TOLERANCE,
+                        "{demo:?}"
+                    );
+                }
+            }
+        }
+    }
+
     /// The presets' note over views: its count and its swap sentence are the model's.
     #[test]
     fn the_presets_note_states_the_live_comparison() {
@@ -643,7 +644,8 @@ mod tests {
                         "{text}"
                     );
                     if w.max(o) > ROUNDING_TOLERANCE {
-                        assert!(text.contains(&format!("changes by up to {} percentage points (the largest change over the heads) and its output row, the blend of values, by up to {}", fixed(w * 100.0, 2), fixed(o, 3))), "{text}");
+                        assert!(text.contains(&format!("changes by up to {} percentage points (the largest change over the heads, in head {}) and its output row, the blend of values, by up to {}", fixed(w * 100.0, 2), demo.past_swap_head + 1, fixed(o, 3))), "{text}");
+                        assert!(demo.past_swap_head < heads);
                     }
                     if !positions {
                         assert!(

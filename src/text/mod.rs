@@ -12,6 +12,7 @@
 //! One file per part of the app; every public function is re-exported here, so components write
 //! `crate::text::row_summary`.
 
+mod averaging;
 mod break_it;
 mod explorer;
 mod figures;
@@ -30,6 +31,7 @@ mod training_controls;
 mod training_lab;
 mod training_views;
 
+pub use averaging::*;
 pub use break_it::*;
 pub use explorer::*;
 pub use figures::*;

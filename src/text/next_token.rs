@@ -20,6 +20,18 @@ pub fn next_token_intro(token: &str, row: usize, tau: &str) -> String {
     )
 }
 
+/// How a row's output becomes the readout's probabilities, for a one-layer model of `heads`
+/// heads (the explorer's trained weights).
+pub fn next_token_how(heads: usize) -> String {
+    format!(
+        "The row's output is its input (the word's embedding plus its position code) plus what the {} added through W_o. Times the unembedding, a matrix with one column per word, it gives every word a score, a logit; the softmax of those scores is the chance of each word coming next. No sampling temperature divides them here: the generate page has that second temperature, T, and writes text with it.",
+        count(heads, "head", "heads")
+    )
+}
+
+/// Said under the readout while Break it's mistakes are on: they change the heatmap, not this.
+pub const PREDICTION_READS_CORRECT_ATTENTION: &str = "Break it's mistakes change the heatmap and the row inspector above, not this prediction: it is the trained model's own forward pass, with correct causal attention.";
+
 /// The table's caption.
 pub fn next_token_caption(token: &str, row: usize) -> String {
     format!(

@@ -86,7 +86,7 @@ pub fn quiz_prompt(q: &Question, tokens: &[String], tau: f64) -> String {
             tokens.len()
         ),
         Kind::EqualColumns => "Without position codes, which two key columns are equal in every row that sees both?".to_string(),
-        Kind::WhichMistake => "The explorer's “Break it” panel has one switch per classic coding mistake in attention, each named below by what it does wrong. One switch alone turned this head's weights into the heatmap below. Clues to look for: weight above the diagonal (the future), rows that no longer add up to 1, rows flatter or more peaked than correct attention's. Which switch was it?".to_string(),
+        Kind::WhichMistake => "The explorer's “Break it” panel has one switch per classic coding mistake in attention, each named below by what it does wrong. One switch alone turned this head's weights into the heatmap below. Clues to look for: weight above the diagonal (the future), rows that no longer add up to 1, rows flatter or more peaked than correct attention's (the main heatmap's colours while no switch is on). Which switch was it?".to_string(),
         Kind::DropoutMean => format!(
             "Dropout with p = {p} zeroes each weight of {row} with probability {p} and divides every weight it keeps by {keep}. Averaged over many dropout masks, what does the row sum to?",
             p = fixed(DROPOUT_P, 1),

@@ -164,24 +164,33 @@ pub fn gradient_readout(point: &LabPoint, all: &[LabPoint]) -> String {
         "At d = 1, √d = 1, so scaling changes nothing.".to_string()
     } else if u.median < s.median {
         format!(
-            "Unscaled, the mean is {}× the scaled one, yet the median is {}× smaller. The draws split: {saturated}; the other {} pass on average {} ({}× the scaled mean), through keys √d = {} times longer. So unscaled, training would move a few queries in large jolts and most others far less: {bands}.",
-            fixed(u.mean / s.mean, 1),
-            fixed(s.median / u.median, 1),
+            "Unscaled, the mean is {}× the scaled one, yet the median is {}× smaller. The draws split: {saturated}; the other {} pass on average {} ({}× the scaled mean), because without the division ∂score/∂q is √d = {} times larger. So unscaled, training would move {} of the queries in large jolts and the other {} far less: {bands}.",
+            ratio(u.mean, s.mean),
+            ratio(s.median, u.median),
             percent(1.0 - point.saturated_unscaled),
             fixed(elsewhere, 3),
-            fixed(elsewhere / s.mean, 1),
+            ratio(elsewhere, s.mean),
             fixed((d as f64).sqrt(), 1),
+            percent(1.0 - point.saturated_unscaled),
+            percent(point.saturated_unscaled),
         )
     } else {
         format!(
             "At this small d, unscaled passes more gradient (mean {}× and median {}× the scaled ones) but more unevenly: {bands}. Much of that is only the missing 1/√d: unscaled, ∂score/∂q is k, √d = {} times the scaled k/√d, and optimisers such as Adam divide each weight's step by its gradient's typical size, so a constant factor like this one is largely normalised away. What scaling prevents is saturation, which grows with d: even at this d, {saturated}.{} At larger d the unscaled median falls below the scaled one (pick d = 256).",
-            fixed(u.mean / s.mean, 1),
-            fixed(u.median / s.median, 1),
+            ratio(u.mean, s.mean),
+            ratio(u.median, s.median),
             fixed((d as f64).sqrt(), 1),
             saturation_growth(all)
         )
     };
     format!("{measured} {reading} {GRADIENT_ROUTE}")
+}
+
+/// `a / b` to one decimal, computed from the two numbers as the readout prints them (3
+/// decimals), so the ratio agrees with the digits beside it.
+fn ratio(a: f64, b: f64) -> String {
+    use crate::format::printed_value;
+    fixed(printed_value(a, 3) / printed_value(b, 3), 1)
 }
 
 /// The saturated share of the unscaled draws at d = 64 and 512, where the lab has them.
@@ -351,7 +360,7 @@ mod tests {
                 assert!(
                     said.contains(&format!(
                         "yet the median is {}× smaller",
-                        fixed(s.median / u.median, 1)
+                        ratio(s.median, u.median)
                     )),
                     "{said}"
                 );
@@ -364,7 +373,7 @@ mod tests {
                         "the other {} pass on average {} ({}× the scaled mean)",
                         percent(1.0 - p.saturated_unscaled),
                         fixed(elsewhere, 3),
-                        fixed(elsewhere / s.mean, 1)
+                        ratio(elsewhere, s.mean)
                     )),
                     "{said}"
                 );
@@ -377,8 +386,8 @@ mod tests {
                 assert!(
                     said.contains(&format!(
                         "unscaled passes more gradient (mean {}× and median {}× the scaled ones) but more unevenly",
-                        fixed(u.mean / s.mean, 1),
-                        fixed(u.median / s.median, 1)
+                        ratio(u.mean, s.mean),
+                        ratio(u.median, s.median)
                     )),
                     "{said}"
                 );

@@ -53,13 +53,15 @@ proptest! {
         prop_assert_eq!(with, cache.multiplications() - before);
         prop_assert_eq!(without, cache.multiplications());
         prop_assert!(with <= work.minimal_recompute && work.minimal_recompute <= without);
-        let sentence = text::multiplications_text(ids.len(), work);
+        let sentence = text::multiplications_text(ids.len(), work, model.config().layers);
         prop_assert!(sentence.contains(&format!("{} multiplications with the cache", grouped(with as u64))), "{}", sentence);
         prop_assert!(sentence.contains(&format!("{} without it", grouped(without as u64))), "{}", sentence);
         let ratio = |n: usize| format!("{}× as many", fixed(n as f64 / with as f64, 1));
         prop_assert!(sentence.contains(&format!("used), {}", ratio(without))), "{}", sentence);
         let minimal = format!("it is {}, {}", grouped(work.minimal_recompute as u64), ratio(work.minimal_recompute));
         prop_assert!(sentence.contains(&minimal), "{}", sentence);
+        let route = if model.config().layers == 1 { "(only the earlier tokens' keys and values, then the last row)" } else { "(every layer but the last in full" };
+        prop_assert!(sentence.contains(route), "{}", sentence);
     }
 
     /// `cache_size_text`: the count is every number the cache holds after the text, and the
@@ -73,11 +75,14 @@ proptest! {
             cache.push(id).unwrap();
         }
         let held: usize = (0..cfg.layers).map(|l| { let (k, v) = cache.keys_and_values(l); k.len() + v.len() }).sum();
-        let prompt = prompt.min(ids.len());
         let sentence = text::cache_size_text(cfg.layers, ids.len(), cfg.d_model, prompt);
+        let longer = text::cache_size_text(cfg.layers, ids.len(), cfg.d_model, 16);
+        prop_assert!(longer.contains(&format!("Here token {} is a prompt token", ids.len())), "{}", longer);
         prop_assert!(sentence.contains(&format!("2 × {} × {} × {} = {} numbers", cfg.layers, ids.len(), cfg.d_model, grouped(held as u64))), "{}", sentence);
         let prefill = if prompt == 1 { "Reading the 1 prompt token".to_string() } else { format!("Reading the {prompt} prompt tokens") };
         prop_assert!(sentence.contains(&prefill), "{}", sentence);
+        let which = if ids.len() <= prompt { "is a prompt token" } else { "was generated" };
+        prop_assert!(sentence.contains(&format!("Here token {} {which}", ids.len())), "{}", sentence);
     }
 
     /// `tau_effect_text`: the weight it names, at both τ, as the rows hold it, and no weight that

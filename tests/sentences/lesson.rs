@@ -89,11 +89,14 @@ proptest! {
         };
         let swapped = tokenize(PAST_SWAPPED);
         let (wa, ws) = (weights(PRESETS[0]), weights(PAST_SWAPPED));
-        let mut weight_swap = 0.0f64;
-        for (x, y) in wa.iter().zip(&ws) {
+        let (mut weight_swap, mut swap_head) = (0.0f64, 0);
+        for (h, (x, y)) in wa.iter().zip(&ws).enumerate() {
             for (j, word) in a.iter().enumerate() {
                 let k = swapped.iter().position(|w| w == word).unwrap();
-                weight_swap = weight_swap.max((x[(2, j)] - y[(2, k)]).abs());
+                let change = (x[(2, j)] - y[(2, k)]).abs();
+                if change > weight_swap {
+                    (weight_swap, swap_head) = (change, h);
+                }
             }
         }
         let positions = v.p.config.positions;
@@ -108,7 +111,7 @@ proptest! {
         if swap.max(weight_swap) <= ROUNDING {
             prop_assert!(said.contains("neither its weights on the three words nor its output row change beyond rounding"), "{}", said);
         } else {
-            prop_assert!(said.contains(&format!("its weight on the same word changes by up to {} percentage points (the largest change over the heads) and its output row, the blend of values, by up to {}", fixed(weight_swap * 100.0, 2), fixed(swap, 3))), "{}", said);
+            prop_assert!(said.contains(&format!("its weight on the same word changes by up to {} percentage points (the largest change over the heads, in head {}) and its output row, the blend of values, by up to {}", fixed(weight_swap * 100.0, 2), swap_head + 1, fixed(swap, 3))), "{}", said);
         }
         if !positions {
             prop_assert!(swap.max(weight_swap) <= ROUNDING, "the order inside a past changed a row without positions: {} {}", swap, weight_swap);

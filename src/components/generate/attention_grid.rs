@@ -2,8 +2,8 @@
 //! one column per key, each cell coloured by its weight and printing it, the future masked.
 //! Each generated token adds a row. Clicking a row's button shows what that row predicts.
 
-use super::probabilities::probability_bars;
 use crate::charts::colors::{text_on, viridis};
+use crate::components::probability_bars::probability_bars;
 use crate::format::{fixed, percent};
 use crate::model::next_token::candidates;
 use crate::model::train::tasks::GRAMMAR_WORDS;

@@ -11,7 +11,7 @@ use crate::model::train::lab::generation::{
     grammar_point, GrammarPoint, ATTENTION_TEMPERATURES, SAMPLING_TEMPERATURES,
 };
 use crate::state::GeneratePage;
-use crate::text::{curves_label, share_spread, CURVES_CAPTION, CURVES_SPREAD};
+use crate::text::{curves_label, curves_spread, share_spread, CURVES_CAPTION};
 use crate::web::next_task::next_task;
 use leptos::prelude::*;
 
@@ -172,7 +172,7 @@ pub fn MeasuredCurves() -> impl IntoView {
                 <DataTable test_id="curves-table" class="weights" caption=CURVES_CAPTION columns=["Temperatures", "Sentences", "Distinct texts", "Grammatical", "Share ± standard error", "Agreement errors", "Mean loss per token (nats, at τ = 1)"]>
                     <tbody>{rows}</tbody>
                 </DataTable>
-                <p class="note">{CURVES_SPREAD}</p>
+                <p class="note">{curves_spread(GENERATIONS)}</p>
             })
         })
     };

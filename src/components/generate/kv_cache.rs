@@ -2,13 +2,14 @@
 //! token so far), what token i computed for itself, the work with and without the cache, and
 //! the check that the cached numbers are the full pass's, bit for bit.
 
-use crate::charts::colors::diverging;
+use crate::charts::strip::{NEGATIVE, POSITIVE};
 use crate::components::data_table::{number_cells, DataTable};
 use crate::model::generate_page::run::{last_row_multiplications, LastRowWork};
 use crate::model::train::generate::KvCache;
 use crate::state::GeneratePage;
 use crate::text::{
     cache_check_text, cache_contents, cache_size_text, multiplications_text, positions_text,
+    KV_STRIP_LEGEND,
 };
 use leptos::prelude::*;
 
@@ -16,7 +17,9 @@ use leptos::prelude::*;
 /// with hard stops, one colour per number). What it shows is its key.
 type StripRow = (usize, bool, String);
 
-/// `rows × cols` numbers (row-major) as strips, coloured on one scale: the largest magnitude.
+/// `rows × cols` numbers (row-major) as strips, coloured on one scale, the largest magnitude, as
+/// the explorer's strips are: the sign's hue (`charts::strip`'s orange and blue) at an opacity of
+/// |v| over that largest magnitude, one hard-stopped band per number.
 fn strip_rows(values: &[f64], cols: usize) -> Vec<StripRow> {
     let scale = values
         .iter()
@@ -33,9 +36,10 @@ fn strip_rows(values: &[f64], cols: usize) -> Vec<StripRow> {
                 .iter()
                 .enumerate()
                 .map(|(c, v)| {
-                    let colour = diverging(v / scale).css();
+                    let [red, green, blue] = if *v >= 0.0 { POSITIVE } else { NEGATIVE };
+                    let alpha = (v.abs() / scale).clamp(0.0, 1.0);
                     format!(
-                        "{colour} {:.3}% {:.3}%",
+                        "rgba({red},{green},{blue},{alpha:.3}) {:.3}% {:.3}%",
                         c as f64 * width,
                         (c + 1) as f64 * width
                     )
@@ -147,12 +151,13 @@ pub fn KvCacheSteps() -> impl IntoView {
         let label = move |what: &'static str| {
             move || {
                 let at = at.get();
-                format!("Layer {} {what}: {at} rows of {d_model} numbers, purple negative, orange positive; the last row is token {at}'s", layer + 1)
+                format!("Layer {} {what}: {at} rows of {d_model} numbers, orange positive, blue negative; the last row is token {at}'s", layer + 1)
             }
         };
         view! {
             <h3>{format!("Layer {}", layer + 1)}</h3>
             <p data-testid="cache-contents">{move || cache_contents(layer, at.get(), d_model)}</p>
+            <p class="note">{KV_STRIP_LEGEND}</p>
             <div class="kv-pair">
                 <figure><figcaption>"K (keys)"</figcaption>{matrix_strip(strips(true), label("keys"))}</figure>
                 <figure><figcaption>"V (values)"</figcaption>{matrix_strip(strips(false), label("values"))}</figure>
@@ -176,11 +181,11 @@ pub fn KvCacheSteps() -> impl IntoView {
         let checkpoint = page.model()?;
         let cfg = *checkpoint.model.config();
         ready.get().then(|| view! {
-            <p data-testid="kv-work">{move || shown.with(|s| s.as_ref().map(|s| multiplications_text(s.at, s.work)))}</p>
+            <p data-testid="kv-work">{move || shown.with(|s| s.as_ref().map(|s| multiplications_text(s.at, s.work, cfg.layers)))}</p>
             {(0..cfg.layers).map(|layer| layer_view(layer, cfg.d_model)).collect_view()}
             <p data-testid="cache-size">{move || {
                 let prompt_len = page.run.with(|r| r.as_ref().and_then(|r| r.as_ref().ok()).map_or(0, |run| run.prompt_len));
-                shown.with(|s| s.as_ref().map(|s| cache_size_text(cfg.layers, s.at, cfg.d_model, prompt_len.min(s.at))))
+                shown.with(|s| s.as_ref().map(|s| cache_size_text(cfg.layers, s.at, cfg.d_model, prompt_len)))
             }}</p>
             <p data-testid="cache-check">{move || page.run.with(|r| {
                 let run = r.as_ref()?.as_ref().ok()?;

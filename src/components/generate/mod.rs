@@ -7,6 +7,5 @@ pub mod controls;
 pub mod curves;
 pub mod download;
 pub mod kv_cache;
-pub mod probabilities;
 pub mod text_so_far;
 pub mod two_temperatures;

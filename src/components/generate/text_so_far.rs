@@ -1,8 +1,8 @@
 //! The text so far (the prompt, then what the model wrote), how the newest token was drawn, and
 //! every generated step as a table.
 
-use super::probabilities::probability_bars;
 use crate::components::data_table::DataTable;
+use crate::components::probability_bars::probability_bars;
 use crate::format::{fixed, percent};
 use crate::model::next_token::share_of;
 use crate::model::sampling::shares;
@@ -27,12 +27,9 @@ fn running_total(probs: &[f64]) -> impl IntoView {
         })
         .collect_view();
     view! {
-        <details>
-            <summary>"The running total, token by token"</summary>
-            <DataTable test_id="shares-table" class="weights" caption="The words that can be drawn, in vocabulary order (the order of the model's 29 words), each with its share of 0 to 1" columns=["Word number", "Word", "p", "Share of 0–1"]>
+        <DataTable test_id="shares-table" class="weights" caption="The words that can be drawn, in vocabulary order (the order of the model's 29 words), each with its share of 0 to 1" columns=["Word number", "Word", "p", "Share of 0–1"]>
                 <tbody>{rows}</tbody>
-            </DataTable>
-        </details>
+        </DataTable>
     }
 }
 
@@ -152,7 +149,7 @@ pub fn TextSoFar() -> impl IntoView {
         settings.track();
         view! {
             <div hidden=move || lines.with(Vec::is_empty)>
-                <DataTable test_id="steps-table" class="weights" caption="Every generated token: its probability after T and top-k, the draw u, and its loss −ln p under the model's own distribution (T = 1, every word kept, at the τ above)" columns=["Token", "Word", "p (after T and top-k)", "u", "Loss (nats: −ln p)"]>
+                <DataTable test_id="steps-table" class="weights" caption="Every generated token: its probability after T and top-k, the draw u, and its loss −ln p under the model's own distribution (T = 1, every word kept, at the τ above)" columns=["Token", "Word", "p (after T and top-k)", "u", "Loss at T = 1 (nats)"]>
                     <tbody>
                         <For each=move || lines.get() key=StepLine::key children=|s| {
                             let u = s.draw.map_or_else(|| "none (greedy)".to_string(), |u| fixed(u, 4));

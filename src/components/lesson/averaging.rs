@@ -7,7 +7,7 @@ use crate::components::how_we_know::HowWeKnow;
 use crate::model::attention::{averaging_error, averaging_matrix};
 use crate::model::weights::D_MODEL;
 use crate::state::{ExplorerModel, Shared, ViewSignals};
-use crate::text::{averaging_check, averaging_row};
+use crate::text::{attention_row_beside, averaging_check, averaging_row};
 use leptos::prelude::*;
 use std::sync::Arc;
 
@@ -59,6 +59,17 @@ pub(super) fn AveragingStep() -> impl IntoView {
             {move || {
                 let i = view.row.get();
                 model.tokens.with(|t| averaging_row(t, i))
+            }}
+        </p>
+        <p data-testid="attention-row-beside">
+            {move || {
+                let i = view.row.get();
+                let broken = view.is_broken();
+                model.shown_weights.with(|w| {
+                    let i = i.min(w.nrows().saturating_sub(1));
+                    let row: Vec<f64> = (0..w.ncols()).map(|j| w[(i, j)]).collect();
+                    model.tokens.with(|t| attention_row_beside(t, i, &row, broken))
+                })
             }}
         </p>
     }

@@ -73,6 +73,19 @@ fn focus(id: &str) {
     }
 }
 
+/// Focuses the element with `id` if the focus is on nothing (the page's body), as after
+/// [`focus`] found its element hidden.
+fn focus_if_nothing_is(id: &str) {
+    let document = window().document();
+    let on_body = document
+        .as_ref()
+        .and_then(web_sys::Document::active_element)
+        .is_none_or(|el| el.tag_name() == "BODY");
+    if on_body {
+        focus(id);
+    }
+}
+
 /// The tab list, where the learner is, the chosen step's panel and Back/Next.
 #[component]
 pub fn Lesson() -> impl IntoView {

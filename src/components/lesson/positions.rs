@@ -15,7 +15,8 @@ use crate::model::positions::{
 use crate::model::tokenizer::checked_tokens;
 use crate::state::{ExplorerModel, ViewSignals};
 use crate::text::{
-    pair_in_row, positions_help, presets_note, quote, shuffle_check, OTHER_POSITIONS,
+    pair_in_row, positions_help, presets_note, quote, shuffle_check, swap_exercise_head,
+    OTHER_POSITIONS,
 };
 use crate::web::window;
 use leptos::prelude::*;
@@ -148,6 +149,17 @@ pub(super) fn PositionsStep() -> impl IntoView {
         };
         presets_note(&order_demo(&config, view.tau.get()), positions)
     });
+    // Which head shows the swap, with position codes on (only with several heads).
+    let swap_head = follow_when_seen("lesson:positions:swap", move || {
+        let heads = view.heads.get();
+        let config = ExplorerConfig {
+            tokens: Vec::new(),
+            seed: view.seed.get(),
+            heads,
+            positions: true,
+        };
+        swap_exercise_head(&order_demo(&config, view.tau.get()), heads)
+    });
     view! {
         <BrokenLessonNote />
         <p>
@@ -184,6 +196,7 @@ pub(super) fn PositionsStep() -> impl IntoView {
             "in the heatmap at the top of the page and note its weights; apply “bites dog man” and "
             "compare; switch position codes on and do it again. Then open “What you should find”."
         </p>
+        <p data-testid="swap-head">{swap_head}</p>
         <div class="row presets">
             {PRESETS
                 .into_iter()

@@ -135,7 +135,13 @@ pub(super) fn AttentionTrace() -> impl IntoView {
             view! {
                 <p class="note" data-testid="trace-tau-note">
                     {note} " "
-                    <button type="button" on:click=move |_| view.tau.set(1.0)>"Reset τ to 1"</button>
+                    <button type="button" on:click=move |_| {
+                        view.tau.set(1.0);
+                        // The button goes with its note: keep the keyboard's place on the
+                        // slider it reset (the docked one where the main one is hidden).
+                        super::focus("temperature");
+                        super::focus_if_nothing_is("temperature-dock");
+                    }>"Reset τ to 1"</button>
                 </p>
             }
         })

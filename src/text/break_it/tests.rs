@@ -23,13 +23,13 @@ fn every_mistake_has_words_and_code() {
         let (wrong, right) = mistake_code(m);
         assert_ne!(wrong, right);
     }
-    let banner = broken_banner(set(&[Mistake::WrongTriangle, Mistake::Dropout]), 21);
+    let banner = broken_banner(set(&[Mistake::WrongTriangle, Mistake::Dropout]), (21, 0));
     assert!(banner.starts_with("BROKEN: this is not correct attention — The wrong triangle"));
     assert!(banner.contains("; Dropout on the weights"));
     assert!(banner.contains("; 21 hatched cells see the future."));
-    assert!(broken_banner(set(&[Mistake::Dropout]), 0)
+    assert!(broken_banner(set(&[Mistake::Dropout]), (0, 0))
         .contains("; no cell of this heatmap sees the future."));
-    assert!(broken_banner(set(&[Mistake::MaskWithZero]), 1)
+    assert!(broken_banner(set(&[Mistake::MaskWithZero]), (1, 0))
         .contains("; 1 hatched cell sees the future."));
 }
 
@@ -45,12 +45,19 @@ fn the_banner_counts_the_cells_that_see_the_future() {
         for tau in [0.05, 0.3, 1.0, 5.0, 100.0] {
             for h in 0..p.heads.len() {
                 let broken = broken_weights_all(&p, set(&[m]), tau).swap_remove(h);
-                let recount = (0..t)
+                let seeing: Vec<f64> = (0..t)
                     .flat_map(|i| (i + 1..t).map(move |j| (i, j)))
-                    .filter(|&(i, j)| broken[(i, j)] > 0.0)
+                    .map(|(i, j)| broken[(i, j)])
+                    .filter(|&w| w > 0.0)
+                    .collect();
+                let recount = seeing.len();
+                let tiny = seeing
+                    .iter()
+                    .filter(|&&w| crate::format::percent(w) == "0.0%")
                     .count();
-                assert_eq!(future_cells(&broken), recount);
-                let banner = broken_banner(set(&[m]), recount);
+                assert_eq!(future_cells(&broken), (recount, tiny));
+                let banner = broken_banner(set(&[m]), (recount, tiny));
+                assert_eq!(banner.contains("too small to print"), tiny > 0, "{banner}");
                 assert_eq!(
                     banner.contains("no cell of this heatmap sees the future"),
                     recount == 0,

@@ -1,5 +1,6 @@
 //! A next-token distribution as bars (with a text alternative) and as a table: the most likely
-//! tokens, and every other token's probability summed in the last line.
+//! tokens, and every other token's probability summed in the last line. The explorer's readout
+//! and the generate page show their distributions with it.
 
 use crate::charts::colors::viridis;
 use crate::components::data_table::DataTable;
