@@ -1,5 +1,6 @@
 // The generate page (generate.html): a trained model writes text one token at a time. Checks
-// that the next-token bars are a distribution, that Next token and Generate N grow the heatmap by
+// that the next-token bars are a distribution, that the first screen does not move when the model
+// arrives, that Next token and Generate N grow the heatmap by
 // one row per token, that a link regenerates the same text, that bad prompts and link values get
 // clear messages, that the two-temperature question is graded, that the cache's check and work
 // are shown, that the measured curves fill their table, and that NumPy recomputes the download
@@ -9,7 +10,7 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { useApp, appUrl, saveDownload, E2E_DIR } from './harness.mjs';
+import { useApp, appUrl, saveDownload, E2E_DIR, recordLayoutShifts, layoutShift, twoFrames } from './harness.mjs';
 
 const run = promisify(execFile);
 const app = useApp();
@@ -35,6 +36,19 @@ test('the default prompt: its last row predicts the next token, as bars that sum
   const sum = percents.map((p) => parseFloat(p)).reduce((a, b) => a + b, 0);
   assert.ok(Math.abs(sum - 100) <= 0.6, `the bars sum to ${sum} %`);
   assert.match(await text(page, 'following-token'), /last row/);
+  consoleLog.assertClean();
+  await context.close();
+});
+
+test('on a phone nothing on the first screen moves when the trained model arrives', async () => {
+  // Lighthouse's mobile screen. The intro is there before the weights; the model's own sentence
+  // waits for them under the controls, so what was painted stays where it was.
+  const { page, context, consoleLog } = await app.newPage({ viewport: { width: 412, height: 823 } });
+  await recordLayoutShifts(page);
+  await openGenerate(page);
+  await page.waitForFunction(() => document.querySelector('[data-testid=generate-model]').textContent.startsWith('The model writing here is'));
+  await twoFrames(page);
+  assert.equal(await layoutShift(page), 0, 'no layout shift');
   consoleLog.assertClean();
   await context.close();
 });

@@ -194,8 +194,17 @@ test('step 3 after step 2\'s τ = 100: the trace says so, and one click resets �
     const note = page.getByTestId('trace-tau-note');
     await note.waitFor();
     assert.match(await note.textContent(), /^τ = 100\.0 on the slider, not 1: this trace divides every score by it too/);
-    await note.getByRole('button', { name: 'Reset τ to 1' }).click();
+    const button = note.getByRole('button', { name: 'Reset τ to 1' });
+    await button.scrollIntoViewIfNeeded();
+    const before = await page.evaluate(() => window.scrollY);
+    const noteHeight = (await note.boundingBox()).height;
+    await button.click();
     await note.waitFor({ state: 'detached' });
+    // The page stays at the step, not at the slider far above it (the trace follows the view
+    // while it is on screen): it moves by at most the note's own height, which scroll anchoring
+    // takes out as the note goes.
+    const moved = Math.abs((await page.evaluate(() => window.scrollY)) - before);
+    assert.ok(moved <= noteHeight + 1, `the page moved ${moved} px (the note was ${noteHeight} px high)`);
     // The keyboard stays on the slider the button reset, not on the page's body.
     assert.equal(await page.evaluate(() => document.activeElement?.id), 'temperature');
     await page.waitForFunction(() => document.querySelector('[data-testid=trace-table] caption').textContent.includes('τ = 1.000'));

@@ -174,7 +174,7 @@ test('trained weights: fetched on demand, shown, exported and recomputed', { tim
     assert.match(await page.getByTestId('weights-status').textContent(), /“sofa” is not one of them\. Showing the random weights\./);
     assert.ok(!(await page.locator('#heads').isDisabled()));
     // Random weights have no unembedding: the readout says so instead of predicting.
-    assert.match(await page.getByTestId('no-prediction').textContent(), /^Random weights have no trained unembedding/);
+    assert.match(await page.getByTestId('no-prediction').textContent(), /^The random model has no unembedding at all/);
     assert.equal(await page.getByTestId('explorer-next-token-table').count(), 0);
     consoleLog.assertClean();
   } finally {

@@ -196,9 +196,12 @@ pub fn GenerateApp() -> impl IntoView {
         <main class="generate-layout">
             <section class="panel" aria-labelledby="generate-title">
                 <h2 id="generate-title">"Generate, one token at a time"</h2>
-                <p class="hint">{move || page.model().map(|c| text::generate_intro(c.model.config(), page.settings.with(|l| l.writer)))}</p>
+                // The model's own sentence waits for its weights, under the controls, so nothing
+                // above them moves when it arrives.
+                <p class="hint">{text::GENERATE_INTRO}</p>
                 <GenerateControls />
                 <TextSoFar />
+                <p class="hint" data-testid="generate-model">{move || page.model().map(|c| text::generate_model_text(c.model.config(), page.settings.with(|l| l.writer)))}</p>
             </section>
             <section class="panel" aria-labelledby="grid-title">
                 <h2 id="grid-title">"The text's attention, and what each row predicts"</h2>

@@ -39,7 +39,7 @@ pub fn NextTokenReadout() -> impl IntoView {
                 .following
                 .map(|f| (GRAMMAR_WORDS[f.token], f.p, f.loss));
             view! {
-                <p class="hint">{next_token_intro(token, row, &format_tau(tau))}</p>
+                <p class="hint">{next_token_intro(token, row, &format_tau(tau), p.heads.len())}</p>
                 {probability_bars(&prediction.probs, None, next_token_caption(token, row), "explorer-next-token-table")}
                 <p data-testid="explorer-following-token">{following_token_text(following)}</p>
                 <p class="hint">{next_token_how(p.heads.len())}</p>

@@ -155,7 +155,7 @@ impl Prepared {
 
 impl Prepared {
     /// What row `row` of the shown sentence predicts at attention temperature `tau`: `None` for
-    /// random weights, which have no trained unembedding to predict with. The trained model's own
+    /// random weights, which have no unembedding to predict with. The trained model's own
     /// forward pass ([`next_token`]) reads correct causal attention, whatever Break it shows.
     pub fn next_token(&self, row: usize, tau: f64) -> Option<Result<NextToken, String>> {
         let checkpoint = self.weights.checkpoint()?;

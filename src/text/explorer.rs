@@ -120,7 +120,7 @@ pub fn weights_note(weights: &WeightSource, seed: u64, broken: bool) -> String {
         Some(c) => {
             let cfg = c.model.config();
             format!(
-                "Trained weights: the word vectors and W_q, W_k, W_v, W_o of a {}-layer, {}-head attention model that this app's own code trained for {} steps (seed {}) to predict the next word of sentences from a {}-word grammar, saved in f32. So these patterns were learned.",
+                "Trained weights: the word vectors, W_q, W_k, W_v, W_o and the unembedding of a {}-layer, {}-head attention model that this app's own code trained for {} steps (seed {}) to predict the next word of sentences from a {}-word grammar, saved in f32. So these patterns were learned.",
                 cfg.layers,
                 cfg.heads,
                 grouped(u64::from(c.steps)),
@@ -271,7 +271,7 @@ mod tests {
                 .unwrap();
         assert_eq!(
             weights_note(&p.weights, 1337, false),
-            "Trained weights: the word vectors and W_q, W_k, W_v, W_o of a 1-layer, 2-head attention model that this app's own code trained for 1,000 steps (seed 1) to predict the next word of sentences from a 29-word grammar, saved in f32. So these patterns were learned. The mechanism is real: every step from scores to weights to outputs is attention's own, computed here in 64-bit floating point."
+            "Trained weights: the word vectors, W_q, W_k, W_v, W_o and the unembedding of a 1-layer, 2-head attention model that this app's own code trained for 1,000 steps (seed 1) to predict the next word of sentences from a 29-word grammar, saved in f32. So these patterns were learned. The mechanism is real: every step from scores to weights to outputs is attention's own, computed here in 64-bit floating point."
         );
         assert!(
             weights_note_short(&p.weights, 1337, false).starts_with("Trained weights (1,000 steps")

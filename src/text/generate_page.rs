@@ -11,14 +11,17 @@ use crate::model::train::generate::CacheCheck;
 use crate::model::train::lab::generation::GrammarPoint;
 use crate::model::train::shape::{PositionKind, TransformerConfig};
 
-/// What the page is, under its heading, for the model that writes (`yours`: the learner's).
-pub fn generate_intro(cfg: &TransformerConfig, writer: Writer) -> String {
+/// What the page is, under its heading: shown at once, before the model has loaded.
+pub const GENERATE_INTRO: &str = "Each token ends in a prediction: the model turns the token's final vector (its input plus what every attention head added) into a score (a logit) for every word it knows, and a softmax turns the scores into probabilities for the next token. Writing text is that, over and over: choose a next token, append it, read one more row.";
+
+/// Which model writes (`yours`: the learner's), once it has loaded, under the text it wrote.
+pub fn generate_model_text(cfg: &TransformerConfig, writer: Writer) -> String {
     let whose = match writer {
         Writer::Shipped => "the tiny-grammar transformer that ships with the app, trained on the training page's tiny grammar",
         Writer::Yours => "the tiny-grammar model you trained on the training page, read from this browser",
     };
     format!(
-        "Each row of attention ends in a prediction: the model turns the row's output into a score (a logit) for every word it knows, and a softmax turns the scores into probabilities for the next token. Writing text is that, over and over: choose a next token, append it, read one more row. The model here is {whose}: {} of {}, {} words, {} tokens of context. It is attention only: each layer adds its heads' output to the token's vector, with no MLP block and no LayerNorm, which models like GPT have in every layer.",
+        "The model writing here is {whose}: {} of {}, a vocabulary of {} tokens (words and “.”), {} tokens of context. It is attention only: each layer adds its heads' output to the token's vector, with no MLP block and no LayerNorm, which models like GPT have in every layer.",
         count(cfg.layers, "attention layer", "attention layers"),
         count(cfg.heads, "head", "heads"),
         cfg.vocab,
@@ -36,7 +39,7 @@ pub const T_HINT: &str = "T divides the logits before their softmax: below 1 the
 pub const TAU_HINT: &str = "τ divides every attention score q·k/√d inside the layer, as the explorer's slider does. The model was trained at τ = 1, and a model is run at the scale it was trained with; other values change the weights of the rows that read more than one token, and so the predictions.";
 
 /// Beside top-k.
-pub const TOP_K_HINT: &str = "Only the k likeliest words can be drawn; their probabilities are scaled up to sum to 1. k = 1 is greedy; k = 29 keeps every word.";
+pub const TOP_K_HINT: &str = "Only the k likeliest words can be drawn; their probabilities are scaled up to sum to 1. k = 1 is greedy; k = 29 keeps every token.";
 
 /// Beside the seed.
 pub const SEED_HINT: &str = "Each generated token draws one number u, uniform between 0 and 1, from this seed and which generated token it is (the first, the second, …), so the same seed and settings write the same text on every machine, and the link reproduces it.";

@@ -5,18 +5,19 @@ use super::{count, quote};
 use crate::format::{fixed, percent};
 
 /// Said with random weights instead of a prediction, which they cannot make.
-pub const NO_PREDICTION: &str = "Random weights have no trained unembedding (the matrix that turns a row's output into a score for every word), so there is no next-token prediction to show. To see one, choose Weights: “trained on a tiny grammar” in the Model panel.";
+pub const NO_PREDICTION: &str = "The random model has no unembedding at all (the matrix that turns a token's final vector into a score for every word), so it cannot predict a next token. To see a prediction, choose Weights: “trained on a tiny grammar” in the Model panel.";
 
 /// What the sampling temperature T does, beside its slider.
 pub const SAMPLING_TEMPERATURE_HINT: &str = "T divides the logits (the scores for each next word) before their softmax; it is not the τ that divides the attention scores. T = 0 is greedy: always the most likely word, no draw.";
 
-/// Where the next-token readout comes from: row `row` (0-based) of `token` at attention
-/// temperature `tau`.
-pub fn next_token_intro(token: &str, row: usize, tau: &str) -> String {
+/// Where the next-token readout comes from: row `row` (0-based) of `token`, read by a model of
+/// `heads` heads at attention temperature `tau`.
+pub fn next_token_intro(token: &str, row: usize, tau: &str, heads: usize) -> String {
     format!(
-        "What the trained model predicts after {} (row {}), from that row's output at τ = {tau}: its most likely next tokens.",
+        "What the trained model predicts after {} (row {}) at τ = {tau}: its most likely next tokens. It predicts from the token's final vector: its input plus what all {} wrote through W_o, not a single head's output A·V.",
         quote(token),
-        row + 1
+        row + 1,
+        count(heads, "head", "heads")
     )
 }
 
@@ -24,7 +25,7 @@ pub fn next_token_intro(token: &str, row: usize, tau: &str) -> String {
 /// heads (the explorer's trained weights).
 pub fn next_token_how(heads: usize) -> String {
     format!(
-        "The row's output is its input (the word's embedding plus its position code) plus what the {} added through W_o. Times the unembedding, a matrix with one column per word, it gives every word a score, a logit; the softmax of those scores is the chance of each word coming next. No sampling temperature divides them here: the generate page has that second temperature, T, and writes text with it.",
+        "The final vector is the token's input (its embedding plus its position code) plus what the {} added through W_o. Times the unembedding, a matrix with one column per word, it gives every word a score, a logit; the softmax of those scores is the chance of each word coming next. No sampling temperature divides these logits: that is T, on the generate page, which writes text with it; τ acts only earlier, inside attention.",
         count(heads, "head", "heads")
     )
 }
@@ -51,7 +52,7 @@ pub fn other_tokens(n: usize) -> String {
 pub fn following_token_text(following: Option<(&str, f64, f64)>) -> String {
     match following {
         Some((token, p, loss)) => format!(
-            "The token that actually follows is {}: the model gave it {}, a loss of {} nats (−ln p).",
+            "The token that actually follows is {}: the model gave it {}, a loss of {} nats (−ln p: the natural log, so nats, not bits).",
             quote(token),
             percent(p),
             fixed(loss, 3)
@@ -89,7 +90,7 @@ pub fn draw_text(u: Option<f64>, token: &str, (start, end): (f64, f64)) -> Strin
         })
         .unwrap_or(15);
     format!(
-        "u = {} fell in {}'s share {}–{} of the running total (tokens in vocabulary order), so {} was drawn.",
+        "u = {} fell in {}'s share {}–{} of the running total (every token's probability laid end to end in vocabulary order, not in the bars' order, as the running total below lists them), so {} was drawn.",
         fixed(u, decimals),
         quote(token),
         fixed(start, decimals),

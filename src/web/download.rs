@@ -11,9 +11,20 @@ pub fn download_text(filename: &str, mime: &str, text: &str) -> Result<(), JsVal
     let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options)?;
     let url = web_sys::Url::create_object_url_with_blob(&blob)?;
     let result = download_url(filename, &url);
-    web_sys::Url::revoke_object_url(&url)?;
+    // The click only schedules the download: the browser may read the blob in a later task
+    // (Firefox does), and a URL revoked before then saves nothing. So the URL, and the blob it
+    // holds, are let go a minute later instead of at once.
+    leptos::prelude::set_timeout(
+        move || {
+            let _ = web_sys::Url::revoke_object_url(&url);
+        },
+        REVOKE_AFTER,
+    );
     result
 }
+
+/// How long an object URL outlives its download's click.
+const REVOKE_AFTER: std::time::Duration = std::time::Duration::from_secs(60);
 
 /// Saves the picture on `canvas` (a `<canvas>` element) as a PNG file called `filename`.
 pub fn download_canvas_png(filename: &str, canvas: web_sys::Element) -> Result<(), JsValue> {

@@ -62,27 +62,42 @@ fn follow_when_seen<T: Clone + PartialEq + Send + Sync + 'static>(
     use_while_seen(use_context::<LessonOnScreen>().map(|s| s.0), what, compute)
 }
 
-/// Focuses the element with `id` (a tab, or the step's heading after Back/Next).
-fn focus(id: &str) {
-    if let Some(el) = window()
+/// The element with `id`, if it can take the focus.
+fn focusable(id: &str) -> Option<web_sys::HtmlElement> {
+    window()
         .document()
         .and_then(|d| d.get_element_by_id(id))
         .and_then(|el| el.dyn_into::<web_sys::HtmlElement>().ok())
-    {
+}
+
+/// Focuses the element with `id` (a tab, or the step's heading after Back/Next), scrolling it
+/// into view.
+fn focus(id: &str) {
+    if let Some(el) = focusable(id) {
         let _ = el.focus();
     }
 }
 
-/// Focuses the element with `id` if the focus is on nothing (the page's body), as after
-/// [`focus`] found its element hidden.
-fn focus_if_nothing_is(id: &str) {
+/// Focuses the element with `id` where it is, without scrolling to it: the learner stays at the
+/// step they were reading, whose readouts follow the view only while they are on screen.
+fn focus_in_place(id: &str) {
+    if let Some(el) = focusable(id) {
+        let options = web_sys::FocusOptions::new();
+        options.set_prevent_scroll(true);
+        let _ = el.focus_with_options(&options);
+    }
+}
+
+/// Focuses the element with `id` in place if the focus is on nothing (the page's body), as after
+/// [`focus_in_place`] found its element hidden.
+fn focus_in_place_if_nothing_is(id: &str) {
     let document = window().document();
     let on_body = document
         .as_ref()
         .and_then(web_sys::Document::active_element)
         .is_none_or(|el| el.tag_name() == "BODY");
     if on_body {
-        focus(id);
+        focus_in_place(id);
     }
 }
 

@@ -138,9 +138,10 @@ pub(super) fn AttentionTrace() -> impl IntoView {
                     <button type="button" on:click=move |_| {
                         view.tau.set(1.0);
                         // The button goes with its note: keep the keyboard's place on the
-                        // slider it reset (the docked one where the main one is hidden).
-                        super::focus("temperature");
-                        super::focus_if_nothing_is("temperature-dock");
+                        // slider it reset (the docked one where the main one is hidden),
+                        // without scrolling the page away from this step.
+                        super::focus_in_place("temperature");
+                        super::focus_in_place_if_nothing_is("temperature-dock");
                     }>"Reset τ to 1"</button>
                 </p>
             }
