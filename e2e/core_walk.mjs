@@ -71,7 +71,16 @@ export async function coreWalk(page) {
   // Next through the lesson: steps 1 → 6.
   for (let n = 1; n <= STEPS.length; n++) {
     if (n > 1) await page.locator('.step-next').click();
-    await page.waitForFunction((k) => document.querySelector('#lesson-panel')?.dataset.step === k, STEPS[n - 1]);
+    await page.waitForFunction((k) => document.querySelector('#lesson-panel')?.dataset.step === k, STEPS[n - 1]).catch(async (e) => {
+      // Say where the walk stood, so a failure names the step that did not come.
+      const at = await page.evaluate(() => ({
+        step: document.querySelector('#lesson-panel')?.dataset.step,
+        focus: document.activeElement?.id || document.activeElement?.tagName,
+        scrollY: window.scrollY,
+        url: location.search,
+      }));
+      throw new Error(`step ${n} (${STEPS[n - 1]}) did not open: ${JSON.stringify(at)}; ${e.message}`);
+    });
     assert.equal(await page.getByTestId('step-count').textContent(), `Step ${n} of ${STEPS.length}`);
   }
   assert.equal(await page.locator('.step-next').count(), 0, 'no Next on the last step');

@@ -88,7 +88,10 @@ pub fn ModelControls() -> impl IntoView {
             <p class="hint">
                 {move || {
                     model.prepared.with(|p| {
-                        let trained = p.weights.checkpoint().map(|_| (p.heads.len(), p.head_size()));
+                        let trained = p
+                            .weights
+                            .checkpoint()
+                            .map(|c| (p.heads.len(), p.head_size(), c.seed));
                         seed_help(trained)
                     })
                 }}

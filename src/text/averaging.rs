@@ -27,9 +27,13 @@ pub fn averaging_row(tokens: &[String], i: usize) -> String {
 /// Step 1's row `i` of the attention heatmap at the top (`row`: its weights over every key), so
 /// the reader can compare it with the averaging row without scrolling: its visible keys in order
 /// when there are at most 6, else its 3 largest and how many more. `broken`: the heatmap at the
-/// top shows Break it's mistakes.
+/// top shows Break it's mistakes, which may give the future weight, so every key is listed.
 pub fn attention_row_beside(tokens: &[String], i: usize, row: &[f64], broken: bool) -> String {
-    let seen = (i + 1).min(row.len());
+    let seen = if broken {
+        row.len()
+    } else {
+        (i + 1).min(row.len())
+    };
     let named = |j: usize| {
         format!(
             "{} {}",
@@ -75,6 +79,18 @@ mod tests {
         assert_eq!(
             said,
             "The same row of the attention heatmap at the top (with the “Break it” mistakes on): “cat” 30.0%, “on” 20.0%, “sat” 10.0%, and 5 more keys."
+        );
+        // Broken, an early row may weigh the future: its later keys are listed too, so the
+        // numbers add up to what the row holds.
+        let row = [0.5, 0.2, 0.1, 0.1, 0.1, 0.0, 0.0, 0.0];
+        let said = attention_row_beside(&tokens[..5], 1, &row[..5], true);
+        assert_eq!(
+            said,
+            "The same row of the attention heatmap at the top (with the “Break it” mistakes on): “The” 50.0%, “cat” 20.0%, “sat” 10.0%, “on” 10.0%, “the” 10.0%."
+        );
+        assert_eq!(
+            attention_row_beside(&tokens[..5], 1, &row[..5], false),
+            "The same row of the attention heatmap at the top: “The” 50.0%, “cat” 20.0%."
         );
     }
 

@@ -218,10 +218,12 @@ pub fn spread_sentence(damage: &Damage, rescaled: bool) -> String {
         )
     };
     let t = damage.rows.len();
+    // The temperature readout averages the rows that see two or more keys; this one counts row 1
+    // too, and says so, so that the two averages of correct attention can be told apart.
     let rows = if rescaled {
-        format!("Each row divided by its sum first (so that only its shape counts) and averaged over all {t} rows")
+        format!("Each row divided by its sum first (so that only its shape counts) and averaged over all {t} rows, row 1 included")
     } else {
-        format!("Averaged over all {t} rows")
+        format!("Averaged over all {t} rows, row 1 included")
     };
     format!(
         "{rows}, the largest weight is {bm_text} (correct: {cm_text}) and the entropy {be_text} bits (correct: {ce_text} bits): {verdict}."

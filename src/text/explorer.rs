@@ -137,11 +137,12 @@ pub fn weights_note(weights: &WeightSource, seed: u64, broken: bool) -> String {
     format!("{what} {how}")
 }
 
-/// What the seed controls, under the seed field. `trained`: the trained model's heads and head
-/// size, when the trained weights are in use (the seed then draws nothing the page shows).
-pub fn seed_help(trained: Option<(usize, usize)>) -> String {
+/// What the seed controls, under the seed field. `trained`: the trained model's heads, head size
+/// and training seed, when the trained weights are in use (the seed then draws nothing the page
+/// shows).
+pub fn seed_help(trained: Option<(usize, usize, u64)>) -> String {
     match trained {
-        Some((heads, d)) => format!("The trained weights fix the model: {heads} heads of d = {d} and sinusoidal positions; the seed applies to the random weights."),
+        Some((heads, d, training_seed)) => format!("The trained weights fix the model: {heads} heads of d = {d} and sinusoidal positions. The seed box keeps the random weights' seed for when you switch back; the trained model's own training seed is {training_seed}."),
         None => "The seed draws the word vectors and W_q, W_k, W_v and W_o (step 5's output projection); “New seed” redraws all of them.".to_string(),
     }
 }
@@ -324,7 +325,9 @@ mod tests {
             assert!(help.contains(name), "{name}: {help}");
             assert!(differs, "{name} does not depend on the seed");
         }
-        assert!(seed_help(Some((2, 16))).contains("2 heads of d = 16"));
+        let trained = seed_help(Some((2, 16, 1)));
+        assert!(trained.contains("2 heads of d = 16"), "{trained}");
+        assert!(trained.ends_with("training seed is 1."), "{trained}");
     }
 
     /// The page as it opens: "The cat sat on the mat .", seed 1337, two heads of 16.

@@ -101,7 +101,7 @@ proptest! {
             } else {
                 prop_assert!(said[3].contains(&format!("by entropy, {}; by the largest weight, {}: the two measures of spread do not agree here.", words(by_entropy), words(by_max))), "{}", said[3]);
             }
-            prop_assert!(said[3].contains(&format!("all {t} rows, the largest weight is {} (correct: {}) and the entropy {} bits (correct: {} bits)", percent(bm), percent(cm), fixed(be, 3), fixed(ce, 3))), "{}", said[3]);
+            prop_assert!(said[3].contains(&format!("all {t} rows, row 1 included, the largest weight is {} (correct: {}) and the entropy {} bits (correct: {} bits)", percent(bm), percent(cm), fixed(be, 3), fixed(ce, 3))), "{}", said[3]);
             prop_assert_eq!(said[3].starts_with("Each row divided by its sum first"), !off.is_empty(), "{}", said[3]);
             prop_assert!(bm <= 1.0 + 1e-12, "{}", said[3]);
             // 5. Columns.

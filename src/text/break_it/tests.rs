@@ -183,7 +183,7 @@ fn the_spread_sentence_follows_both_measures() {
                         let (be, ce) = (mean(&entropy, &bad), mean(&entropy, &good));
                         assert!(
                             said.contains(&format!(
-                                "all {t} rows, the largest weight is {} (correct: {}) and the entropy {} bits (correct: {} bits): ",
+                                "all {t} rows, row 1 included, the largest weight is {} (correct: {}) and the entropy {} bits (correct: {} bits): ",
                                 percent(bm), percent(cm), fixed(be, 3), fixed(ce, 3)
                             )),
                             "{what}"
