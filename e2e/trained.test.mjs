@@ -51,12 +51,14 @@ async function downloadJson(page, name) {
   return { file: saved.path, doc: JSON.parse(saved.text) };
 }
 
+/** The sinusoidal position code of position `p`, dimension `c`, for d_model = 32 (src/model/weights.rs). */
+const pe = (p, c) => (c % 2 === 0 ? Math.sin(p / 10000 ** (c / 32)) : Math.cos(p / 10000 ** ((c - 1) / 32)));
+
 /** Row `row`'s next-token probabilities, recomputed here from the checkpoint file: X = embedding +
  * position code, two causal heads at temperature `tau`, X + concat · W_o, times the unembedding, softmax. */
 function nextTokenProbs(ckpt, words, row, tau) {
-  const d = 32, size = 16;
+  const size = 16;
   const ids = words.slice(0, row + 1).map((w) => GRAMMAR_WORDS.indexOf(w.toLowerCase()));
-  const pe = (p, c) => (c % 2 === 0 ? Math.sin(p / 10000 ** (c / d)) : Math.cos(p / 10000 ** ((c - 1) / d)));
   const x = ids.map((id, p) => ckpt.embedding[id].map((v, c) => v + pe(p, c)));
   const times = (a, m, from, to) => a.map((r) => Array.from({ length: to - from }, (_, c) => r.reduce((s, v, k) => s + v * m[k][from + c], 0)));
   const concat = x.map(() => []);
@@ -144,7 +146,6 @@ test('trained weights: fetched on demand, shown, exported and recomputed', { tim
     assert.equal(doc.n_heads, 2);
     assert.equal(doc.positions, true);
     const ids = doc.tokens.map((t) => GRAMMAR_WORDS.indexOf(t.toLowerCase()));
-    const pe = (p, c) => (c % 2 === 0 ? Math.sin(p / 10000 ** (c / 32)) : Math.cos(p / 10000 ** ((c - 1) / 32)));
     const x = ids.map((id, p) => ckpt.embedding[id].map((v, c) => v + pe(p, c)));
     assert.ok(maxGap(doc.embeddings, x) <= 1e-12, `X: ${maxGap(doc.embeddings, x)}`);
     doc.heads.forEach((h, k) => {

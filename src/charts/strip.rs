@@ -12,15 +12,21 @@ pub const NEGATIVE: [u8; 3] = [0, 114, 178];
 /// The widest a square gets, in CSS pixels.
 pub const SQUARE_PX: usize = 13;
 
-/// One RGBA pixel per entry: the sign's hue at opacity |v| / max |v|, so the largest entry is
-/// fully opaque and zero is transparent (the strip's background shows through).
+/// The colour of entry `v` on a strip whose largest magnitude is `scale`: the sign's hue, and
+/// the opacity |v| / `scale` (0 to 1).
+pub fn entry_colour(v: f64, scale: f64) -> ([u8; 3], f64) {
+    let hue = if v >= 0.0 { POSITIVE } else { NEGATIVE };
+    (hue, (v.abs() / scale).clamp(0.0, 1.0))
+}
+
+/// One RGBA pixel per entry ([`entry_colour`] at max |v|), so the largest entry is fully opaque
+/// and zero is transparent (the strip's background shows through).
 pub fn strip_pixels(values: &[f64]) -> Vec<u8> {
     let scale = values.iter().fold(1e-12f64, |m, v| m.max(v.abs()));
     values
         .iter()
-        .flat_map(|v| {
-            let [r, g, b] = if *v >= 0.0 { POSITIVE } else { NEGATIVE };
-            let alpha = (v.abs() / scale).clamp(0.0, 1.0);
+        .flat_map(|&v| {
+            let ([r, g, b], alpha) = entry_colour(v, scale);
             [r, g, b, (alpha * 255.0).round() as u8]
         })
         .collect()

@@ -31,11 +31,7 @@ pub fn RowInspector() -> impl IntoView {
     let broken = move || view.is_broken();
     // The keys the row's numbers cover: its past, or every key when broken.
     let seen = move |i: usize, n: usize| if broken() { n } else { i + 1 };
-    let row = Memo::new(move |_| {
-        view.row
-            .get()
-            .min(model.tokens.with(Vec::len).saturating_sub(1))
-    });
+    let row = Memo::new(move |_| model.selected_row());
     let row_weights = Memo::new(move |_| {
         let (w, i) = (weights.get(), row.get());
         crate::web::work::count("inspector");

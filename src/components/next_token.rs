@@ -16,11 +16,7 @@ use leptos::prelude::*;
 pub fn NextTokenReadout() -> impl IntoView {
     let view = ViewSignals::from_context();
     let model = ExplorerModel::from_context();
-    let row = Memo::new(move |_| {
-        view.row
-            .get()
-            .min(model.tokens.with(Vec::len).saturating_sub(1))
-    });
+    let row = Memo::new(move |_| model.selected_row());
     let readout = move || {
         let (row, tau) = (row.get(), view.tau.get());
         model.prepared.with(|p| {

@@ -342,15 +342,15 @@ pub fn sees_future(weights: &DMatrix<f64>, i: usize, j: usize) -> bool {
 /// many of those have a weight under [`PRINTED_ZERO`], which the page prints as 0.0%.
 pub fn future_cells(weights: &DMatrix<f64>) -> (usize, usize) {
     let (t, c) = weights.shape();
-    let seeing: Vec<f64> = (0..t)
-        .flat_map(|i| {
-            (0..c)
-                .filter(move |&j| sees_future(weights, i, j))
-                .map(move |j| weights[(i, j)])
+    (0..t)
+        .flat_map(|i| (0..c).map(move |j| (i, j)))
+        .filter(|&(i, j)| sees_future(weights, i, j))
+        .fold((0, 0), |(seeing, tiny), (i, j)| {
+            (
+                seeing + 1,
+                tiny + usize::from(weights[(i, j)] < PRINTED_ZERO),
+            )
         })
-        .collect();
-    let tiny = seeing.iter().filter(|&&w| w < PRINTED_ZERO).count();
-    (seeing.len(), tiny)
 }
 
 /// Below this a weight prints as 0.0% (one decimal of a percentage).

@@ -200,6 +200,14 @@ impl ExplorerModel {
         Memo::new(move |_| prepared.with(|p| p.head_size()))
     }
 
+    /// The selected row, within the sentence (tracked): the link's row, which a shorter sentence
+    /// may leave past its end.
+    pub fn selected_row(&self) -> usize {
+        self.row
+            .get()
+            .min(self.tokens.with(Vec::len).saturating_sub(1))
+    }
+
     /// Applies a new sentence (already checked), keeping the selected row in range.
     pub fn apply_sentence(&self, sentence: String, token_count: usize) {
         self.sentence.set(sentence);

@@ -88,6 +88,7 @@ pub fn broken_banner(mistakes: Mistakes, (future, tiny): (usize, usize)) -> Stri
         names.join("; ")
     )
 }
+
 /// A deviation from 1 with its sign, in enough digits to see it.
 fn signed(x: f64) -> String {
     let digits = if x.abs() >= 5e-4 {

@@ -128,6 +128,7 @@ pub fn multiplications_text(len: usize, work: LastRowWork, layers: usize) -> Str
         times(work.minimal_recompute)
     )
 }
+
 /// Why the cached keys stay valid for this model's positions.
 pub fn positions_text(positions: PositionKind) -> &'static str {
     match positions {

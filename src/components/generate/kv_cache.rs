@@ -2,7 +2,7 @@
 //! token so far), what token i computed for itself, the work with and without the cache, and
 //! the check that the cached numbers are the full pass's, bit for bit.
 
-use crate::charts::strip::{NEGATIVE, POSITIVE};
+use crate::charts::strip::entry_colour;
 use crate::components::data_table::{number_cells, DataTable};
 use crate::model::generate_page::run::{last_row_multiplications, LastRowWork};
 use crate::model::train::generate::KvCache;
@@ -18,8 +18,7 @@ use leptos::prelude::*;
 type StripRow = (usize, bool, String);
 
 /// `rows × cols` numbers (row-major) as strips, coloured on one scale, the largest magnitude, as
-/// the explorer's strips are: the sign's hue (`charts::strip`'s orange and blue) at an opacity of
-/// |v| over that largest magnitude, one hard-stopped band per number.
+/// the explorer's strips are ([`entry_colour`]), one hard-stopped band per number.
 fn strip_rows(values: &[f64], cols: usize) -> Vec<StripRow> {
     let scale = values
         .iter()
@@ -35,9 +34,8 @@ fn strip_rows(values: &[f64], cols: usize) -> Vec<StripRow> {
             let stops: Vec<String> = row
                 .iter()
                 .enumerate()
-                .map(|(c, v)| {
-                    let [red, green, blue] = if *v >= 0.0 { POSITIVE } else { NEGATIVE };
-                    let alpha = (v.abs() / scale).clamp(0.0, 1.0);
+                .map(|(c, &v)| {
+                    let ([red, green, blue], alpha) = entry_colour(v, scale);
                     format!(
                         "rgba({red},{green},{blue},{alpha:.3}) {:.3}% {:.3}%",
                         c as f64 * width,
